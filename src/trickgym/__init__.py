@@ -1,0 +1,6 @@
+"""trickgym: simulate, analyse and train agents for trick-taking card games."""
+
+from .games import GAMES, game
+
+__version__ = "0.1.0"
+__all__ = ["GAMES", "__version__", "game"]

@@ -1,0 +1,21 @@
+"""The games, one subpackage each, and the registry ``trickgym.game`` reads."""
+
+from __future__ import annotations
+
+from ..api import Game, validate_options
+from .solowhist import SoloWhist, SoloWhistOptions
+
+GAMES: dict[str, tuple[type[Game], type]] = {
+    "solowhist": (SoloWhist, SoloWhistOptions),
+}
+
+
+def game(name: str, **options) -> Game:
+    """A game with validated options, e.g. ``game("solowhist", unit=5)``."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}")
+    cls, options_cls = GAMES[name]
+    return cls(validate_options(options_cls, options))
+
+
+__all__ = ["GAMES", "game"]

@@ -1,0 +1,5 @@
+"""Solo Whist: 4 players, Prop & Cop to Abundance Declared (``rules/solowhist.md``)."""
+
+from .game import SoloWhist, SoloWhistOptions
+
+__all__ = ["SoloWhist", "SoloWhistOptions"]

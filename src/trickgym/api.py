@@ -1,0 +1,211 @@
+"""The Python game API, the same for every game: ``Game`` and ``State``.
+
+A ``State`` wraps a one-record array of the game's state dtype and steps it
+with the game's kernels, adding what people and tests need: validation with
+clear errors, action names, observations as arrays, printing and cloning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Game", "State", "validate_options"]
+
+
+def _fold(text: str) -> str:
+    """Case- and accent-insensitive key for matching action names."""
+    text = unicodedata.normalize("NFKD", text.strip()).encode("ascii", "ignore").decode()
+    return " ".join(text.lower().replace("&", "and").split())
+
+
+def validate_options(options_cls, kwargs: dict[str, Any]):
+    """Build a frozen options object, naming unknown options and the allowed ones."""
+    allowed = [f.name for f in dataclasses.fields(options_cls)]
+    unknown = sorted(set(kwargs) - set(allowed))
+    if unknown:
+        raise ValueError(f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+    return options_cls(**kwargs)
+
+
+class Game:
+    """A game with fixed options: makes states and names actions.
+
+    Subclasses set ``name``, ``n_seats``, ``n_actions``, ``call_base``,
+    ``deck``, ``kernels`` (the module of rules kernels), ``state_dtype`` and
+    ``obs_dtype``, and implement ``deal``, ``encode_observation`` and
+    ``render``.
+    """
+
+    name: str
+    n_seats: int
+    n_actions: int
+    call_base: int
+    call_names: tuple[str, ...]
+    kernels: Any
+    state_dtype: np.dtype
+    obs_dtype: np.dtype
+
+    def __init__(self, options):
+        self.options = options
+        names = [self.action_name(a) for a in range(self.n_actions)]
+        self._by_name = {_fold(n): a for a, n in enumerate(names)}
+
+    def __repr__(self) -> str:
+        return f"trickgym.game({self.name!r}, {self.options})"
+
+    def action_name(self, action: int) -> str:
+        """Human name of action id ``action`` (a card or a call)."""
+        from .cards.notation import format_card
+
+        action = int(action)
+        if 0 <= action < self.call_base:
+            return format_card(action, self.deck)
+        if self.call_base <= action < self.n_actions:
+            return self.call_names[action - self.call_base]
+        raise ValueError(f"action {action} out of range 0..{self.n_actions - 1}")
+
+    def parse_action(self, action) -> int:
+        """Action id of an int or a name (``"QH"``, ``"10H"``, ``"Solo"``, ``"misere"``)."""
+        from .cards.notation import parse_card
+
+        if isinstance(action, int | np.integer) and not isinstance(action, bool):
+            if 0 <= action < self.n_actions:
+                return int(action)
+            raise ValueError(f"action {action} out of range 0..{self.n_actions - 1}")
+        if isinstance(action, str):
+            key = _fold(action)
+            if key in self._by_name:
+                return self._by_name[key]
+            try:
+                return parse_card(action, self.deck)
+            except ValueError:
+                pass
+        raise ValueError(f"unknown action {action!r} for {self.name}: give a card, a call or an id")
+
+    def encode_observation(self, obs) -> dict[str, np.ndarray]:
+        """Array form of an observation record (see the game's ``encode`` module)."""
+        raise NotImplementedError
+
+    def render(self, state: State) -> str:
+        """Text picture of a state."""
+        raise NotImplementedError
+
+    def _wrap(self, array: np.ndarray) -> State:
+        return State(self, array)
+
+
+class State:
+    """One game in progress: a one-record array stepped by the game's kernels."""
+
+    def __init__(self, game: Game, array: np.ndarray):
+        self.game = game
+        self._array = array
+
+    @property
+    def record(self):
+        """The underlying numpy structured record (shared, not a copy)."""
+        return self._array[0]
+
+    @property
+    def array(self) -> np.ndarray:
+        """The one-record state array, for kernels that take a batch."""
+        return self._array
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act, or -1 when the deal is over."""
+        return int(self.record["to_move"]) if not self.is_over else -1
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the current deal is over (scored or passed out)."""
+        return bool(self.game.kernels.deal_over(self.record))
+
+    @property
+    def match_over(self) -> bool:
+        """Whether the whole match is over."""
+        return bool(self.game.kernels.match_over(self.record))
+
+    @property
+    def payoffs(self) -> np.ndarray:
+        """Each seat's payoff for the current deal (zeros until it is over)."""
+        return self.record["payoffs"].astype(np.int64)
+
+    @property
+    def scores(self) -> np.ndarray:
+        """Each seat's cumulative match score."""
+        return self.record["scores"].astype(np.int64)
+
+    def legal_actions(self) -> list[int]:
+        """Ids of the legal actions of the player to move, ascending."""
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
+    def legal_action_mask(self) -> np.ndarray:
+        """Boolean mask over all ``game.n_actions`` actions."""
+        cards, calls = self.game.kernels.legal_sets(self.record)
+        mask = np.zeros(self.game.n_actions, dtype=bool)
+        for a in range(self.game.call_base):
+            mask[a] = (int(cards) >> a) & 1
+        for i in range(self.game.n_actions - self.game.call_base):
+            mask[self.game.call_base + i] = (int(calls) >> i) & 1
+        return mask
+
+    def action_name(self, action) -> str:
+        """Human name of an action id."""
+        return self.game.action_name(action)
+
+    def apply(self, action) -> State:
+        """Play ``action`` (id or name) for the player to move; returns ``self``.
+
+        Raises ``ValueError`` naming the action and the legal ones if it is
+        unknown or illegal; the state is then unchanged.
+        """
+        if self.is_over:
+            raise ValueError(f"the deal is over; cannot apply {action!r} (call next_deal())")
+        a = self.game.parse_action(action)
+        if not self.game.kernels.is_legal(self.record, a):
+            legal = ", ".join(self.action_name(x) for x in self.legal_actions())
+            raise ValueError(
+                f"illegal action {self.action_name(a)!r} ({a}) for seat {self.current_player}; "
+                f"legal: {legal}"
+            )
+        self.game.kernels.apply_action(self.record, a)
+        return self
+
+    def observe(self, seat: int) -> dict[str, np.ndarray]:
+        """Seat ``seat``'s information set as a dict of fixed-shape arrays."""
+        if not 0 <= int(seat) < self.game.n_seats:
+            raise ValueError(f"seat {seat} out of range 0..{self.game.n_seats - 1}")
+        obs = np.zeros(1, dtype=self.game.obs_dtype)
+        self.game.kernels.observe(self.record, int(seat), obs[0])
+        return self.game.encode_observation(obs[0])
+
+    def next_deal(self) -> State:
+        """Start the match's next deal in place (the current one must be over)."""
+        if not self.is_over:
+            raise ValueError("the current deal is not over yet")
+        if self.match_over:
+            raise ValueError(f"the match is over after {self.record['deals_played']} deals")
+        self.game.kernels.next_deal(self.record)
+        return self
+
+    def clone(self) -> State:
+        """An independent copy."""
+        return State(self.game, self._array.copy())
+
+    def __str__(self) -> str:
+        return self.game.render(self)
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state, player {self.current_player} to move>"
+
+    def __getstate__(self):
+        return {"game": self.game, "array": self._array}
+
+    def __setstate__(self, d):
+        self.game = d["game"]
+        self._array = d["array"]

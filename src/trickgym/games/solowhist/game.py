@@ -1,0 +1,179 @@
+"""Solo Whist for people and tests: options, dealing, names and printing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...api import Game, State
+from ...cards.decks import STANDARD
+from ...cards.notation import format_card, format_hand, parse_card, parse_hand
+from ...rng import seed_rng
+from . import rules
+from .constants import (
+    CALL_BASE,
+    CALL_NAMES,
+    CONTRACT_NAMES,
+    N_ACTIONS,
+    N_SEATS,
+    PHASE_NAMES,
+)
+from .encode import encode_observation
+from .state import OBS_DTYPE, STATE_DTYPE
+
+__all__ = ["SoloWhist", "SoloWhistOptions"]
+
+
+@dataclass(frozen=True)
+class SoloWhistOptions:
+    """Table options (rules §9).
+
+    unit:
+        Value of one unit, an integer >= 1 (BGA default 5). Over- and
+        under-tricks are absolute points, not units.
+    num_deals:
+        Scored (not passed-out) deals in a match (SW-D10; default 8).
+    always_shuffle:
+        Shuffle before every deal instead of BGA's gather-and-cut
+        (simulation convenience).
+    early_stop:
+        End a Misère deal once the declarer takes a trick, an Abundance
+        Declared once it loses one (SW-D11); scores are unchanged.
+    """
+
+    unit: int = 5
+    num_deals: int = 8
+    always_shuffle: bool = False
+    early_stop: bool = False
+
+    def __post_init__(self):
+        for name in ("unit", "num_deals"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise ValueError(f"option {name} must be an integer >= 1, got {value!r}")
+        for name in ("always_shuffle", "early_stop"):
+            if not isinstance(getattr(self, name), bool | np.bool_):
+                raise ValueError(f"option {name} must be True or False, got {getattr(self, name)!r}")
+
+
+class SoloWhist(Game):
+    """Solo Whist as on Board Game Arena (``shared/rules/solowhist.md``)."""
+
+    name = "solowhist"
+    n_seats = N_SEATS
+    n_actions = N_ACTIONS
+    call_base = CALL_BASE
+    call_names = CALL_NAMES
+    deck = STANDARD
+    kernels = rules
+    state_dtype = STATE_DTYPE
+    obs_dtype = OBS_DTYPE
+
+    def deal(self, seed=None, *, hands=None, dealer=None, turn_up=None) -> State:
+        """Start a match and its first deal.
+
+        With ``hands`` (four hand strings, seats 0..3) the deal is set, and
+        ``dealer`` is required; ``turn_up`` must be in the dealer's hand
+        (default: the dealer's lowest card). Otherwise the pack is shuffled
+        from ``seed`` and ``dealer`` (default random) deals.
+        """
+        opts = self.options
+        array = np.zeros(1, dtype=STATE_DTYPE)
+        record = array[0]
+        if dealer is not None and dealer not in range(N_SEATS):
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        rules.init_match(
+            record,
+            seed_rng(seed),
+            opts.unit,
+            opts.num_deals,
+            opts.always_shuffle,
+            opts.early_stop,
+            -1 if dealer is None else dealer,
+        )
+        if hands is not None:
+            if dealer is None:
+                raise ValueError("a deal with given hands needs dealer= (a seat 0..3)")
+            record["pack"] = _pack_for(hands, dealer, turn_up)
+            rules.deal_pack(record)
+        elif turn_up is not None:
+            raise ValueError("turn_up= is only allowed together with hands=")
+        return State(self, array)
+
+    def encode_observation(self, obs):
+        """Array form of an observation record (see :mod:`.encode`)."""
+        return encode_observation(obs)
+
+    def render(self, state: State, symbols: bool = True) -> str:
+        """Text picture: hands, turn-up, auction, contract, trick and scores."""
+        r = state.record
+        lines = [
+            f"Solo Whist  deal {int(r['deal_index']) + 1}  dealer {int(r['dealer'])}  "
+            f"turn-up {format_card(r['turn_up'], symbols=symbols)}  "
+            f"phase {PHASE_NAMES[r['phase']]}"
+        ]
+        for s in range(N_SEATS):
+            marks = []
+            if (int(r["declarers"]) >> s) & 1:
+                marks.append("declarer")
+            if s == state.current_player:
+                marks.append("to move")
+            lines.append(
+                f"  {s}: {format_hand(r['hands'][s], symbols=symbols):<32} "
+                f"tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
+            )
+        lines.append("  auction: " + (auction_string(r) or "-"))
+        if r["contract"]:
+            trumps = "no trumps" if r["trumps"] < 0 else "trumps " + STANDARD.suit_symbols[r["trumps"]]
+            lines.append(f"  contract: {CONTRACT_NAMES[r['contract']]} by {int(r['declarer'])}, {trumps}")
+        if r["trick_n"]:
+            cards = [format_card(c, symbols=symbols) for c in r["trick_cards"][: r["trick_n"]]]
+            lines.append(f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}")
+        if state.is_over:
+            lines.append(f"  payoffs: {state.payoffs.tolist()}  scores: {state.scores.tolist()}")
+        return "\n".join(lines)
+
+
+def auction_string(record) -> str:
+    """The calls so far, e.g. ``"0:Pass 1:Prop 2:Pass 3:Pass 0:Cop"``."""
+    n = int(record["n_calls"])
+    return " ".join(
+        f"{int(s)}:{CALL_NAMES[int(c) - CALL_BASE]}"
+        for s, c in zip(record["call_seats"][:n], record["calls"][:n], strict=True)
+    )
+
+
+def _pack_for(hands, dealer: int, turn_up) -> np.ndarray:
+    """A pack that deals ``hands`` 3-3-3-3-1 from eldest, ``turn_up`` last."""
+    if isinstance(hands, str) or len(hands) != N_SEATS:
+        raise ValueError(f"hands must be a list of 4 hand strings (seats 0..3), got {hands!r}")
+    masks = [parse_hand(h) if isinstance(h, str) else int(h) for h in hands]
+    for s, m in enumerate(masks):
+        if bin(m).count("1") != 13:
+            raise ValueError(f"hand of seat {s} ({hands[s]!r}) has {bin(m).count('1')} cards, needs 13")
+    union = 0
+    for s, m in enumerate(masks):
+        if union & m:
+            dup = format_hand(union & m)
+            raise ValueError(f"hand of seat {s} repeats cards already dealt: {dup}")
+        union |= m
+    cards = [[c for c in range(52) if masks[s] >> c & 1] for s in range(N_SEATS)]
+    if turn_up is None:
+        up = cards[dealer][0]
+    else:
+        up = parse_card(turn_up) if isinstance(turn_up, str) else int(turn_up)
+        if up not in cards[dealer]:
+            raise ValueError(
+                f"turn_up {format_card(up)} is not in the dealer's (seat {dealer}) hand {hands[dealer]!r}"
+            )
+    cards[dealer].remove(up)
+    cards[dealer].append(up)
+    pack = np.zeros(52, dtype=np.uint8)
+    e = (dealer + 1) % N_SEATS
+    for j in range(N_SEATS):
+        seat_cards = cards[(e + j) % N_SEATS]
+        for r in range(4):
+            pack[r * 12 + j * 3 : r * 12 + j * 3 + 3] = seat_cards[r * 3 : r * 3 + 3]
+        pack[48 + j] = seat_cards[12]
+    return pack

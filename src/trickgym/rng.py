@@ -1,0 +1,65 @@
+"""Counter-seeded random numbers for kernels (splitmix64).
+
+Every random draw in a kernel comes from a one-word generator state held in
+a ``uint64[1]`` array (a field of a game state, or an agent's own). Streams
+are derived from ``(seed, index, stream)`` by hashing, so deal ``k`` of seed
+``s`` is the same whatever thread, chunk or machine computes it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["below", "derive_seed", "mix64", "next_u64", "seed_rng"]
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    """The splitmix64 finaliser: a bijective 64-bit hash."""
+    z = np.uint64(z)
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True, inline="always")
+def next_u64(rng):
+    """Advance the generator ``rng`` (a ``uint64[1]`` array) and return 64 random bits."""
+    rng[0] += _GOLDEN
+    return mix64(rng[0])
+
+
+@njit(cache=True, inline="always")
+def below(rng, n):
+    """A uniform integer in ``0..n-1`` (``1 <= n < 2**32``), by multiply-shift."""
+    return np.int64(((next_u64(rng) >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True)
+def derive_seed(seed, index, stream):
+    """Seed of stream ``stream`` for item ``index`` (a deal, an env reset) of ``seed``."""
+    base = mix64(np.uint64(seed) ^ mix64(np.uint64(stream) + _GOLDEN))
+    return mix64(base + np.uint64(index) * _GOLDEN)
+
+
+def seed_rng(seed: int | None) -> int:
+    """Turn a user seed (``None`` for fresh entropy) into a non-negative 63-bit int.
+
+    The one funnel for user seeds: rejects negative and non-integer values.
+    """
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed}")
+    return int(seed) & ((1 << 64) - 1)
