@@ -85,7 +85,7 @@ class SoloWhist(Game):
             raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
         rules.init_match(
             record,
-            seed_rng(seed),
+            np.uint64(seed_rng(seed)),
             opts.unit,
             opts.num_deals,
             opts.always_shuffle,

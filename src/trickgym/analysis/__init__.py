@@ -1,0 +1,56 @@
+"""Analysis of simulation results: bid success rates with confidence intervals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["bid_success", "format_bid_table", "wilson_interval"]
+
+
+def wilson_interval(successes, trials, z: float = 1.959963984540054):
+    """Wilson score interval ``(low, high)`` for a binomial proportion.
+
+    Works on scalars or arrays; zero trials give ``(nan, nan)``.
+    """
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denom = 1 + z**2 / n
+        centre = (p + z**2 / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
+    return centre - half, centre + half
+
+
+def bid_success(df: pd.DataFrame, by: str = "contract") -> pd.DataFrame:
+    """Count, made count, made % and 95% Wilson interval per contract.
+
+    Passed-out deals (no contract) are counted but have no success rate.
+    """
+    for col in (by, "made"):
+        if col not in df.columns:
+            raise ValueError(f"column {col!r} missing; have: {', '.join(map(str, df.columns))}")
+    grouped = df.groupby(by, observed=True)["made"]
+    table = pd.DataFrame({"count": grouped.size(), "made": grouped.sum().astype(np.int64)})
+    low, high = wilson_interval(table["made"], table["count"])
+    table["made_pct"] = 100 * table["made"] / table["count"]
+    table["ci_low_pct"] = 100 * low
+    table["ci_high_pct"] = 100 * high
+    if "Passed out" in table.index:
+        table.loc["Passed out", ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
+    return table
+
+
+def format_bid_table(table: pd.DataFrame) -> str:
+    """The bid success table as aligned text."""
+    lines = [f"{'contract':<22}{'count':>10}{'made %':>9}   95% Wilson interval"]
+    for name, row in table.iterrows():
+        if np.isnan(row["made_pct"]):
+            lines.append(f"{name!s:<22}{int(row['count']):>10}{'':>9}")
+        else:
+            lines.append(
+                f"{name!s:<22}{int(row['count']):>10}{row['made_pct']:>8.2f}%"
+                f"   [{row['ci_low_pct']:6.2f}%, {row['ci_high_pct']:6.2f}%]"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,119 @@
+"""Batch simulation: N deals with given agents and seed, as a DataFrame.
+
+Built-in agents (names such as ``"random"``) run inside one compiled,
+parallel loop; Python agents (objects with ``act(observation, action_mask)``)
+run through the slower Python game API. Either way deal ``k`` of a seed is
+the same deal, whatever the number of threads or the chunk size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..games import GAMES, game as make_game
+from ..rng import seed_rng
+from .frames import solowhist_frame
+
+__all__ = ["simulate"]
+
+_BLOCK = 1 << 16
+
+
+def _agent_kinds(agents, n_seats: int):
+    """Per-seat built-in kinds, or ``None`` if any agent is a Python object."""
+    from trickgym.agents import Agent, resolve_kind
+
+    if isinstance(agents, str) or isinstance(agents, Agent):
+        agents = [agents] * n_seats
+    if not isinstance(agents, Sequence) or len(agents) != n_seats:
+        raise ValueError(f"agents must be one agent or a list of {n_seats} (one per seat), got {agents!r}")
+    for a in agents:
+        if not isinstance(a, str) and not isinstance(a, Agent):
+            raise ValueError(f"agent {a!r} is neither a built-in name nor an object with act()")
+    if all(isinstance(a, str) for a in agents):
+        return np.array([resolve_kind(a) for a in agents], dtype=np.int64), list(agents)
+    return None, list(agents)
+
+
+def simulate(
+    game: str = "solowhist",
+    deals: int = 1000,
+    agents="random",
+    seed: int | None = 0,
+    *,
+    first: int = 0,
+    chunk: int = 1024,
+    threads: int | None = None,
+    progress: bool = False,
+    **options,
+) -> pd.DataFrame:
+    """Play ``deals`` independent deals and return one row per deal.
+
+    Parameters
+    ----------
+    game : str
+        Game name (see ``trickgym.GAMES``).
+    deals : int
+        Number of deals; rows are deals ``first .. first+deals-1`` of ``seed``.
+    agents : str, Agent, or list of them
+        One agent for every seat, or one per seat: built-in names
+        (``"random"``) or objects with ``act(observation, action_mask)``.
+    seed : int
+        Reproducibility seed; deal ``k`` depends only on ``(seed, k)``.
+    chunk : int
+        Deals per parallel work item (does not change results).
+    threads : int, optional
+        numba threads to use (default: all).
+    progress : bool
+        Show a tqdm progress bar.
+    **options
+        Game options (``unit=...``), validated by the game.
+
+    Returns
+    -------
+    pandas.DataFrame
+        For Solo Whist: ``deal, dealer, turn_up, contract, declarer, partner,
+        trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``.
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
+    g = make_game(game, **options)
+    for name, value, low in (("deals", deals, 1), ("chunk", chunk, 1), ("first", first, 0)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    seed = np.uint64(seed_rng(seed))
+    kinds, agent_list = _agent_kinds(agents, g.n_seats)
+    if kinds is None:
+        from .python_loop import simulate_python
+
+        rows = simulate_python(g, seed, first, deals, agent_list, progress)
+        return solowhist_frame(rows)
+    return solowhist_frame(_simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress))
+
+
+def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress):
+    import numba
+    from tqdm.auto import tqdm
+
+    from .solowhist import ROW_DTYPE, simulate_block
+
+    rows = np.zeros(deals, dtype=ROW_DTYPE)
+    old_threads = numba.get_num_threads()
+    if threads is not None:
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+        numba.set_num_threads(threads)
+    try:
+        with tqdm(total=deals, unit="deal", disable=not progress, unit_scale=True) as bar:
+            for start in range(0, deals, _BLOCK):
+                block = rows[start : start + _BLOCK]
+                simulate_block(
+                    seed, first + start, kinds, g.options.unit, g.options.early_stop, chunk, block
+                )
+                bar.update(len(block))
+    finally:
+        numba.set_num_threads(old_threads)
+    return rows
