@@ -38,7 +38,7 @@ def pinochle_beats(card, winner, suit_of, trump_mask):
     """
     if suit_of[card] == suit_of[winner]:
         return (card >> 1) > (winner >> 1)
-    return _is_trump(card, trump_mask) and not _is_trump(winner, trump_mask)
+    return _is_trump(card, trump_mask)  # suits differ, so the winner is no trump
 
 
 @njit(cache=True, inline="always")

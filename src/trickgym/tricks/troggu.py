@@ -61,8 +61,10 @@ def troggu_legal(hand, led_mask, trump_mask, fool, held_back, last_trick):
     # Trumps led, or void in the led plain suit: a trump is required.
     if live_trumps == 0:
         return playable
-    if live_trumps == fool and (playable & ~fool):
-        return playable  # the Fool may be held back instead (§6.2, TR-D4)
+    if live_trumps == fool:
+        # The Fool may be held back by playing any other card (§6.2, TR-D4);
+        # a hand of the Fool alone gets {Fool} either way.
+        return playable
     return live_trumps
 
 

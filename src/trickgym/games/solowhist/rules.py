@@ -474,6 +474,22 @@ def settlement(contract, tricks, unit):
 
 
 @njit(cache=True)
+def deal_payoffs(contract, declarers, tricks, unit, out):
+    """Fill ``out[0:4]`` with each seat's payoff; return whether the contract was made.
+
+    ``declarers`` is the bit set of the declaring side and ``tricks`` its
+    tricks (§7). Prop & Cop pays in pairs, one defender to one declarer; a
+    lone declarer is paid by, or pays, all three defenders.
+    """
+    made, a = settlement(contract, tricks, unit)
+    sign = 1 if made else -1
+    declarer_gets = sign * a if contract == PROP_COP else 3 * sign * a
+    for s in range(4):
+        out[s] = declarer_gets if (declarers >> s) & 1 else -sign * a
+    return made
+
+
+@njit(cache=True)
 def _end_deal(state):
     """Score the deal (§7) and close it; a passed-out deal scores nothing."""
     state.phase = DEAL_OVER
@@ -481,18 +497,10 @@ def _end_deal(state):
     if state.contract == NO_CONTRACT:
         return
     tricks = _declarer_tricks(state)
-    made, a = settlement(state.contract, tricks, state.unit)
-    sign = 1 if made else -1
-    # Prop & Cop pays in pairs; a lone declarer is paid by (or pays) all three.
-    declarer_gets = sign * a if state.contract == PROP_COP else 3 * sign * a
+    state.made = deal_payoffs(state.contract, state.declarers, tricks, state.unit, state.payoffs)
     for s in range(4):
-        if (state.declarers >> s) & 1:
-            state.payoffs[s] = declarer_gets
-        else:
-            state.payoffs[s] = -sign * a
         state.scores[s] += state.payoffs[s]
     state.declarer_tricks = tricks
-    state.made = made
     state.deals_played += 1
 
 

@@ -1,0 +1,94 @@
+"""Command line: ``trickgym simulate ...``.
+
+Example::
+
+    trickgym simulate --game solowhist --deals 1000000 --agents random --seed 1 \\
+        --out results.parquet
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+__all__ = ["main"]
+
+
+def _game_options(pairs: list[str]) -> dict:
+    """Parse ``--option unit=2`` style pairs into typed values."""
+    options = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise ValueError(f"option {pair!r} must be written NAME=VALUE, e.g. unit=2")
+        name, value = pair.split("=", 1)
+        low = value.lower()
+        if low in ("true", "false"):
+            options[name] = low == "true"
+        else:
+            try:
+                options[name] = int(value)
+            except ValueError:
+                options[name] = value
+    return options
+
+
+def _simulate(args) -> int:
+    from .analysis import bid_success, format_bid_table
+    from .sim import simulate
+
+    agents = args.agents.split(",")
+    if len(agents) == 1:
+        agents = agents[0]
+    start = time.perf_counter()
+    df = simulate(
+        args.game,
+        args.deals,
+        agents,
+        args.seed,
+        threads=args.threads,
+        chunk=args.chunk,
+        progress=not args.quiet,
+        **_game_options(args.option),
+    )
+    elapsed = time.perf_counter() - start
+    if args.out:
+        df.to_parquet(args.out, index=False)
+    print(f"{args.game}: {len(df):,} deals, agents {args.agents}, seed {args.seed}")
+    print(format_bid_table(bid_success(df)))
+    print(f"{len(df) / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
+    if args.out:
+        print(f"wrote {args.out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``trickgym`` command."""
+    parser = argparse.ArgumentParser(prog="trickgym", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="simulate deals and print the bid success table")
+    sim.add_argument("--game", default="solowhist")
+    sim.add_argument("--deals", type=int, default=100_000)
+    sim.add_argument("--agents", default="random", help="one name, or one per seat: random,random,...")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--threads", type=int, default=None)
+    sim.add_argument("--chunk", type=int, default=1024)
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    sim.add_argument("--out", default=None, help="write the rows to this Parquet file")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=_simulate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``trickgym`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except ValueError as err:
+        print(f"trickgym: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
