@@ -5,10 +5,10 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-
-import trickgym
 from trickgym.agents import Agent, resolve_kind
 from trickgym.agents.solowhist import act_solowhist
+
+import trickgym
 from trickgym.games.solowhist.encode import OBS_SHAPES
 from trickgym.games.solowhist.rules import apply_action, deal_over, init_match, is_legal
 
@@ -93,7 +93,9 @@ class SoloWhistEnv(gym.Env):
         **options,
     ):
         if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
+            )
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         if seat not in range(4):
@@ -145,7 +147,9 @@ class SoloWhistEnv(gym.Env):
                 obs = trickgym.api.State(self.game, self._array).observe(p)
                 action = int(agent.act(obs, obs["action_mask"]))
                 if not is_legal(record, action):
-                    raise ValueError(f"opponent {agent!r} at seat {p} chose illegal action {action}")
+                    raise ValueError(
+                        f"opponent {agent!r} at seat {p} chose illegal action {action}"
+                    )
             apply_action(record, action)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):

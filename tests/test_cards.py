@@ -23,7 +23,7 @@ from trickgym.cards import (
     popcount,
     select_kth,
 )
-from trickgym.cards.bits import _select_kth_loop, _select_kth_pdep, HAS_BMI2
+from trickgym.cards.bits import HAS_BMI2, _select_kth_loop, _select_kth_pdep
 
 masks = st.integers(min_value=1, max_value=2**64 - 1)
 

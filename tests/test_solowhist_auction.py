@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import trickgym
 from trickgym.games.solowhist.constants import (
     CALL_NAMES,
     CONTRACT_NAMES,
@@ -73,7 +72,9 @@ def test_example_9b_proposer_passes_deal_passed_out(fresh):
     assert s.record["dealer"] == 0 and not s.record["shuffled"]
     # Gathered: hands of seats 0,1,2,3 (e..d), each in dealt order, then cut.
     gathered = [dealt[r * 12 + j * 3 + i] for j in range(4) for r in range(4) for i in range(3)]
-    gathered = np.array([x for j in range(4) for x in (*gathered[j * 12 : j * 12 + 12], dealt[48 + j])])
+    gathered = np.array(
+        [x for j in range(4) for x in (*gathered[j * 12 : j * 12 + 12], dealt[48 + j])]
+    )
     pack = s.record["pack"]
     rotations = [k for k in range(1, 52) if np.array_equal(pack, np.roll(gathered, -k))]
     assert len(rotations) == 1
@@ -173,7 +174,9 @@ class RefAuction:
             self.high, self.holders, self.copped = call, [p], False
         if self.high is None and len(self.passed) == 4:
             self.result = "passed out"
-        elif self.high is not None and all(q in self.passed for q in range(4) if q not in self.holders):
+        elif self.high is not None and all(
+            q in self.passed for q in range(4) if q not in self.holders
+        ):
             if self.high == "Prop" and not self.copped:
                 proposer = self.holders[0]
                 self.stage = "reentry" if proposer != self.e else "upgrade"

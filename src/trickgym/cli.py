@@ -69,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="simulate deals and print the bid success table")
     sim.add_argument("--game", default="solowhist")
     sim.add_argument("--deals", type=int, default=100_000)
-    sim.add_argument("--agents", default="random", help="one name, or one per seat: random,random,...")
+    sim.add_argument(
+        "--agents", default="random", help="one name, or one per seat: random,random,..."
+    )
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--threads", type=int, default=None)
     sim.add_argument("--chunk", type=int, default=1024)

@@ -108,9 +108,7 @@ def _standard() -> Deck:
     )
 
 
-_ROMAN = (
-    "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI".split()
-)
+_ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI".split()
 
 
 def _tarot() -> Deck:

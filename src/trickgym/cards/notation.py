@@ -67,7 +67,9 @@ def parse_card(text: str, deck: Deck = STANDARD) -> int:
         raise ValueError(f"card must be a string such as {_examples(deck)}, got {text!r}")
     card = _lookup(deck).get(_normalise(text))
     if card is None:
-        raise ValueError(f"unknown card {text!r} for the {deck.name} pack; write e.g. {_examples(deck)}")
+        raise ValueError(
+            f"unknown card {text!r} for the {deck.name} pack; write e.g. {_examples(deck)}"
+        )
     return card
 
 
@@ -75,7 +77,9 @@ def format_card(card: int, deck: Deck = STANDARD, symbols: bool = False) -> str:
     """Name of card id ``card``: ``"10H"``, or ``"10♥"`` with ``symbols=True``."""
     card = int(card)
     if not 0 <= card < deck.n_cards:
-        raise ValueError(f"card id {card} out of range for the {deck.name} pack (0..{deck.n_cards - 1})")
+        raise ValueError(
+            f"card id {card} out of range for the {deck.name} pack (0..{deck.n_cards - 1})"
+        )
     name = deck.card_names[card]
     if symbols and deck.name != "tarot":
         return name[:-1] + deck.suit_symbols[deck.suit_of[card]]

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..games import GAMES, game as make_game
+from ..games import GAMES
+from ..games import game as make_game
 from ..rng import seed_rng
 from .frames import solowhist_frame
 
@@ -29,7 +30,9 @@ def _agent_kinds(agents, n_seats: int):
     if isinstance(agents, str) or isinstance(agents, Agent):
         agents = [agents] * n_seats
     if not isinstance(agents, Sequence) or len(agents) != n_seats:
-        raise ValueError(f"agents must be one agent or a list of {n_seats} (one per seat), got {agents!r}")
+        raise ValueError(
+            f"agents must be one agent or a list of {n_seats} (one per seat), got {agents!r}"
+        )
     for a in agents:
         if not isinstance(a, str) and not isinstance(a, Agent):
             raise ValueError(f"agent {a!r} is neither a built-in name nor an object with act()")
@@ -91,7 +94,9 @@ def simulate(
 
         rows = simulate_python(g, seed, first, deals, agent_list, progress)
         return solowhist_frame(rows)
-    return solowhist_frame(_simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress))
+    return solowhist_frame(
+        _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress)
+    )
 
 
 def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress):

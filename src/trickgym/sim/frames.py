@@ -33,7 +33,9 @@ def auction_codes(seats: np.ndarray, calls: np.ndarray) -> np.ndarray:
 
 def solowhist_frame(rows: np.ndarray) -> pd.DataFrame:
     """One row per deal: see :func:`trickgym.sim.simulate` for the columns."""
-    contract = pd.Categorical.from_codes(rows["contract"].astype(np.int64), CONTRACT_NAMES, ordered=True)
+    contract = pd.Categorical.from_codes(
+        rows["contract"].astype(np.int64), CONTRACT_NAMES, ordered=True
+    )
     card_names = np.array(STANDARD.card_names, dtype=object)
     frame = {
         "deal": rows["deal"],

@@ -30,7 +30,9 @@ def simulate_python(game, seed, first, deals, agents, progress=False) -> np.ndar
     for i in tqdm(range(deals), disable=not progress, unit="deal"):
         deal = first + i
         array = np.zeros(1, dtype=game.state_dtype)
-        k.init_match(array[0], np.uint64(derive_seed(seed, deal, 0)), opts.unit, 1, True, opts.early_stop, -1)
+        k.init_match(
+            array[0], np.uint64(derive_seed(seed, deal, 0)), opts.unit, 1, True, opts.early_stop, -1
+        )
         for s in range(game.n_seats):
             agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
         state = State(game, array)

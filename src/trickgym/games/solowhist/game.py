@@ -54,7 +54,9 @@ class SoloWhistOptions:
                 raise ValueError(f"option {name} must be an integer >= 1, got {value!r}")
         for name in ("always_shuffle", "early_stop"):
             if not isinstance(getattr(self, name), bool | np.bool_):
-                raise ValueError(f"option {name} must be True or False, got {getattr(self, name)!r}")
+                raise ValueError(
+                    f"option {name} must be True or False, got {getattr(self, name)!r}"
+                )
 
 
 class SoloWhist(Game):
@@ -125,11 +127,17 @@ class SoloWhist(Game):
             )
         lines.append("  auction: " + (auction_string(r) or "-"))
         if r["contract"]:
-            trumps = "no trumps" if r["trumps"] < 0 else "trumps " + STANDARD.suit_symbols[r["trumps"]]
-            lines.append(f"  contract: {CONTRACT_NAMES[r['contract']]} by {int(r['declarer'])}, {trumps}")
+            trumps = (
+                "no trumps" if r["trumps"] < 0 else "trumps " + STANDARD.suit_symbols[r["trumps"]]
+            )
+            lines.append(
+                f"  contract: {CONTRACT_NAMES[r['contract']]} by {int(r['declarer'])}, {trumps}"
+            )
         if r["trick_n"]:
             cards = [format_card(c, symbols=symbols) for c in r["trick_cards"][: r["trick_n"]]]
-            lines.append(f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}")
+            lines.append(
+                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
+            )
         if state.is_over:
             lines.append(f"  payoffs: {state.payoffs.tolist()}  scores: {state.scores.tolist()}")
         return "\n".join(lines)
@@ -151,7 +159,9 @@ def _pack_for(hands, dealer: int, turn_up) -> np.ndarray:
     masks = [parse_hand(h) if isinstance(h, str) else int(h) for h in hands]
     for s, m in enumerate(masks):
         if bin(m).count("1") != 13:
-            raise ValueError(f"hand of seat {s} ({hands[s]!r}) has {bin(m).count('1')} cards, needs 13")
+            raise ValueError(
+                f"hand of seat {s} ({hands[s]!r}) has {bin(m).count('1')} cards, needs 13"
+            )
     union = 0
     for s, m in enumerate(masks):
         if union & m:
@@ -165,7 +175,8 @@ def _pack_for(hands, dealer: int, turn_up) -> np.ndarray:
         up = parse_card(turn_up) if isinstance(turn_up, str) else int(turn_up)
         if up not in cards[dealer]:
             raise ValueError(
-                f"turn_up {format_card(up)} is not in the dealer's (seat {dealer}) hand {hands[dealer]!r}"
+                f"turn_up {format_card(up)} is not in the dealer's (seat {dealer}) "
+                f"hand {hands[dealer]!r}"
             )
     cards[dealer].remove(up)
     cards[dealer].append(up)
