@@ -7,8 +7,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-import trickgym
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -4,31 +4,53 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+from numba import njit
 
 from trickgym.cards.decks import STANDARD
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_LETTERS, CONTRACT_NAMES
 
 __all__ = ["auction_codes", "solowhist_frame"]
 
-_TRUMP_NAMES = np.array(["NT", "S", "H", "D", "C"], dtype=object)
+_TRUMP_NAMES = ["NT", "S", "H", "D", "C"]
 
 
-def auction_codes(seats: np.ndarray, calls: np.ndarray) -> np.ndarray:
+def auction_codes(seats: np.ndarray, calls: np.ndarray) -> pd.Series:
     """Compact auction strings such as ``"0- 1P 2- 3- 0C"`` for many deals at once.
 
     Each call is the caller's seat and one letter (``CALL_LETTERS``: ``-``
     Pass, ``P`` Prop, ``C`` Cop, ``S`` Solo, ``M`` Misère, ``A`` Abundance,
     ``T`` Abundance in Trumps, ``O`` Misère Ouverte, ``D`` Abundance
-    Declared, ``x`` Decline). Built with array operations, not a Python loop.
+    Declared, ``x`` Decline). The text is written by a compiled kernel
+    straight into an Arrow string buffer, not built string by string.
     """
-    n, width = calls.shape
     letters = np.frombuffer(CALL_LETTERS.encode(), dtype=np.uint8)
-    present = calls >= 0
-    out = np.full((n, width, 3), ord(" "), dtype=np.uint8)
-    out[..., 0] = np.where(present, ord("0") + seats.clip(0), ord(" "))
-    out[..., 1] = np.where(present, letters[(calls - CALL_BASE).clip(0)], ord(" "))
-    strings = out.reshape(n, width * 3).view(f"S{width * 3}").ravel()
-    return np.char.strip(strings.astype("U")).astype(object)
+    data, offsets = _auction_buffers(
+        np.ascontiguousarray(seats), np.ascontiguousarray(calls), letters, CALL_BASE
+    )
+    n = len(offsets) - 1
+    strings = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+    return pd.Series(pd.array(strings, dtype=pd.StringDtype("pyarrow", na_value=np.nan)))
+
+
+@njit(cache=True)
+def _auction_buffers(seats, calls, letters, call_base):
+    n, width = calls.shape
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    data = np.empty(n * width * 3, dtype=np.uint8)
+    pos = 0
+    for i in range(n):
+        for j in range(width):
+            if calls[i, j] < 0:
+                break
+            if j > 0:
+                data[pos] = 32  # space between calls
+                pos += 1
+            data[pos] = 48 + seats[i, j]  # the seat digit
+            data[pos + 1] = letters[calls[i, j] - call_base]
+            pos += 2
+        offsets[i + 1] = pos
+    return data[:pos].copy(), offsets
 
 
 def solowhist_frame(rows: np.ndarray) -> pd.DataFrame:
@@ -36,15 +58,14 @@ def solowhist_frame(rows: np.ndarray) -> pd.DataFrame:
     contract = pd.Categorical.from_codes(
         rows["contract"].astype(np.int64), CONTRACT_NAMES, ordered=True
     )
-    card_names = np.array(STANDARD.card_names, dtype=object)
     frame = {
         "deal": rows["deal"],
         "dealer": rows["dealer"],
-        "turn_up": card_names[rows["turn_up"].astype(np.int64)],
+        "turn_up": pd.Categorical.from_codes(rows["turn_up"].astype(np.int64), STANDARD.card_names),
         "contract": contract,
         "declarer": rows["declarer"],
         "partner": rows["partner"],
-        "trumps": _TRUMP_NAMES[rows["trumps"].astype(np.int64) + 1],
+        "trumps": pd.Categorical.from_codes(rows["trumps"].astype(np.int64) + 1, _TRUMP_NAMES),
         "declarer_tricks": rows["declarer_tricks"],
         "made": rows["made"],
     }
