@@ -26,7 +26,7 @@ def test_every_game_has_golden_traces():
     assert {p.stem for p in GOLDEN.glob("*.json")} >= set(trickgym.GAMES)
 
 
-@pytest.mark.parametrize("game_name, trace", _traces())
+@pytest.mark.parametrize("game_name, trace", list(_traces()))
 def test_golden_trace_replays(game_name, trace):
     game = trickgym.game(game_name, **trace["options"])
     state = game.deal(hands=trace["hands"], dealer=trace["dealer"], turn_up=trace["turn_up"])
