@@ -47,6 +47,7 @@ def _simulate(args) -> int:
         agents,
         args.seed,
         threads=args.threads,
+        mode=args.mode,
         chunk=args.chunk,
         progress=not args.quiet,
         **_game_options(args.option),
@@ -73,6 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents", default="random", help="one name, or one per seat: random,random,..."
     )
     sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument(
+        "--mode",
+        choices=["deal", "match"],
+        default="deal",
+        help="independent shuffled deals, or whole matches dealt as on BGA",
+    )
     sim.add_argument("--threads", type=int, default=None)
     sim.add_argument("--chunk", type=int, default=1024)
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")

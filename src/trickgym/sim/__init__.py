@@ -17,6 +17,7 @@ from ..games import GAMES
 from ..games import game as make_game
 from ..rng import seed_rng
 from .frames import solowhist_frame
+from .solowhist import MAX_PASSED_OUT
 
 __all__ = ["simulate"]
 
@@ -48,6 +49,7 @@ def simulate(
     seed: int | None = 0,
     *,
     first: int = 0,
+    mode: str = "deal",
     chunk: int = 1024,
     threads: int | None = None,
     progress: bool = False,
@@ -66,6 +68,13 @@ def simulate(
         (``"random"``) or objects with ``act(observation, action_mask)``.
     seed : int
         Reproducibility seed; deal ``k`` depends only on ``(seed, k)``.
+    mode : ``"deal"`` or ``"match"``
+        ``"deal"``: every deal is the freshly shuffled first deal of its own
+        match. ``"match"``: rows are the scored deals of whole matches of
+        ``num_deals`` (a game option), dealt as on BGA (dealer rotation,
+        gather-and-cut unless the previous contract was Abundance or
+        higher); ``deals`` and ``first`` must be multiples of ``num_deals``
+        and match ``m`` depends only on ``(seed, m)``.
     chunk : int
         Deals per parallel work item (does not change results).
     threads : int, optional
@@ -79,7 +88,9 @@ def simulate(
     -------
     pandas.DataFrame
         For Solo Whist: ``deal, dealer, turn_up, contract, declarer, partner,
-        trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``.
+        trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``;
+        match mode adds ``match, deal_in_match, passed_out_before, shuffled``
+        and ``score_0..3`` (match scores after the deal).
     """
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
@@ -87,25 +98,48 @@ def simulate(
     for name, value, low in (("deals", deals, 1), ("chunk", chunk, 1), ("first", first, 0)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if mode not in ("deal", "match"):
+        raise ValueError(f"mode must be 'deal' or 'match', got {mode!r}")
+    match_mode = mode == "match"
+    per_match = g.options.num_deals
+    if match_mode and (deals % per_match or first % per_match):
+        raise ValueError(
+            f"in match mode deals ({deals}) and first ({first}) must be multiples of "
+            f"num_deals ({per_match})"
+        )
     seed = np.uint64(seed_rng(seed))
     kinds, agent_list = _agent_kinds(agents, g.n_seats)
     if kinds is None:
-        from .python_loop import simulate_python
+        from .python_loop import simulate_python, simulate_python_matches
 
-        rows = simulate_python(g, seed, first, deals, agent_list, progress)
-        return solowhist_frame(rows)
-    return solowhist_frame(
-        _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress)
-    )
+        if match_mode:
+            rows = simulate_python_matches(
+                g, seed, first // per_match, deals // per_match, agent_list, progress
+            )
+        else:
+            rows = simulate_python(g, seed, first, deals, agent_list, progress)
+    else:
+        rows = _simulate_compiled(
+            g, seed, first, deals, kinds, chunk, threads, progress, match_mode
+        )
+    if match_mode and (rows["deal"] < 0).any():
+        raise ValueError(
+            "some matches were abandoned after their agents passed out "
+            f"{MAX_PASSED_OUT} deals in a row; use agents that bid"
+        )
+    return solowhist_frame(rows, match_mode)
 
 
-def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress):
+def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress, match_mode):
     import numba
     from tqdm.auto import tqdm
 
-    from .solowhist import ROW_DTYPE, simulate_block
+    from .solowhist import ROW_DTYPE, simulate_block, simulate_match_block
 
     rows = np.zeros(deals, dtype=ROW_DTYPE)
+    opts = g.options
+    # Whole matches per block in match mode, so a block never splits a match.
+    block_size = _BLOCK - _BLOCK % opts.num_deals if match_mode else _BLOCK
     old_threads = numba.get_num_threads()
     if threads is not None:
         if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -113,11 +147,23 @@ def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress):
         numba.set_num_threads(threads)
     try:
         with tqdm(total=deals, unit="deal", disable=not progress, unit_scale=True) as bar:
-            for start in range(0, deals, _BLOCK):
-                block = rows[start : start + _BLOCK]
-                simulate_block(
-                    seed, first + start, kinds, g.options.unit, g.options.early_stop, chunk, block
-                )
+            for start in range(0, deals, block_size):
+                block = rows[start : start + block_size]
+                if match_mode:
+                    simulate_match_block(
+                        seed,
+                        (first + start) // opts.num_deals,
+                        kinds,
+                        opts.unit,
+                        opts.num_deals,
+                        opts.always_shuffle,
+                        opts.early_stop,
+                        block,
+                    )
+                else:
+                    simulate_block(
+                        seed, first + start, kinds, opts.unit, opts.early_stop, chunk, block
+                    )
                 bar.update(len(block))
     finally:
         numba.set_num_threads(old_threads)

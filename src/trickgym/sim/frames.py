@@ -53,13 +53,27 @@ def _auction_buffers(seats, calls, letters, call_base):
     return data[:pos].copy(), offsets
 
 
-def solowhist_frame(rows: np.ndarray) -> pd.DataFrame:
-    """One row per deal: see :func:`trickgym.sim.simulate` for the columns."""
+def solowhist_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
+    """One row per deal: see :func:`trickgym.sim.simulate` for the columns.
+
+    ``match_mode`` adds ``match, deal_in_match, passed_out_before, shuffled``
+    after ``deal`` and ``score_0..3`` (match scores after the deal) at the end.
+    """
     contract = pd.Categorical.from_codes(
         rows["contract"].astype(np.int64), CONTRACT_NAMES, ordered=True
     )
     frame = {
         "deal": rows["deal"],
+        **(
+            {
+                "match": rows["match"],
+                "deal_in_match": rows["deal_in_match"],
+                "passed_out_before": rows["passed_out_before"],
+                "shuffled": rows["shuffled"],
+            }
+            if match_mode
+            else {}
+        ),
         "dealer": rows["dealer"],
         "turn_up": pd.Categorical.from_codes(rows["turn_up"].astype(np.int64), STANDARD.card_names),
         "contract": contract,
@@ -74,4 +88,7 @@ def solowhist_frame(rows: np.ndarray) -> pd.DataFrame:
     frame["auction"] = auction_codes(rows["call_seats"], rows["calls"])
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
+    if match_mode:
+        for s in range(4):
+            frame[f"score_{s}"] = rows["scores"][:, s]
     return pd.DataFrame(frame)

@@ -13,41 +13,92 @@ from trickgym.agents.solowhist import act_solowhist
 from trickgym.api import State
 from trickgym.rng import derive_seed
 
-from .solowhist import ROW_DTYPE, _write_row
+from .solowhist import MAX_PASSED_OUT, ROW_DTYPE, _write_row
 
-__all__ = ["simulate_python"]
+__all__ = ["simulate_python", "simulate_python_matches"]
+
+
+def _start(game, seed, index, num_deals, agent_rngs) -> State:
+    """A fresh match seeded like the compiled loop's item ``index``."""
+    opts = game.options
+    array = np.zeros(1, dtype=game.state_dtype)
+    game.kernels.init_match(
+        array[0],
+        np.uint64(derive_seed(seed, index, 0)),
+        opts.unit,
+        num_deals,
+        opts.always_shuffle,
+        opts.early_stop,
+        -1,
+    )
+    for s in range(game.n_seats):
+        agent_rngs[s, 0] = derive_seed(seed, index, 1 + s)
+    return State(game, array)
+
+
+def _play_out(state: State, agents, kinds, agent_rngs) -> None:
+    """Play the current deal to its end; Python agents see only their observation."""
+    k = state.game.kernels
+    while not state.is_over:
+        p = state.current_player
+        if kinds[p] >= 0:
+            action = act_solowhist(kinds[p], state.record, p, agent_rngs[p])
+        else:
+            obs = state.observe(p)
+            action = int(agents[p].act(obs, obs["action_mask"]))
+            if not k.is_legal(state.record, action):
+                raise ValueError(
+                    f"agent {agents[p]!r} at seat {p} chose illegal action {action}; "
+                    f"legal: {state.legal_actions()}"
+                )
+        k.apply_action(state.record, action)
+
+
+def _kinds(agents) -> list[int]:
+    return [resolve_kind(a) if isinstance(a, str) else -1 for a in agents]
 
 
 def simulate_python(game, seed, first, deals, agents, progress=False) -> np.ndarray:
-    """Rows (``ROW_DTYPE``) of deals ``first..first+deals-1`` played by ``agents``."""
+    """Rows (``ROW_DTYPE``) of independent deals ``first..first+deals-1``."""
     from tqdm.auto import tqdm
 
-    k = game.kernels
     rows = np.zeros(deals, dtype=ROW_DTYPE)
     agent_rngs = np.zeros((game.n_seats, 1), dtype=np.uint64)
-    kinds = [resolve_kind(a) if isinstance(a, str) else -1 for a in agents]
-    opts = game.options
+    kinds = _kinds(agents)
     for i in tqdm(range(deals), disable=not progress, unit="deal"):
-        deal = first + i
-        array = np.zeros(1, dtype=game.state_dtype)
-        k.init_match(
-            array[0], np.uint64(derive_seed(seed, deal, 0)), opts.unit, 1, True, opts.early_stop, -1
-        )
-        for s in range(game.n_seats):
-            agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-        state = State(game, array)
-        while not state.is_over:
-            p = state.current_player
-            if kinds[p] >= 0:
-                action = act_solowhist(kinds[p], state.record, p, agent_rngs[p])
+        state = _start(game, seed, first + i, 1, agent_rngs)
+        _play_out(state, agents, kinds, agent_rngs)
+        _write_row(rows[i], state.record, first + i)
+    return rows
+
+
+def simulate_python_matches(game, seed, first_match, matches, agents, progress=False):
+    """Rows of the scored deals of matches ``first_match..``, as the compiled loop."""
+    from tqdm.auto import tqdm
+
+    num_deals = game.options.num_deals
+    rows = np.zeros(matches * num_deals, dtype=ROW_DTYPE)
+    rows["deal"] = -1
+    agent_rngs = np.zeros((game.n_seats, 1), dtype=np.uint64)
+    kinds = _kinds(agents)
+    for m in tqdm(range(matches), disable=not progress, unit="match"):
+        state = _start(game, seed, first_match + m, num_deals, agent_rngs)
+        passed_out = 0
+        while True:
+            _play_out(state, agents, kinds, agent_rngs)
+            record = state.record
+            if record["contract"] == 0:
+                passed_out += 1
+                if passed_out >= MAX_PASSED_OUT:
+                    break
             else:
-                obs = state.observe(p)
-                action = int(agents[p].act(obs, obs["action_mask"]))
-                if not k.is_legal(state.record, action):
-                    raise ValueError(
-                        f"agent {agents[p]!r} at seat {p} chose illegal action {action}; "
-                        f"legal: {state.legal_actions()}"
-                    )
-            k.apply_action(state.record, action)
-        _write_row(rows[i], state.record, deal)
+                k = m * num_deals + int(record["deals_played"]) - 1
+                _write_row(rows[k], record, first_match * num_deals + k)
+                rows[k]["match"] = first_match + m
+                rows[k]["deal_in_match"] = int(record["deals_played"]) - 1
+                rows[k]["passed_out_before"] = passed_out
+                passed_out = 0
+            if state.match_over:
+                break
+            state.next_deal()
     return rows

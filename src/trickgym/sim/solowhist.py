@@ -1,8 +1,11 @@
-"""Compiled Solo Whist simulation: many independent deals, in parallel.
+"""Compiled Solo Whist simulation: independent deals or whole matches, in parallel.
 
 Deal ``k`` of seed ``s`` is seeded by ``derive_seed(s, k, 0)`` (cards and
 dealer) and ``derive_seed(s, k, 1 + seat)`` (each seat's agent), so a deal's
-row does not depend on threads, chunk size or which other deals run.
+row does not depend on threads, chunk size or which other deals run. In
+match mode the same holds per match: match ``m`` is seeded by
+``derive_seed(s, m, ...)`` and its deals follow BGA's dealing (dealer
+rotation, gather-and-cut unless the last contract was Abundance or higher).
 """
 
 from __future__ import annotations
@@ -11,16 +14,24 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym.agents.solowhist import act_solowhist
-from trickgym.games.solowhist.constants import DEAL_OVER, MAX_CALLS
-from trickgym.games.solowhist.rules import apply_action, init_match
+from trickgym.games.solowhist.constants import DEAL_OVER, MAX_CALLS, NO_CONTRACT
+from trickgym.games.solowhist.rules import apply_action, init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.rng import derive_seed
 
-__all__ = ["ROW_DTYPE", "play_deal", "simulate_block"]
+__all__ = ["MAX_PASSED_OUT", "ROW_DTYPE", "play_deal", "simulate_block", "simulate_match_block"]
+
+# A match whose agents pass out this many deals in a row is abandoned (its rows
+# keep deal = -1) rather than looping for ever.
+MAX_PASSED_OUT = 10_000
 
 ROW_DTYPE = np.dtype(
     [
         ("deal", np.int64),
+        ("match", np.int64),
+        ("deal_in_match", np.int32),  # scored deals before this one in its match
+        ("passed_out_before", np.int32),  # passed-out deals just before this one
+        ("shuffled", np.bool_),
         ("dealer", np.int8),
         ("turn_up", np.int8),
         ("contract", np.int8),
@@ -34,6 +45,7 @@ ROW_DTYPE = np.dtype(
         ("call_seats", np.int8, (MAX_CALLS,)),
         ("payoffs", np.int32, (4,)),
         ("hands", np.uint64, (4,)),
+        ("scores", np.int32, (4,)),  # match scores after this deal
     ],
     align=True,
 )
@@ -45,6 +57,12 @@ def play_deal(state, seed, deal, kinds, agent_rngs, unit, early_stop):
     init_match(state, derive_seed(seed, deal, 0), unit, 1, True, early_stop, -1)
     for s in range(4):
         agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
+    play_out(state, kinds, agent_rngs)
+
+
+@njit(cache=True)
+def play_out(state, kinds, agent_rngs):
+    """Play the current deal of ``state`` to its end with built-in agents."""
     while state.phase != DEAL_OVER:
         p = state.to_move
         apply_action(state, act_solowhist(kinds[p], state, p, agent_rngs[p]))
@@ -53,6 +71,10 @@ def play_deal(state, seed, deal, kinds, agent_rngs, unit, early_stop):
 @njit(cache=True)
 def _write_row(row, state, deal):
     row.deal = deal
+    row.match = deal
+    row.deal_in_match = 0
+    row.passed_out_before = 0
+    row.shuffled = state.shuffled
     row.dealer = state.dealer
     row.turn_up = state.turn_up
     row.contract = state.contract
@@ -68,6 +90,7 @@ def _write_row(row, state, deal):
     for s in range(4):
         row.payoffs[s] = state.payoffs[s]
         row.hands[s] = state.initial_hands[s]
+        row.scores[s] = state.scores[s]
 
 
 @njit(cache=True, parallel=True)
@@ -86,3 +109,45 @@ def simulate_block(seed, first, kinds, unit, early_stop, chunk, rows):
         for i in range(c * chunk, min(count, (c + 1) * chunk)):
             play_deal(state, seed, first + i, kinds, agent_rngs, unit, early_stop)
             _write_row(rows[i], state, first + i)
+
+
+@njit(cache=True, parallel=True)
+def simulate_match_block(
+    seed, first_match, kinds, unit, num_deals, always_shuffle, early_stop, rows
+):
+    """Fill ``rows`` with the scored deals of matches ``first_match ..``, in order.
+
+    ``rows`` holds ``num_deals`` rows per match; passed-out deals get no row
+    but are counted in the next row's ``passed_out_before``. Matches run in
+    parallel, one per work item.
+    """
+    n_matches = rows.shape[0] // num_deals
+    for m in prange(n_matches):
+        match = first_match + m
+        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
+        state = states[0]
+        agent_rngs = np.zeros((4, 1), dtype=np.uint64)
+        init_match(
+            state, derive_seed(seed, match, 0), unit, num_deals, always_shuffle, early_stop, -1
+        )
+        for s in range(4):
+            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
+        passed_out = 0
+        for i in range(num_deals):
+            rows[m * num_deals + i].deal = -1
+        while True:
+            play_out(state, kinds, agent_rngs)
+            if state.contract == NO_CONTRACT:
+                passed_out += 1
+                if passed_out >= MAX_PASSED_OUT:
+                    break
+            else:
+                k = m * num_deals + state.deals_played - 1
+                _write_row(rows[k], state, first_match * num_deals + k)
+                rows[k].match = match
+                rows[k].deal_in_match = state.deals_played - 1
+                rows[k].passed_out_before = passed_out
+                passed_out = 0
+            if match_over(state):
+                break
+            next_deal(state)
