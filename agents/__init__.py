@@ -19,4 +19,38 @@ class Agent(Protocol):
         ...
 
 
-__all__ = ["KINDS", "RANDOM", "Agent", "RandomAgent", "random_action", "resolve_kind"]
+def resolve_agent(agent) -> int | Agent:
+    """A built-in agent's kind (for a name) or the agent object itself.
+
+    Raises ``ValueError`` naming anything that is neither a built-in name nor
+    an agent instance (a class with ``act`` is not an instance).
+    """
+    if isinstance(agent, str):
+        return resolve_kind(agent)
+    if isinstance(agent, type) or not isinstance(agent, Agent):
+        raise ValueError(
+            f"agent {agent!r} is neither a built-in name ({', '.join(sorted(KINDS))}) "
+            "nor an object with act(observation, action_mask)"
+        )
+    return agent
+
+
+def resolve_agents(agents, n: int, what: str = "agents") -> list[int | Agent]:
+    """Per-seat kinds or agent objects from one agent or a list of ``n``."""
+    if isinstance(agents, str) or isinstance(agents, Agent):
+        agents = [agents] * n
+    if isinstance(agents, type) or not isinstance(agents, list | tuple) or len(agents) != n:
+        raise ValueError(f"{what} must be one agent or a list of {n}, got {agents!r}")
+    return [resolve_agent(a) for a in agents]
+
+
+__all__ = [
+    "KINDS",
+    "RANDOM",
+    "Agent",
+    "RandomAgent",
+    "random_action",
+    "resolve_agent",
+    "resolve_agents",
+    "resolve_kind",
+]

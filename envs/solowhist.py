@@ -5,7 +5,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from trickgym.agents import Agent, resolve_kind
+from trickgym.agents import resolve_agents
 from trickgym.agents.solowhist import act_solowhist
 
 import trickgym
@@ -98,8 +98,8 @@ class SoloWhistEnv(gym.Env):
             )
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
-        if seat not in range(4):
-            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < 4:
+            raise ValueError(f"seat must be an integer 0..3, got {seat!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.game = trickgym.game("solowhist", **options)
@@ -114,16 +114,8 @@ class SoloWhistEnv(gym.Env):
         self._started = False
 
     def _resolve_opponents(self, opponents) -> list:
-        if isinstance(opponents, str) or isinstance(opponents, Agent):
-            opponents = [opponents] * 3
-        if len(opponents) != 3:
-            raise ValueError(f"opponents must be one agent or a list of 3, got {opponents!r}")
         agents: list = [None] * 4
-        for i, agent in enumerate(opponents):
-            if isinstance(agent, str):
-                agent = resolve_kind(agent)
-            elif not isinstance(agent, Agent):
-                raise ValueError(f"opponent {agent!r} is neither a built-in name nor an Agent")
+        for i, agent in enumerate(resolve_agents(opponents, 3, "opponents")):
             agents[(self.seat + 1 + i) % 4] = agent
         return agents
 

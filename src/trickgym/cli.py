@@ -33,10 +33,23 @@ def _game_options(pairs: list[str]) -> dict:
     return options
 
 
+def _check_writable(path: str) -> None:
+    """Fail before a long run, not after it, if ``path`` cannot be written."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"--out {path!r}: folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"--out {path!r}: folder {folder!r} is not writable")
+
+
 def _simulate(args) -> int:
     from .analysis import bid_success, format_bid_table
     from .sim import simulate
 
+    if args.out:
+        _check_writable(args.out)
     agents = args.agents.split(",")
     if len(agents) == 1:
         agents = agents[0]

@@ -8,8 +8,6 @@ the same deal, whatever the number of threads or the chunk size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 
@@ -25,21 +23,14 @@ _BLOCK = 1 << 16
 
 
 def _agent_kinds(agents, n_seats: int):
-    """Per-seat built-in kinds, or ``None`` if any agent is a Python object."""
-    from trickgym.agents import Agent, resolve_kind
+    """Per-seat built-in kinds (or ``None`` if any agent is a Python object), and the agents."""
+    from trickgym.agents import resolve_agents
 
-    if isinstance(agents, str) or isinstance(agents, Agent):
-        agents = [agents] * n_seats
-    if not isinstance(agents, Sequence) or len(agents) != n_seats:
-        raise ValueError(
-            f"agents must be one agent or a list of {n_seats} (one per seat), got {agents!r}"
-        )
-    for a in agents:
-        if not isinstance(a, str) and not isinstance(a, Agent):
-            raise ValueError(f"agent {a!r} is neither a built-in name nor an object with act()")
-    if all(isinstance(a, str) for a in agents):
-        return np.array([resolve_kind(a) for a in agents], dtype=np.int64), list(agents)
-    return None, list(agents)
+    resolved = resolve_agents(agents, n_seats)
+    if all(isinstance(a, int) for a in resolved):
+        return np.array(resolved, dtype=np.int64), resolved
+    names = agents if isinstance(agents, list | tuple) else [agents] * n_seats
+    return None, list(names)
 
 
 def simulate(
@@ -98,6 +89,7 @@ def simulate(
     for name, value, low in (("deals", deals, 1), ("chunk", chunk, 1), ("first", first, 0)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    _check_threads(threads)
     if mode not in ("deal", "match"):
         raise ValueError(f"mode must be 'deal' or 'match', got {mode!r}")
     match_mode = mode == "match"
@@ -130,6 +122,17 @@ def simulate(
     return solowhist_frame(rows, match_mode)
 
 
+def _check_threads(threads) -> None:
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads is None:
+        return
+    integer = isinstance(threads, int | np.integer) and not isinstance(threads, bool)
+    if not integer or not 1 <= threads <= most:
+        raise ValueError(f"threads must be an integer 1..{most} (or None for all), got {threads!r}")
+
+
 def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress, match_mode):
     import numba
     from tqdm.auto import tqdm
@@ -142,8 +145,6 @@ def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress, m
     block_size = _BLOCK - _BLOCK % opts.num_deals if match_mode else _BLOCK
     old_threads = numba.get_num_threads()
     if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
         numba.set_num_threads(threads)
     try:
         with tqdm(total=deals, unit="deal", disable=not progress, unit_scale=True) as bar:

@@ -1,0 +1,124 @@
+"""The ``trickgym`` command line."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from trickgym.cli import main
+
+ROW = re.compile(r"^(?P<name>\D+?)\s+(?P<count>\d+)(\s|$)")
+
+
+def table_counts(text: str) -> dict[str, int]:
+    """Contract -> count from the printed bid table."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
+    counts = {}
+    for line in lines[start + 1 :]:
+        match = ROW.match(line)
+        if not match:
+            break
+        counts[match["name"].strip()] = int(match["count"])
+    return counts
+
+
+def test_simulate_writes_parquet(tmp_path, capsys):
+    """``simulate --out`` returns 0 and prints counts that match the file."""
+    out = tmp_path / "r.parquet"
+    code = main(["simulate", "--deals", "500", "--seed", "1", "--quiet", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert captured.err == ""  # --quiet: no progress bar
+    assert "solowhist: 500 deals, agents random, seed 1" in captured.out
+    assert f"wrote {out}" in captured.out
+    df = pd.read_parquet(out)
+    assert len(df) == 500 and df["deal"].tolist() == list(range(500))
+    counts = df["contract"].astype(str).value_counts().to_dict()
+    assert table_counts(captured.out) == counts
+    assert sum(counts.values()) == 500
+
+
+def test_simulate_same_as_api(tmp_path, capsys):
+    """The file holds the rows ``trickgym.sim.simulate`` returns for the same arguments."""
+    from trickgym.sim import simulate
+
+    out = tmp_path / "u.parquet"
+    argv = ["simulate", "--deals", "300", "--seed", "4", "--quiet", "--option", "unit=2"]
+    assert main([*argv, "--agents", "random,random,random,random", "--out", str(out)]) == 0
+    capsys.readouterr()
+    expected = simulate("solowhist", 300, "random", seed=4, unit=2)
+    got = pd.read_parquet(out)
+    pd.testing.assert_frame_equal(
+        got.astype({"contract": str}), expected.astype({"contract": str}), check_dtype=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--option", "unit=0"], "unit"),
+        (["--option", "colour=red"], "colour"),
+        (["--option", "unit"], "unit"),
+        (["--game", "bridge"], "bridge"),
+        (["--agents", "random,random,random"], "random"),
+        (["--agents", "nobody"], "nobody"),
+        (["--threads", "0"], "threads"),
+        (["--deals", "0"], "deals"),
+    ],
+)
+def test_bad_options_exit_2(argv, named, capsys, tmp_path):
+    """A bad option returns exit code 2 with an error on stderr naming it; nothing is written."""
+    out = tmp_path / "bad.parquet"
+    code = main(["simulate", "--deals", "10", "--quiet", *argv, "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.startswith("trickgym: error:") and named in captured.err
+    assert captured.out == "" and not out.exists()
+
+
+def test_unwritable_out_fails_before_the_run(tmp_path, capsys):
+    """An --out in a missing directory is an error (exit 2) before any deal is simulated."""
+    out = tmp_path / "missing" / "r.parquet"
+    code = main(["simulate", "--deals", "10", "--quiet", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2 and "missing" in captured.err
+    assert "deals/s" not in captured.out
+
+
+def test_argparse_errors_exit_2(capsys):
+    """Unknown flags and a missing command are argparse errors (exit 2)."""
+    for argv in (["simulate", "--bogus"], [], ["simulate", "--deals", "many"]):
+        with pytest.raises(SystemExit) as err:
+            main(argv)
+        assert err.value.code == 2
+    assert "usage: trickgym" in capsys.readouterr().err
+
+
+def _command() -> list[str]:
+    """The installed console script, or the module if it is not installed."""
+    script = shutil.which("trickgym") or shutil.which(
+        "trickgym", path=str(Path(sys.executable).parent)
+    )
+    return [script] if script else [sys.executable, "-m", "trickgym.cli"]
+
+
+def test_console_script():
+    """The installed ``trickgym`` command runs a short simulation."""
+    result = subprocess.run(
+        [*_command(), "simulate", "--deals", "200", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONWARNINGS": "error::DeprecationWarning"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "solowhist: 200 deals" in result.stdout
+    assert sum(table_counts(result.stdout).values()) == 200
