@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from trickgym.games.solowhist.constants import CALL_BASE
-from trickgym.games.solowhist.rules import legal_sets
+from trickgym.games.solowhist.constants import CALL_BASE, DEAL_OVER
+from trickgym.games.solowhist.rules import apply_action, legal_sets
 
 from .random import random_action
 
-__all__ = ["act_solowhist"]
+__all__ = ["act_solowhist", "play_builtin_until"]
 
 
 @njit(cache=True)
@@ -21,3 +21,20 @@ def act_solowhist(kind, state, seat, rng):
     """
     cards, calls = legal_sets(state)
     return random_action(cards, calls, CALL_BASE, rng)
+
+
+@njit(cache=True)
+def play_builtin_until(states, i, kinds, agent_rngs):
+    """Let built-in agents play ``states[i]`` until a seat with ``kinds[seat] < 0`` must act.
+
+    ``kinds`` holds a built-in kind per seat, or -1 for a seat played from
+    Python (a learner, a Python agent); ``agent_rngs`` is ``uint64[4, 1]``.
+    Returns that seat, or -1 once the deal is over.
+    """
+    state = states[i]
+    while state.phase != DEAL_OVER:
+        p = state.to_move
+        if kinds[p] < 0:
+            return p
+        apply_action(state, act_solowhist(kinds[p], state, p, agent_rngs[p]))
+    return -1

@@ -6,11 +6,18 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from trickgym.agents import resolve_agents
-from trickgym.agents.solowhist import act_solowhist
+from trickgym.agents.solowhist import play_builtin_until
 
 import trickgym
 from trickgym.games.solowhist.encode import OBS_SHAPES
-from trickgym.games.solowhist.rules import apply_action, deal_over, init_match, is_legal
+from trickgym.games.solowhist.rules import (
+    apply_action_at,
+    init_match,
+    is_legal_at,
+    legal_sets_at,
+    observe_at,
+    status_at,
+)
 
 __all__ = ["SoloWhistEnv"]
 
@@ -105,7 +112,7 @@ class SoloWhistEnv(gym.Env):
         self.game = trickgym.game("solowhist", **options)
         self.seat = seat
         self.render_mode = render_mode
-        self._agents = self._resolve_opponents(opponents)
+        self._kinds, self._agents = self._resolve_opponents(opponents)
         self.action_space = LegalDiscrete(self.game.n_actions, self._current_mask)
         self.observation_space = observation_space()
         self._array = np.zeros(1, dtype=self.game.state_dtype)
@@ -113,11 +120,17 @@ class SoloWhistEnv(gym.Env):
         self._agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         self._started = False
 
-    def _resolve_opponents(self, opponents) -> list:
+    def _resolve_opponents(self, opponents) -> tuple[np.ndarray, list]:
+        """Per-seat built-in kinds (-1 for the learner and Python agents) and agents."""
+        kinds = np.full(4, -1, dtype=np.int64)
         agents: list = [None] * 4
         for i, agent in enumerate(resolve_agents(opponents, 3, "opponents")):
-            agents[(self.seat + 1 + i) % 4] = agent
-        return agents
+            seat = (self.seat + 1 + i) % 4
+            if isinstance(agent, int):
+                kinds[seat] = agent
+            else:
+                agents[seat] = agent
+        return kinds, agents
 
     @property
     def state(self) -> trickgym.api.State:
@@ -125,24 +138,24 @@ class SoloWhistEnv(gym.Env):
         return trickgym.api.State(self.game, self._array)
 
     def _observation(self) -> dict[str, np.ndarray]:
-        self.game.kernels.observe(self._array[0], self.seat, self._obs[0])
-        return self.game.encode_observation(self._obs[0])
+        observe_at(self._array, 0, self.seat, self._obs, 0)
+        return self.game.encode_observation(self._obs, 0)
+
+    def _deal_over(self) -> bool:
+        return bool(status_at(self._array, 0)[0])
 
     def _run_opponents(self) -> None:
-        record = self._array[0]
-        while not deal_over(record) and record["to_move"] != self.seat:
-            p = int(record["to_move"])
+        """Let the other seats play until the learner must act or the deal ends."""
+        while True:
+            p = play_builtin_until(self._array, 0, self._kinds, self._agent_rngs)
+            if p < 0 or p == self.seat:
+                return
             agent = self._agents[p]
-            if isinstance(agent, int):
-                action = act_solowhist(agent, record, p, self._agent_rngs[p])
-            else:
-                obs = trickgym.api.State(self.game, self._array).observe(p)
-                action = int(agent.act(obs, obs["action_mask"]))
-                if not is_legal(record, action):
-                    raise ValueError(
-                        f"opponent {agent!r} at seat {p} chose illegal action {action}"
-                    )
-            apply_action(record, action)
+            obs = self.state.observe(p)
+            action = int(agent.act(obs, obs["action_mask"]))
+            if not is_legal_at(self._array, 0, action):
+                raise ValueError(f"opponent {agent!r} at seat {p} chose illegal action {action}")
+            apply_action_at(self._array, 0, action)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Deal a new hand; returns ``(observation, info)``."""
@@ -159,29 +172,31 @@ class SoloWhistEnv(gym.Env):
         """Act for the learning seat, then let the others play until its next turn."""
         if not self._started:
             raise ValueError("call reset() before step() (and after an episode ends)")
-        record = self._array[0]
         action = int(action)
-        if not is_legal(record, action):
+        if not is_legal_at(self._array, 0, action):
             legal = np.flatnonzero(self.action_masks()).tolist()
             if self.illegal_action == "raise":
                 raise ValueError(f"illegal action {action} for seat {self.seat}; legal: {legal}")
             self._started = False
             return self._observation(), -self.illegal_penalty, True, False, {"illegal_action": True}
-        apply_action(record, action)
+        apply_action_at(self._array, 0, action)
         self._run_opponents()
-        terminated = bool(deal_over(record))
-        reward = float(record["payoffs"][self.seat]) if terminated else 0.0
+        terminated = self._deal_over()
+        reward = float(self._array[0]["payoffs"][self.seat]) if terminated else 0.0
         self._started = not terminated
         return self._observation(), reward, terminated, False, {}
 
     def _current_mask(self):
         if not self._started:
             return None
-        return self._observation()["action_mask"]
+        return self.game.action_mask(*legal_sets_at(self._array, 0))
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of legal actions (for masked-policy libraries)."""
-        return self._observation()["action_mask"].astype(bool)
+        """Boolean mask of the learning seat's legal actions (for masked-policy libraries)."""
+        over, _, to_move = status_at(self._array, 0)
+        if not self._started or over or to_move != self.seat:
+            return np.zeros(self.game.n_actions, dtype=bool)
+        return self.game.action_mask(*legal_sets_at(self._array, 0)).astype(bool)
 
     def render(self):
         """Text picture of the table (``render_mode="ansi"``), all hands shown."""

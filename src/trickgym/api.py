@@ -86,8 +86,12 @@ class Game:
                 pass
         raise ValueError(f"unknown action {action!r} for {self.name}: give a card, a call or an id")
 
-    def encode_observation(self, obs) -> dict[str, np.ndarray]:
-        """Array form of an observation record (see the game's ``encode`` module)."""
+    def encode_observation(self, observations, j: int = 0) -> dict[str, np.ndarray]:
+        """Array form of ``observations[j]`` (see the game's ``encode`` module)."""
+        raise NotImplementedError
+
+    def action_mask(self, legal_cards, legal_calls) -> np.ndarray:
+        """0/1 ``int8`` mask over all actions from the two legal bit sets."""
         raise NotImplementedError
 
     def render(self, state: State) -> str:
@@ -118,17 +122,18 @@ class State:
     @property
     def current_player(self) -> int:
         """The seat to act, or -1 when the deal is over."""
-        return int(self.record["to_move"]) if not self.is_over else -1
+        over, _, to_move = self.game.kernels.status_at(self._array, 0)
+        return -1 if over else int(to_move)
 
     @property
     def is_over(self) -> bool:
         """Whether the current deal is over (scored or passed out)."""
-        return bool(self.game.kernels.deal_over(self.record))
+        return bool(self.game.kernels.status_at(self._array, 0)[0])
 
     @property
     def match_over(self) -> bool:
         """Whether the whole match is over."""
-        return bool(self.game.kernels.match_over(self.record))
+        return bool(self.game.kernels.status_at(self._array, 0)[1])
 
     @property
     def payoffs(self) -> np.ndarray:
@@ -146,13 +151,8 @@ class State:
 
     def legal_action_mask(self) -> np.ndarray:
         """Boolean mask over all ``game.n_actions`` actions."""
-        cards, calls = self.game.kernels.legal_sets(self.record)
-        mask = np.zeros(self.game.n_actions, dtype=bool)
-        for a in range(self.game.call_base):
-            mask[a] = (int(cards) >> a) & 1
-        for i in range(self.game.n_actions - self.game.call_base):
-            mask[self.game.call_base + i] = (int(calls) >> i) & 1
-        return mask
+        cards, calls = self.game.kernels.legal_sets_at(self._array, 0)
+        return self.game.action_mask(cards, calls).astype(bool)
 
     def action_name(self, action) -> str:
         """Human name of an action id."""
@@ -167,13 +167,13 @@ class State:
         if self.is_over:
             raise ValueError(f"the deal is over; cannot apply {action!r} (call next_deal())")
         a = self.game.parse_action(action)
-        if not self.game.kernels.is_legal(self.record, a):
+        if not self.game.kernels.is_legal_at(self._array, 0, a):
             legal = ", ".join(self.action_name(x) for x in self.legal_actions())
             raise ValueError(
                 f"illegal action {self.action_name(a)!r} ({a}) for seat {self.current_player}; "
                 f"legal: {legal}"
             )
-        self.game.kernels.apply_action(self.record, a)
+        self.game.kernels.apply_action_at(self._array, 0, a)
         return self
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
@@ -181,8 +181,8 @@ class State:
         if not 0 <= int(seat) < self.game.n_seats:
             raise ValueError(f"seat {seat} out of range 0..{self.game.n_seats - 1}")
         obs = np.zeros(1, dtype=self.game.obs_dtype)
-        self.game.kernels.observe(self.record, int(seat), obs[0])
-        return self.game.encode_observation(obs[0])
+        self.game.kernels.observe_at(self._array, 0, int(seat), obs, 0)
+        return self.game.encode_observation(obs, 0)
 
     def next_deal(self) -> State:
         """Start the match's next deal in place (the current one must be over)."""
@@ -190,7 +190,7 @@ class State:
             raise ValueError("the current deal is not over yet")
         if self.match_over:
             raise ValueError(f"the match is over after {self.record['deals_played']} deals")
-        self.game.kernels.next_deal(self.record)
+        self.game.kernels.next_deal_at(self._array, 0)
         return self
 
     def clone(self) -> State:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from trickgym.agents import resolve_kind
-from trickgym.agents.solowhist import act_solowhist
+from trickgym.agents.solowhist import play_builtin_until
 from trickgym.api import State
 from trickgym.rng import derive_seed
 
@@ -39,23 +39,22 @@ def _start(game, seed, index, num_deals, agent_rngs) -> State:
 def _play_out(state: State, agents, kinds, agent_rngs) -> None:
     """Play the current deal to its end; Python agents see only their observation."""
     k = state.game.kernels
-    while not state.is_over:
-        p = state.current_player
-        if kinds[p] >= 0:
-            action = act_solowhist(kinds[p], state.record, p, agent_rngs[p])
-        else:
-            obs = state.observe(p)
-            action = int(agents[p].act(obs, obs["action_mask"]))
-            if not k.is_legal(state.record, action):
-                raise ValueError(
-                    f"agent {agents[p]!r} at seat {p} chose illegal action {action}; "
-                    f"legal: {state.legal_actions()}"
-                )
-        k.apply_action(state.record, action)
+    while True:
+        p = play_builtin_until(state.array, 0, kinds, agent_rngs)
+        if p < 0:
+            return
+        obs = state.observe(p)
+        action = int(agents[p].act(obs, obs["action_mask"]))
+        if not k.is_legal_at(state.array, 0, action):
+            raise ValueError(
+                f"agent {agents[p]!r} at seat {p} chose illegal action {action}; "
+                f"legal: {state.legal_actions()}"
+            )
+        k.apply_action_at(state.array, 0, action)
 
 
-def _kinds(agents) -> list[int]:
-    return [resolve_kind(a) if isinstance(a, str) else -1 for a in agents]
+def _kinds(agents) -> np.ndarray:
+    return np.array([resolve_kind(a) if isinstance(a, str) else -1 for a in agents], np.int64)
 
 
 def simulate_python(game, seed, first, deals, agents, progress=False) -> np.ndarray:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from trickgym.agents.solowhist import act_solowhist
-from trickgym.games.solowhist.constants import DEAL_OVER, MAX_CALLS, NO_CONTRACT
-from trickgym.games.solowhist.rules import apply_action, init_match, match_over, next_deal
+from trickgym.agents.solowhist import play_builtin_until
+from trickgym.games.solowhist.constants import MAX_CALLS, NO_CONTRACT
+from trickgym.games.solowhist.rules import init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.rng import derive_seed
 
@@ -52,20 +52,18 @@ ROW_DTYPE = np.dtype(
 
 
 @njit(cache=True)
-def play_deal(state, seed, deal, kinds, agent_rngs, unit, early_stop):
-    """Deal ``deal`` of ``seed`` played to the end by agents of ``kinds`` (per seat)."""
-    init_match(state, derive_seed(seed, deal, 0), unit, 1, True, early_stop, -1)
+def play_deal(states, i, seed, deal, kinds, agent_rngs, unit, early_stop):
+    """Deal ``deal`` of ``seed`` played in ``states[i]`` by built-in agents of ``kinds``."""
+    init_match(states[i], derive_seed(seed, deal, 0), unit, 1, True, early_stop, -1)
     for s in range(4):
         agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-    play_out(state, kinds, agent_rngs)
+    play_out(states, i, kinds, agent_rngs)
 
 
 @njit(cache=True)
-def play_out(state, kinds, agent_rngs):
-    """Play the current deal of ``state`` to its end with built-in agents."""
-    while state.phase != DEAL_OVER:
-        p = state.to_move
-        apply_action(state, act_solowhist(kinds[p], state, p, agent_rngs[p]))
+def play_out(states, i, kinds, agent_rngs):
+    """Play the current deal of ``states[i]`` to its end with built-in agents."""
+    play_builtin_until(states, i, kinds, agent_rngs)
 
 
 @njit(cache=True)
@@ -107,7 +105,7 @@ def simulate_block(seed, first, kinds, unit, early_stop, chunk, rows):
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         state = states[0]
         for i in range(c * chunk, min(count, (c + 1) * chunk)):
-            play_deal(state, seed, first + i, kinds, agent_rngs, unit, early_stop)
+            play_deal(states, 0, seed, first + i, kinds, agent_rngs, unit, early_stop)
             _write_row(rows[i], state, first + i)
 
 
@@ -136,7 +134,7 @@ def simulate_match_block(
         for i in range(num_deals):
             rows[m * num_deals + i].deal = -1
         while True:
-            play_out(state, kinds, agent_rngs)
+            play_out(states, 0, kinds, agent_rngs)
             if state.contract == NO_CONTRACT:
                 passed_out += 1
                 if passed_out >= MAX_PASSED_OUT:

@@ -35,6 +35,7 @@ key                     shape, dtype    meaning
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .constants import CALL_BASE, MAX_CALLS, N_ACTIONS, N_CARDS
 
@@ -63,6 +64,20 @@ OBS_SHAPES = {
 
 _SHIFTS = np.arange(64, dtype=np.uint64)
 
+# The int8 arrays of an observation share one flat buffer, in this order.
+_INT8_KEYS = [k for k, (shape, dtype, _, _) in OBS_SHAPES.items() if shape and dtype == np.int8]
+_SCALAR_KEYS = [k for k, (shape, _, _, _) in OBS_SHAPES.items() if not shape]
+_SLICES = {}
+_offset = 0
+for _key in _INT8_KEYS:
+    _size = int(np.prod(OBS_SHAPES[_key][0]))
+    _SLICES[_key] = (_offset, _offset + _size)
+    _offset += _size
+BUFFER_SIZE = _offset
+(HAND, AUCTION, DECLARERS, TRICK, LAST_TRICK, PLAYED, TRICKS_WON, VOIDS, EXPOSED, MASK) = (
+    _SLICES[k][0] for k in _INT8_KEYS
+)
+
 
 def bits_to_array(mask, n: int) -> np.ndarray:
     """0/1 ``int8`` array of the low ``n`` bits of ``mask`` (scalar or array of uint64)."""
@@ -77,40 +92,65 @@ def action_mask(legal_cards, legal_calls) -> np.ndarray:
     )
 
 
-def _by_seat(cards, leader) -> np.ndarray:
-    out = np.full(4, -1, dtype=np.int8)
-    for pos, card in enumerate(cards):
-        if card >= 0:
-            out[(leader + pos) % 4] = card
-    return out
+@njit(cache=True)
+def _put_bits(buf, start, mask, n):
+    for i in range(n):
+        buf[start + i] = (np.uint64(mask) >> np.uint64(i)) & np.uint64(1)
 
 
-def encode_observation(obs) -> dict[str, np.ndarray]:
-    """Dict of fixed-shape arrays (see the module table) from an ``OBS_DTYPE`` record."""
-    auction = np.full((MAX_CALLS, 2), -1, dtype=np.int8)
-    n = int(obs["n_calls"])
-    auction[:n, 0] = obs["call_seats"][:n]
-    auction[:n, 1] = obs["calls"][:n] - CALL_BASE
-    leader = int(obs["leader"])
-    return {
-        "seat": np.int64(obs["seat"]),
-        "dealer": np.int64(obs["dealer"]),
-        "turn_up": np.int64(obs["turn_up"]),
-        "phase": np.int64(obs["phase"]),
-        "hand": bits_to_array(obs["hand"], N_CARDS),
-        "auction": auction,
-        "contract": np.int64(obs["contract"]),
-        "declarers": bits_to_array(obs["declarers"], 4),
-        "trumps": np.int64(obs["trumps"] + 1),
-        "trick": _by_seat(obs["trick_cards"], leader)
-        if obs["trick_n"] > 0
-        else np.full(4, -1, np.int8),
-        "trick_leader": np.int64(leader if obs["phase"] == 4 else -1),
-        "last_trick": _by_seat(obs["last_trick_cards"], int(obs["last_leader"])),
-        "played": bits_to_array(obs["played"], N_CARDS),
-        "tricks_won": obs["tricks_won"].astype(np.int8),
-        "voids": bits_to_array(obs["voids"], 4),
-        "exposed": bits_to_array(obs["exposed_hand"], N_CARDS),
-        "scores": obs["scores"].astype(np.int32),
-        "action_mask": action_mask(obs["legal_cards"], obs["legal_calls"]),
-    }
+@njit(cache=True)
+def encode_kernel(observations, j, buf, scalars, scores):
+    """Write ``observations[j]`` into the flat int8 ``buf``, ``scalars`` and ``scores``.
+
+    ``buf`` holds the int8 arrays of the module table back to back
+    (``BUFFER_SIZE`` bytes); ``scalars`` the scalar entries in table order.
+    """
+    obs = observations[j]
+    _put_bits(buf, HAND, obs.hand, N_CARDS)
+    for i in range(MAX_CALLS):
+        in_auction = i < obs.n_calls
+        buf[AUCTION + 2 * i] = obs.call_seats[i] if in_auction else -1
+        buf[AUCTION + 2 * i + 1] = obs.calls[i] - CALL_BASE if in_auction else -1
+    _put_bits(buf, DECLARERS, obs.declarers, 4)
+    for s in range(4):
+        buf[TRICK + s] = -1
+        buf[LAST_TRICK + s] = -1
+    for pos in range(obs.trick_n):
+        buf[TRICK + (obs.leader + pos) % 4] = obs.trick_cards[pos]
+    if obs.last_leader >= 0:
+        for pos in range(4):
+            buf[LAST_TRICK + (obs.last_leader + pos) % 4] = obs.last_trick_cards[pos]
+    for s in range(4):
+        _put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
+        buf[TRICKS_WON + s] = obs.tricks_won[s]
+        _put_bits(buf, VOIDS + 4 * s, obs.voids[s], 4)
+        scores[s] = obs.scores[s]
+    _put_bits(buf, EXPOSED, obs.exposed_hand, N_CARDS)
+    _put_bits(buf, MASK, obs.legal_cards, CALL_BASE)
+    _put_bits(buf, MASK + CALL_BASE, obs.legal_calls, N_ACTIONS - CALL_BASE)
+    scalars[0] = obs.seat
+    scalars[1] = obs.dealer
+    scalars[2] = obs.turn_up
+    scalars[3] = obs.phase
+    scalars[4] = obs.contract
+    scalars[5] = obs.trumps + 1
+    scalars[6] = obs.leader if obs.phase == 4 else -1
+
+
+def encode_observation(observations, j: int = 0) -> dict[str, np.ndarray]:
+    """Dict of fixed-shape arrays (see the module table) from ``observations[j]``.
+
+    ``observations`` is an ``OBS_DTYPE`` array. The arrays of the dict are
+    views of one freshly allocated buffer, so a stored observation is never
+    changed by a later one.
+    """
+    buf = np.empty(BUFFER_SIZE, dtype=np.int8)
+    scalars = np.empty(len(_SCALAR_KEYS), dtype=np.int64)
+    scores = np.empty(4, dtype=np.int32)
+    encode_kernel(observations, j, buf, scalars, scores)
+    out = {key: scalars[i] for i, key in enumerate(_SCALAR_KEYS)}
+    for key in _INT8_KEYS:
+        start, stop = _SLICES[key]
+        out[key] = buf[start:stop].reshape(OBS_SHAPES[key][0])
+    out["scores"] = scores
+    return {key: out[key] for key in OBS_SHAPES}

@@ -19,7 +19,7 @@ from .constants import (
     N_SEATS,
     PHASE_NAMES,
 )
-from .encode import encode_observation
+from .encode import action_mask, encode_observation
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["SoloWhist", "SoloWhistOptions"]
@@ -103,9 +103,13 @@ class SoloWhist(Game):
             raise ValueError("turn_up= is only allowed together with hands=")
         return State(self, array)
 
-    def encode_observation(self, obs):
-        """Array form of an observation record (see :mod:`.encode`)."""
-        return encode_observation(obs)
+    def encode_observation(self, observations, j=0):
+        """Array form of ``observations[j]`` (see :mod:`.encode`)."""
+        return encode_observation(observations, j)
+
+    def action_mask(self, legal_cards, legal_calls):
+        """0/1 ``int8`` mask over all actions from the two legal bit sets."""
+        return action_mask(legal_cards, legal_calls)
 
     def render(self, state: State, symbols: bool = True) -> str:
         """Text picture: hands, turn-up, auction, contract, trick and scores."""
