@@ -115,8 +115,8 @@ def parse_hand(text: str, deck: Deck = STANDARD) -> int:
     nothing for a void) for the standard and Pinochle packs, or a list of
     cards for any pack. Duplicates beyond the pack's copies are rejected.
 
-    >>> hex(parse_hand("A...2"))
-    '0x8001000000000'
+    >>> parse_hand("A...2") == (1 << parse_card("AS")) | (1 << parse_card("2C"))
+    True
     """
     if not isinstance(text, str):
         raise ValueError(f"hand must be a string, got {text!r}")

@@ -1,0 +1,15 @@
+"""Examples in docstrings run as tests."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import trickgym.cards.notation
+
+
+@pytest.mark.parametrize("module", [trickgym.cards.notation])
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
