@@ -17,6 +17,7 @@ from trickgym.rng import seed_rng
 from trickgym.sim import simulate
 from trickgym.sim.frames import solowhist_frame
 from trickgym.sim.python_loop import simulate_python
+from trickgym.sim.specs import SPECS
 
 PAYOFFS = [f"payoff_{s}" for s in range(4)]
 HANDS = [f"hand_{s}" for s in range(4)]
@@ -86,7 +87,7 @@ def test_seeds_differ(base3000):
 def test_python_loop_matches_compiled(base3000):
     """The Python loop with built-in agents plays the very same deals."""
     game = trickgym.game("solowhist")
-    rows = simulate_python(game, np.uint64(seed_rng(5)), 0, 300, ["random"] * 4)
+    rows = simulate_python(game, SPECS["solowhist"], np.uint64(seed_rng(5)), 0, 300, ["random"] * 4)
     assert_frame_equal(solowhist_frame(rows), base3000.iloc[:300])
 
 

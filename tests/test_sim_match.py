@@ -10,6 +10,7 @@ import trickgym
 from trickgym.sim import simulate
 from trickgym.sim.frames import solowhist_frame
 from trickgym.sim.python_loop import simulate_python_matches
+from trickgym.sim.specs import SPECS
 
 SHUFFLE_AFTER = {"Abundance", "Abundance in Trumps", "Misère Ouverte", "Abundance Declared"}
 
@@ -50,7 +51,7 @@ def test_match_mode_independent_of_threads_and_blocks(matches):
 
 def test_python_loop_matches_compiled_loop(matches):
     game = trickgym.game("solowhist", num_deals=4)
-    rows = simulate_python_matches(game, np.uint64(11), 0, 20, ["random"] * 4)
+    rows = simulate_python_matches(game, SPECS["solowhist"], np.uint64(11), 0, 20, ["random"] * 4)
     assert_frame_equal(solowhist_frame(rows, match_mode=True), matches.iloc[:80])
 
 

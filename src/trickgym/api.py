@@ -86,6 +86,13 @@ class Game:
                 pass
         raise ValueError(f"unknown action {action!r} for {self.name}: give a card, a call or an id")
 
+    def new_match(self, seed, num_deals: int | None = None, dealer: int = -1) -> np.ndarray:
+        """A one-record state array holding a new match (first deal dealt) from ``seed``.
+
+        ``num_deals`` defaults to the option; ``dealer`` -1 draws the first dealer.
+        """
+        raise NotImplementedError
+
     def encode_observation(self, observations, j: int = 0) -> dict[str, np.ndarray]:
         """Array form of ``observations[j]`` (see the game's ``encode`` module)."""
         raise NotImplementedError
@@ -138,12 +145,12 @@ class State:
     @property
     def payoffs(self) -> np.ndarray:
         """Each seat's payoff for the current deal (zeros until it is over)."""
-        return self.record["payoffs"].astype(np.int64)
+        return self.record["payoffs"][: self.game.n_seats].astype(np.int64)
 
     @property
     def scores(self) -> np.ndarray:
         """Each seat's cumulative match score."""
-        return self.record["scores"].astype(np.int64)
+        return self.record["scores"][: self.game.n_seats].astype(np.int64)
 
     def legal_actions(self) -> list[int]:
         """Ids of the legal actions of the player to move, ascending."""

@@ -159,8 +159,9 @@ def format_hand(mask: int, deck: Deck = STANDARD, symbols: bool = False) -> str:
     mask = int(mask)
     if mask >> deck.n_cards:
         raise ValueError(f"set {mask:#x} has bits beyond the {deck.n_cards}-card {deck.name} pack")
-    if deck.name == "tarot":
-        return format_cards([c for c in range(deck.n_cards - 1, -1, -1) if mask >> c & 1], deck)
+    if deck.name == "tarot":  # trumps first, then Cups, Coins, Swords, Batons; high to low
+        order = sorted(range(deck.n_cards), key=lambda c: (deck.suit_of[c], -c))
+        return format_cards([c for c in order if mask >> c & 1], deck)
     groups = []
     for s in range(4):
         ranks = "".join(

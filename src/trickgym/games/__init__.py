@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ..api import Game, validate_options
 from .solowhist import SoloWhist, SoloWhistOptions
+from .troggu import Troggu, TrogguOptions
 
 GAMES: dict[str, tuple[type[Game], type]] = {
     "solowhist": (SoloWhist, SoloWhistOptions),
+    "troggu": (Troggu, TrogguOptions),
 }
 
 

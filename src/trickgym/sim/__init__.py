@@ -14,8 +14,8 @@ import pandas as pd
 from ..games import GAMES
 from ..games import game as make_game
 from ..rng import seed_rng
-from .frames import solowhist_frame
 from .solowhist import MAX_PASSED_OUT
+from .specs import SPECS
 
 __all__ = ["simulate"]
 
@@ -82,6 +82,10 @@ def simulate(
         trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``;
         match mode adds ``match, deal_in_match, passed_out_before, shuffled``
         and ``score_0..3`` (match scores after the deal).
+        For Troggu (``players=n``): ``deal, players, dealer, contract,
+        declarer, partner, called_card, declarer_points, declarer_tricks,
+        made, fool_held_back, fool_held_back_by, auction, payoff_0..n-1,
+        points_0..n-1, hand_0..n-1, tapp``.
     """
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
@@ -93,6 +97,9 @@ def simulate(
     if mode not in ("deal", "match"):
         raise ValueError(f"mode must be 'deal' or 'match', got {mode!r}")
     match_mode = mode == "match"
+    spec = SPECS[game]
+    if match_mode and spec.match_block is None:
+        raise ValueError(f"mode='match' is not available for {game}; use mode='deal'")
     per_match = g.options.num_deals
     if match_mode and (deals % per_match or first % per_match):
         raise ValueError(
@@ -106,20 +113,20 @@ def simulate(
 
         if match_mode:
             rows = simulate_python_matches(
-                g, seed, first // per_match, deals // per_match, agent_list, progress
+                g, spec, seed, first // per_match, deals // per_match, agent_list, progress
             )
         else:
-            rows = simulate_python(g, seed, first, deals, agent_list, progress)
+            rows = simulate_python(g, spec, seed, first, deals, agent_list, progress)
     else:
         rows = _simulate_compiled(
-            g, seed, first, deals, kinds, chunk, threads, progress, match_mode
+            g, spec, seed, first, deals, kinds, chunk, threads, progress, match_mode
         )
     if match_mode and (rows["deal"] < 0).any():
         raise ValueError(
             "some matches were abandoned after their agents passed out "
             f"{MAX_PASSED_OUT} deals in a row; use agents that bid"
         )
-    return solowhist_frame(rows, match_mode)
+    return spec.frame(rows, g, match_mode)
 
 
 def _check_threads(threads) -> None:
@@ -133,13 +140,11 @@ def _check_threads(threads) -> None:
         raise ValueError(f"threads must be an integer 1..{most} (or None for all), got {threads!r}")
 
 
-def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress, match_mode):
+def _simulate_compiled(g, spec, seed, first, deals, kinds, chunk, threads, progress, match_mode):
     import numba
     from tqdm.auto import tqdm
 
-    from .solowhist import ROW_DTYPE, simulate_block, simulate_match_block
-
-    rows = np.zeros(deals, dtype=ROW_DTYPE)
+    rows = np.zeros(deals, dtype=spec.row_dtype)
     opts = g.options
     # Whole matches per block in match mode, so a block never splits a match.
     block_size = _BLOCK - _BLOCK % opts.num_deals if match_mode else _BLOCK
@@ -151,20 +156,9 @@ def _simulate_compiled(g, seed, first, deals, kinds, chunk, threads, progress, m
             for start in range(0, deals, block_size):
                 block = rows[start : start + block_size]
                 if match_mode:
-                    simulate_match_block(
-                        seed,
-                        (first + start) // opts.num_deals,
-                        kinds,
-                        opts.unit,
-                        opts.num_deals,
-                        opts.always_shuffle,
-                        opts.early_stop,
-                        block,
-                    )
+                    spec.match_block(g, seed, (first + start) // opts.num_deals, kinds, block)
                 else:
-                    simulate_block(
-                        seed, first + start, kinds, opts.unit, opts.early_stop, chunk, block
-                    )
+                    spec.deal_block(g, seed, first + start, kinds, chunk, block)
                 bar.update(len(block))
     finally:
         numba.set_num_threads(old_threads)

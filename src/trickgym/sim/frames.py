@@ -7,26 +7,30 @@ import pandas as pd
 import pyarrow as pa
 from numba import njit
 
-from trickgym.cards.decks import STANDARD
+from trickgym.cards.decks import STANDARD, TAROT
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_LETTERS, CONTRACT_NAMES
+from trickgym.games.troggu import constants as troggu
 
-__all__ = ["auction_codes", "solowhist_frame"]
+__all__ = ["auction_codes", "solowhist_frame", "troggu_frame"]
 
 _TRUMP_NAMES = ["NT", "S", "H", "D", "C"]
 
 
-def auction_codes(seats: np.ndarray, calls: np.ndarray) -> pd.Series:
+def auction_codes(
+    seats: np.ndarray, calls: np.ndarray, letters: str = CALL_LETTERS, call_base: int = CALL_BASE
+) -> pd.Series:
     """Compact auction strings such as ``"0- 1P 2- 3- 0C"`` for many deals at once.
 
-    Each call is the caller's seat and one letter (``CALL_LETTERS``: ``-``
+    Each call (an action id, ``-1`` past the end) is the caller's seat and
+    one letter, ``letters[action - call_base]``. Solo Whist's letters: ``-``
     Pass, ``P`` Prop, ``C`` Cop, ``S`` Solo, ``M`` Misère, ``A`` Abundance,
     ``T`` Abundance in Trumps, ``O`` Misère Ouverte, ``D`` Abundance
-    Declared, ``x`` Decline). The text is written by a compiled kernel
+    Declared, ``x`` Decline. The text is written by a compiled kernel
     straight into an Arrow string buffer, not built string by string.
     """
-    letters = np.frombuffer(CALL_LETTERS.encode(), dtype=np.uint8)
+    codes = np.frombuffer(letters.encode(), dtype=np.uint8)
     data, offsets = _auction_buffers(
-        np.ascontiguousarray(seats), np.ascontiguousarray(calls), letters, CALL_BASE
+        np.ascontiguousarray(seats), np.ascontiguousarray(calls), codes, call_base
     )
     n = len(offsets) - 1
     strings = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
@@ -91,4 +95,46 @@ def solowhist_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
     if match_mode:
         for s in range(4):
             frame[f"score_{s}"] = rows["scores"][:, s]
+    return pd.DataFrame(frame)
+
+
+def troggu_frame(rows: np.ndarray, n_players: int) -> pd.DataFrame:
+    """One row per Troggu deal: see :func:`trickgym.sim.simulate` for the columns."""
+    n = n_players
+    contract = pd.Categorical.from_codes(
+        rows["contract"].astype(np.int64) - 1, troggu.CONTRACT_NAMES[1:], ordered=True
+    )
+    called = pd.Categorical.from_codes(rows["called_card"].astype(np.int64), TAROT.card_names)
+    # Calls in speaking order from the dealer's right-hand neighbour (next(dealer)).
+    order = (rows["dealer"].astype(np.int64)[:, None] + 1 + np.arange(n)) % n
+    calls = np.take_along_axis(rows["calls"][:, :n].astype(np.int64), order, axis=1)
+    spoken = calls >= 0
+    auction = auction_codes(
+        np.where(spoken, order, -1),
+        np.where(spoken, calls + troggu.CALL_BASE, -1),
+        troggu.CALL_LETTERS,
+        troggu.CALL_BASE,
+    )
+    frame = {
+        "deal": rows["deal"],
+        "players": rows["players"],
+        "dealer": rows["dealer"],
+        "contract": contract,
+        "declarer": rows["declarer"],
+        "partner": rows["partner"],
+        "called_card": called,
+        "declarer_points": rows["declarer_points"],
+        "declarer_tricks": rows["declarer_tricks"],
+        "made": rows["made"],
+        "fool_held_back": rows["fool_held_back_by"] >= 0,
+        "fool_held_back_by": rows["fool_held_back_by"],
+        "auction": auction,
+    }
+    for s in range(n):
+        frame[f"payoff_{s}"] = rows["payoffs"][:, s]
+    for s in range(n):
+        frame[f"points_{s}"] = rows["points"][:, s]
+    for s in range(n):
+        frame[f"hand_{s}"] = rows["hands"][:, s]
+    frame["tapp"] = rows["tapp"]
     return pd.DataFrame(frame)

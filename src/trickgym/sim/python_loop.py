@@ -9,38 +9,27 @@ from __future__ import annotations
 import numpy as np
 
 from trickgym.agents import resolve_kind
-from trickgym.agents.solowhist import play_builtin_until
 from trickgym.api import State
 from trickgym.rng import derive_seed
 
-from .solowhist import MAX_PASSED_OUT, ROW_DTYPE, _write_row
+from .solowhist import MAX_PASSED_OUT
 
 __all__ = ["simulate_python", "simulate_python_matches"]
 
 
 def _start(game, seed, index, num_deals, agent_rngs) -> State:
     """A fresh match seeded like the compiled loop's item ``index``."""
-    opts = game.options
-    array = np.zeros(1, dtype=game.state_dtype)
-    game.kernels.init_match(
-        array[0],
-        np.uint64(derive_seed(seed, index, 0)),
-        opts.unit,
-        num_deals,
-        opts.always_shuffle,
-        opts.early_stop,
-        -1,
-    )
+    array = game.new_match(np.uint64(derive_seed(seed, index, 0)), num_deals)
     for s in range(game.n_seats):
         agent_rngs[s, 0] = derive_seed(seed, index, 1 + s)
     return State(game, array)
 
 
-def _play_out(state: State, agents, kinds, agent_rngs) -> None:
+def _play_out(state: State, spec, agents, kinds, agent_rngs) -> None:
     """Play the current deal to its end; Python agents see only their observation."""
     k = state.game.kernels
     while True:
-        p = play_builtin_until(state.array, 0, kinds, agent_rngs)
+        p = spec.play_builtin_until(state.array, 0, kinds, agent_rngs)
         if p < 0:
             return
         obs = state.observe(p)
@@ -57,34 +46,38 @@ def _kinds(agents) -> np.ndarray:
     return np.array([resolve_kind(a) if isinstance(a, str) else -1 for a in agents], np.int64)
 
 
-def simulate_python(game, seed, first, deals, agents, progress=False) -> np.ndarray:
-    """Rows (``ROW_DTYPE``) of independent deals ``first..first+deals-1``."""
+def _agent_rngs(game) -> np.ndarray:
+    return np.zeros((max(game.n_seats, 8), 1), dtype=np.uint64)
+
+
+def simulate_python(game, spec, seed, first, deals, agents, progress=False) -> np.ndarray:
+    """Rows (``spec.row_dtype``) of independent deals ``first..first+deals-1``."""
     from tqdm.auto import tqdm
 
-    rows = np.zeros(deals, dtype=ROW_DTYPE)
-    agent_rngs = np.zeros((game.n_seats, 1), dtype=np.uint64)
+    rows = np.zeros(deals, dtype=spec.row_dtype)
+    agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
     for i in tqdm(range(deals), disable=not progress, unit="deal"):
         state = _start(game, seed, first + i, 1, agent_rngs)
-        _play_out(state, agents, kinds, agent_rngs)
-        _write_row(rows[i], state.record, first + i)
+        _play_out(state, spec, agents, kinds, agent_rngs)
+        spec.write_row(rows[i], state.record, first + i)
     return rows
 
 
-def simulate_python_matches(game, seed, first_match, matches, agents, progress=False):
+def simulate_python_matches(game, spec, seed, first_match, matches, agents, progress=False):
     """Rows of the scored deals of matches ``first_match..``, as the compiled loop."""
     from tqdm.auto import tqdm
 
     num_deals = game.options.num_deals
-    rows = np.zeros(matches * num_deals, dtype=ROW_DTYPE)
+    rows = np.zeros(matches * num_deals, dtype=spec.row_dtype)
     rows["deal"] = -1
-    agent_rngs = np.zeros((game.n_seats, 1), dtype=np.uint64)
+    agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
     for m in tqdm(range(matches), disable=not progress, unit="match"):
         state = _start(game, seed, first_match + m, num_deals, agent_rngs)
         passed_out = 0
         while True:
-            _play_out(state, agents, kinds, agent_rngs)
+            _play_out(state, spec, agents, kinds, agent_rngs)
             record = state.record
             if record["contract"] == 0:
                 passed_out += 1
@@ -92,7 +85,7 @@ def simulate_python_matches(game, seed, first_match, matches, agents, progress=F
                     break
             else:
                 k = m * num_deals + int(record["deals_played"]) - 1
-                _write_row(rows[k], record, first_match * num_deals + k)
+                spec.write_row(rows[k], record, first_match * num_deals + k)
                 rows[k]["match"] = first_match + m
                 rows[k]["deal_in_match"] = int(record["deals_played"]) - 1
                 rows[k]["passed_out_before"] = passed_out

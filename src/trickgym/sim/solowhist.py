@@ -67,7 +67,8 @@ def play_out(states, i, kinds, agent_rngs):
 
 
 @njit(cache=True)
-def _write_row(row, state, deal):
+def write_row(row, state, deal):
+    """Copy the result of the deal in ``state`` into the ``ROW_DTYPE`` record ``row``."""
     row.deal = deal
     row.match = deal
     row.deal_in_match = 0
@@ -106,7 +107,7 @@ def simulate_block(seed, first, kinds, unit, early_stop, chunk, rows):
         state = states[0]
         for i in range(c * chunk, min(count, (c + 1) * chunk)):
             play_deal(states, 0, seed, first + i, kinds, agent_rngs, unit, early_stop)
-            _write_row(rows[i], state, first + i)
+            write_row(rows[i], state, first + i)
 
 
 @njit(cache=True, parallel=True)
@@ -141,7 +142,7 @@ def simulate_match_block(
                     break
             else:
                 k = m * num_deals + state.deals_played - 1
-                _write_row(rows[k], state, first_match * num_deals + k)
+                write_row(rows[k], state, first_match * num_deals + k)
                 rows[k].match = match
                 rows[k].deal_in_match = state.deals_played - 1
                 rows[k].passed_out_before = passed_out

@@ -37,9 +37,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..encoding import mask_from_sets, put_bits
 from .constants import CALL_BASE, MAX_CALLS, N_ACTIONS, N_CARDS
 
-__all__ = ["OBS_SHAPES", "action_mask", "bits_to_array", "encode_observation"]
+__all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
 
 OBS_SHAPES = {
     "seat": ((), np.int64, 0, 3),
@@ -62,8 +63,6 @@ OBS_SHAPES = {
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
 }
 
-_SHIFTS = np.arange(64, dtype=np.uint64)
-
 # The int8 arrays of an observation share one flat buffer, in this order.
 _INT8_KEYS = [k for k, (shape, dtype, _, _) in OBS_SHAPES.items() if shape and dtype == np.int8]
 _SCALAR_KEYS = [k for k, (shape, _, _, _) in OBS_SHAPES.items() if not shape]
@@ -79,23 +78,9 @@ BUFFER_SIZE = _offset
 )
 
 
-def bits_to_array(mask, n: int) -> np.ndarray:
-    """0/1 ``int8`` array of the low ``n`` bits of ``mask`` (scalar or array of uint64)."""
-    mask = np.asarray(mask, dtype=np.uint64)
-    return ((mask[..., None] >> _SHIFTS[:n]) & np.uint64(1)).astype(np.int8)
-
-
 def action_mask(legal_cards, legal_calls) -> np.ndarray:
     """0/1 ``int8`` mask over all actions from the two legal bit sets."""
-    return np.concatenate(
-        [bits_to_array(legal_cards, CALL_BASE), bits_to_array(legal_calls, N_ACTIONS - CALL_BASE)]
-    )
-
-
-@njit(cache=True)
-def _put_bits(buf, start, mask, n):
-    for i in range(n):
-        buf[start + i] = (np.uint64(mask) >> np.uint64(i)) & np.uint64(1)
+    return mask_from_sets(legal_cards, legal_calls, CALL_BASE, N_ACTIONS)
 
 
 @njit(cache=True)
@@ -106,12 +91,12 @@ def encode_kernel(observations, j, buf, scalars, scores):
     (``BUFFER_SIZE`` bytes); ``scalars`` the scalar entries in table order.
     """
     obs = observations[j]
-    _put_bits(buf, HAND, obs.hand, N_CARDS)
+    put_bits(buf, HAND, obs.hand, N_CARDS)
     for i in range(MAX_CALLS):
         in_auction = i < obs.n_calls
         buf[AUCTION + 2 * i] = obs.call_seats[i] if in_auction else -1
         buf[AUCTION + 2 * i + 1] = obs.calls[i] - CALL_BASE if in_auction else -1
-    _put_bits(buf, DECLARERS, obs.declarers, 4)
+    put_bits(buf, DECLARERS, obs.declarers, 4)
     for s in range(4):
         buf[TRICK + s] = -1
         buf[LAST_TRICK + s] = -1
@@ -121,13 +106,13 @@ def encode_kernel(observations, j, buf, scalars, scores):
         for pos in range(4):
             buf[LAST_TRICK + (obs.last_leader + pos) % 4] = obs.last_trick_cards[pos]
     for s in range(4):
-        _put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
+        put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
         buf[TRICKS_WON + s] = obs.tricks_won[s]
-        _put_bits(buf, VOIDS + 4 * s, obs.voids[s], 4)
+        put_bits(buf, VOIDS + 4 * s, obs.voids[s], 4)
         scores[s] = obs.scores[s]
-    _put_bits(buf, EXPOSED, obs.exposed_hand, N_CARDS)
-    _put_bits(buf, MASK, obs.legal_cards, CALL_BASE)
-    _put_bits(buf, MASK + CALL_BASE, obs.legal_calls, N_ACTIONS - CALL_BASE)
+    put_bits(buf, EXPOSED, obs.exposed_hand, N_CARDS)
+    put_bits(buf, MASK, obs.legal_cards, CALL_BASE)
+    put_bits(buf, MASK + CALL_BASE, obs.legal_calls, N_ACTIONS - CALL_BASE)
     scalars[0] = obs.seat
     scalars[1] = obs.dealer
     scalars[2] = obs.turn_up

@@ -80,20 +80,10 @@ class SoloWhist(Game):
         (default: the dealer's lowest card). Otherwise the pack is shuffled
         from ``seed`` and ``dealer`` (default random) deals.
         """
-        opts = self.options
-        array = np.zeros(1, dtype=STATE_DTYPE)
-        record = array[0]
         if dealer is not None and dealer not in range(N_SEATS):
             raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
-        rules.init_match(
-            record,
-            np.uint64(seed_rng(seed)),
-            opts.unit,
-            opts.num_deals,
-            opts.always_shuffle,
-            opts.early_stop,
-            -1 if dealer is None else dealer,
-        )
+        array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if dealer is None else dealer)
+        record = array[0]
         if hands is not None:
             if dealer is None:
                 raise ValueError("a deal with given hands needs dealer= (a seat 0..3)")
@@ -102,6 +92,21 @@ class SoloWhist(Game):
         elif turn_up is not None:
             raise ValueError("turn_up= is only allowed together with hands=")
         return State(self, array)
+
+    def new_match(self, seed, num_deals=None, dealer=-1):
+        """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+        opts = self.options
+        array = np.zeros(1, dtype=STATE_DTYPE)
+        rules.init_match(
+            array[0],
+            np.uint64(seed),
+            opts.unit,
+            opts.num_deals if num_deals is None else num_deals,
+            opts.always_shuffle,
+            opts.early_stop,
+            dealer,
+        )
+        return array
 
     def encode_observation(self, observations, j=0):
         """Array form of ``observations[j]`` (see :mod:`.encode`)."""

@@ -1,0 +1,5 @@
+"""Troggu: 3 to 8 players, Swiss Tarot pack, Tapp / Solo / Misère (``rules/troggu.md``)."""
+
+from .game import Troggu, TrogguOptions
+
+__all__ = ["Troggu", "TrogguOptions"]

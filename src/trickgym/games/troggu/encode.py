@@ -1,0 +1,149 @@
+"""Fixed-shape array form of a Troggu information set.
+
+One layout serves every table size: per-seat arrays have 8 rows and seats
+``>= n_players`` are padding (``-1`` or ``0``). Seats are absolute; ``seat``
+says whose view it is.
+
+====================  ==============  ============================================
+key                   shape, dtype    meaning
+====================  ==============  ============================================
+``seat``              (), int64       the observing seat
+``n_players``         (), int64       3..8
+``dealer``            (), int64       the dealer
+``phase``             (), int64       0 auction, 1 discard, 2 partner call,
+                                      3 play, 4 deal over
+``contract``          (), int64       0 none yet, 1 Misère, 2 Tapp, 3 forced
+                                      Tapp, 4 Solo
+``declarer``          (), int64       Tappist or Soloist, -1 if none
+``called_card``       (), int64       the partner's trump named, -1 if none
+``partner``           (), int64       the partner once known to this seat
+                                      (revealed, or the seat itself), else -1
+``trick_leader``      (), int64       leader of the current trick, -1 if none
+``held_back``         (), int64       1 if this seat has held back the Fool
+``hand``              (62,), int8     own cards
+``tapp``              (62,), int8     the Tapp: seen only by the Tappist
+``discards``          (62,), int8     the Tappist's discards: seen only by them
+``auction``           (8,), int8      each seat's call: -1 not spoken, 0 Pass,
+                                      1 Tapp, 2 Solo
+``trick``             (8,), int8      card each seat played to the current
+                                      trick, -1 if none
+``last_trick``        (8,), int8      the previous trick, per seat
+``played``            (8, 62), int8   every card each seat has played
+``tricks_won``        (8,), int8      tricks won per seat
+``voids``             (8, 5), int8    suits (trumps, C, D, S, B) each seat has
+                                      failed to follow (a Fool may be held back)
+``trick_points``      (8,), int16     card points in each seat's won tricks
+``scores``            (8,), int32     match scores before this deal ends
+``action_mask``       (66,), int8     legal actions for this seat now
+====================  ==============  ============================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..encoding import mask_from_sets, put_bits
+from .constants import CALL_BASE, MAX_PLAYERS, N_ACTIONS, N_CARDS
+
+__all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
+
+P = MAX_PLAYERS
+OBS_SHAPES = {
+    "seat": ((), np.int64, 0, P - 1),
+    "n_players": ((), np.int64, 3, P),
+    "dealer": ((), np.int64, 0, P - 1),
+    "phase": ((), np.int64, 0, 4),
+    "contract": ((), np.int64, 0, 4),
+    "declarer": ((), np.int64, -1, P - 1),
+    "called_card": ((), np.int64, -1, N_CARDS - 1),
+    "partner": ((), np.int64, -1, P - 1),
+    "trick_leader": ((), np.int64, -1, P - 1),
+    "held_back": ((), np.int64, 0, 1),
+    "hand": ((N_CARDS,), np.int8, 0, 1),
+    "tapp": ((N_CARDS,), np.int8, 0, 1),
+    "discards": ((N_CARDS,), np.int8, 0, 1),
+    "auction": ((P,), np.int8, -1, 2),
+    "trick": ((P,), np.int8, -1, N_CARDS - 1),
+    "last_trick": ((P,), np.int8, -1, N_CARDS - 1),
+    "played": ((P, N_CARDS), np.int8, 0, 1),
+    "tricks_won": ((P,), np.int8, 0, 18),
+    "voids": ((P, 5), np.int8, 0, 1),
+    "trick_points": ((P,), np.int16, 0, 114),
+    "scores": ((P,), np.int32, -(2**30), 2**30),
+    "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
+}
+
+_INT8_KEYS = [k for k, (shape, dtype, _, _) in OBS_SHAPES.items() if shape and dtype == np.int8]
+_SCALAR_KEYS = [k for k, (shape, _, _, _) in OBS_SHAPES.items() if not shape]
+_SLICES = {}
+_offset = 0
+for _key in _INT8_KEYS:
+    _SLICES[_key] = (_offset, _offset + int(np.prod(OBS_SHAPES[_key][0])))
+    _offset = _SLICES[_key][1]
+BUFFER_SIZE = _offset
+(HAND, TAPP, DISCARDS, AUCTION, TRICK, LAST_TRICK, PLAYED, TRICKS_WON, VOIDS, MASK) = (
+    _SLICES[k][0] for k in _INT8_KEYS
+)
+
+
+@njit(cache=True)
+def encode_kernel(observations, j, buf, scalars, points, scores):
+    """Write ``observations[j]`` into the flat int8 ``buf`` and the other arrays."""
+    obs = observations[j]
+    n = obs.n_players
+    put_bits(buf, HAND, obs.hand, N_CARDS)
+    put_bits(buf, TAPP, obs.tapp, N_CARDS)
+    put_bits(buf, DISCARDS, obs.discards, N_CARDS)
+    for s in range(P):
+        buf[AUCTION + s] = obs.calls[s]
+        buf[TRICK + s] = -1
+        buf[LAST_TRICK + s] = -1
+    for pos in range(obs.trick_n):
+        buf[TRICK + (obs.leader + pos) % n] = obs.trick_cards[pos]
+    if obs.last_leader >= 0:
+        for pos in range(n):
+            buf[LAST_TRICK + (obs.last_leader + pos) % n] = obs.last_trick_cards[pos]
+    for s in range(P):
+        put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
+        buf[TRICKS_WON + s] = obs.tricks_won[s]
+        put_bits(buf, VOIDS + 5 * s, obs.voids[s], 5)
+        points[s] = obs.trick_points[s]
+        scores[s] = obs.scores[s]
+    put_bits(buf, MASK, obs.legal_cards, CALL_BASE)
+    put_bits(buf, MASK + CALL_BASE, obs.legal_calls, N_ACTIONS - CALL_BASE)
+    scalars[0] = obs.seat
+    scalars[1] = n
+    scalars[2] = obs.dealer
+    scalars[3] = obs.phase
+    scalars[4] = obs.contract
+    scalars[5] = obs.declarer
+    scalars[6] = obs.called_card
+    scalars[7] = obs.partner
+    scalars[8] = obs.leader if obs.phase == 3 else -1
+    scalars[9] = obs.held_back
+
+
+def encode_observation(observations, j: int = 0) -> dict[str, np.ndarray]:
+    """Dict of fixed-shape arrays (see the module table) from ``observations[j]``.
+
+    The arrays are views of one freshly allocated buffer, so a stored
+    observation is never changed by a later one.
+    """
+    buf = np.empty(BUFFER_SIZE, dtype=np.int8)
+    scalars = np.empty(len(_SCALAR_KEYS), dtype=np.int64)
+    points = np.empty(P, dtype=np.int16)
+    scores = np.empty(P, dtype=np.int32)
+    encode_kernel(observations, j, buf, scalars, points, scores)
+    out = {key: scalars[i] for i, key in enumerate(_SCALAR_KEYS)}
+    for key in _INT8_KEYS:
+        start, stop = _SLICES[key]
+        out[key] = buf[start:stop].reshape(OBS_SHAPES[key][0])
+    out["trick_points"] = points
+    out["scores"] = scores
+    return {key: out[key] for key in OBS_SHAPES}
+
+
+def action_mask(legal_cards, legal_calls) -> np.ndarray:
+    """0/1 ``int8`` mask over all actions from the two legal bit sets."""
+    return mask_from_sets(legal_cards, legal_calls, CALL_BASE, N_ACTIONS)

@@ -1,0 +1,165 @@
+"""Troggu for people and tests: options, dealing, names and printing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...api import Game, State
+from ...cards.decks import TAROT
+from ...cards.notation import format_card, format_hand, parse_hand
+from ...rng import seed_rng
+from . import rules
+from .constants import (
+    CALL_BASE,
+    CALL_NAMES,
+    CONTRACT_NAMES,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_ACTIONS,
+    PHASE_NAMES,
+    TAPP_SIZE,
+)
+from .encode import action_mask, encode_observation
+from .state import OBS_DTYPE, STATE_DTYPE
+
+__all__ = ["Troggu", "TrogguOptions"]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class TrogguOptions:
+    """Table options (rules §9).
+
+    players:
+        3 to 8 (TR-D17).
+    num_deals:
+        Deals in a match; default ``2 * players`` (TR-D15).
+    """
+
+    players: int = 4
+    num_deals: int | None = None
+
+    def __post_init__(self):
+        if not _is_int(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"option players must be an integer 3..8, got {self.players!r}")
+        if self.num_deals is None:
+            object.__setattr__(self, "num_deals", 2 * int(self.players))
+        elif not _is_int(self.num_deals) or self.num_deals < 1:
+            raise ValueError(f"option num_deals must be an integer >= 1, got {self.num_deals!r}")
+
+
+class Troggu(Game):
+    """Troggu as on Board Game Arena (``shared/rules/troggu.md``), 3 to 8 players."""
+
+    name = "troggu"
+    n_actions = N_ACTIONS
+    call_base = CALL_BASE
+    call_names = CALL_NAMES
+    deck = TAROT
+    kernels = rules
+    state_dtype = STATE_DTYPE
+    obs_dtype = OBS_DTYPE
+
+    def __init__(self, options: TrogguOptions):
+        self.n_seats = options.players
+        super().__init__(options)
+
+    def deal(self, seed=None, *, hands=None, tapp=None, dealer=None) -> State:
+        """Start a match and its first deal.
+
+        With ``hands`` (one hand string per seat, e.g. ``"Fool XXI KC 1D"``)
+        and ``tapp`` the deal is set, and ``dealer`` is required. Otherwise
+        the cards are shuffled from ``seed`` and ``dealer`` (default random)
+        deals.
+        """
+        n = self.n_seats
+        if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < n):
+            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if dealer is None else dealer)
+        if hands is not None or tapp is not None:
+            if dealer is None:
+                raise ValueError("a deal with given hands needs dealer= (a seat)")
+            masks, tapp_mask = self._check_deal(hands, tapp)
+            rules.set_deal(array[0], np.array(masks + [0] * (8 - n), dtype=np.uint64), tapp_mask)
+        return State(self, array)
+
+    def _check_deal(self, hands, tapp):
+        n, h, t = self.n_seats, HAND_SIZE[self.n_seats], TAPP_SIZE[self.n_seats]
+        if hands is None or isinstance(hands, str) or len(hands) != n:
+            raise ValueError(f"hands must be a list of {n} hand strings (seats 0..{n - 1})")
+        if tapp is None:
+            raise ValueError(f"a deal with given hands needs tapp= ({t} cards)")
+        masks = [parse_hand(x, TAROT) if isinstance(x, str) else int(x) for x in hands]
+        tapp_mask = parse_hand(tapp, TAROT) if isinstance(tapp, str) else int(tapp)
+        union = 0
+        for label, mask, size in [
+            *((f"seat {s}", m, h) for s, m in enumerate(masks)),
+            ("tapp", tapp_mask, t),
+        ]:
+            count = bin(mask).count("1")
+            if count != size:
+                raise ValueError(f"{label} has {count} cards; {n} players need {size}")
+            if union & mask:
+                raise ValueError(f"{label} repeats cards: {format_hand(union & mask, TAROT)}")
+            union |= mask
+        return masks, np.uint64(tapp_mask)
+
+    def new_match(self, seed, num_deals=None, dealer=-1):
+        """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+        array = np.zeros(1, dtype=STATE_DTYPE)
+        n_deals = self.options.num_deals if num_deals is None else num_deals
+        rules.init_match(array[0], np.uint64(seed), self.n_seats, n_deals, dealer)
+        return array
+
+    def encode_observation(self, observations, j=0):
+        """Array form of ``observations[j]`` (see :mod:`.encode`)."""
+        return encode_observation(observations, j)
+
+    def action_mask(self, legal_cards, legal_calls):
+        """0/1 ``int8`` mask over all actions from the two legal bit sets."""
+        return action_mask(legal_cards, legal_calls)
+
+    def render(self, state: State, symbols: bool = True) -> str:
+        """Text picture: hands, auction, contract, trick and scores."""
+        r = state.record
+        n = self.n_seats
+        lines = [
+            f"Troggu, {n} players  deal {int(r['deal_index']) + (0 if state.is_over else 1)}  "
+            f"dealer {int(r['dealer'])}  phase {PHASE_NAMES[r['phase']]}"
+        ]
+        for s in range(n):
+            marks = []
+            if s == r["declarer"]:
+                marks.append("declarer")
+            if s == state.current_player:
+                marks.append("to move")
+            call = int(r["calls"][s])
+            said = CALL_NAMES[call] if call >= 0 else ""
+            lines.append(
+                f"  {s}: {format_hand(r['hands'][s], TAROT):<48} {said:<5} "
+                f"tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
+            )
+        if r["contract"]:
+            text = f"  contract: {CONTRACT_NAMES[r['contract']]}"
+            if r["declarer"] >= 0:
+                text += f" by {int(r['declarer'])}"
+            if r["called_card"] >= 0:
+                text += f", partner's card {format_card(r['called_card'], TAROT)}"
+            lines.append(text)
+        if r["trick_n"]:
+            cards = [format_card(c, TAROT) for c in r["trick_cards"][: r["trick_n"]]]
+            lines.append(
+                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
+            )
+        if state.is_over:
+            lines.append(
+                f"  points: {r['points'][:n].tolist()}  payoffs: {state.payoffs.tolist()}  "
+                f"scores: {state.scores.tolist()}"
+            )
+        return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""Compiled Troggu simulation: independent deals for 3 to 8 players, in parallel.
+
+Deal ``k`` of seed ``s`` is seeded by ``derive_seed(s, k, 0)`` (cards and
+dealer) and ``derive_seed(s, k, 1 + seat)`` (each seat's agent).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from trickgym.agents.troggu import play_builtin_until
+from trickgym.games.troggu.rules import init_match
+from trickgym.games.troggu.state import STATE_DTYPE
+from trickgym.rng import derive_seed
+
+__all__ = ["ROW_DTYPE", "simulate_block", "write_row"]
+
+ROW_DTYPE = np.dtype(
+    [
+        ("deal", np.int64),
+        ("players", np.int8),
+        ("dealer", np.int8),
+        ("contract", np.int8),
+        ("declarer", np.int8),
+        ("partner", np.int8),
+        ("called_card", np.int8),
+        ("declarer_points", np.int16),
+        ("declarer_tricks", np.int8),
+        ("made", np.bool_),
+        ("fool_held_back_by", np.int8),
+        ("calls", np.int8, (8,)),
+        ("payoffs", np.int32, (8,)),
+        ("points", np.int16, (8,)),
+        ("hands", np.uint64, (8,)),
+        ("tapp", np.uint64),
+    ],
+    align=True,
+)
+
+
+@njit(cache=True)
+def write_row(row, state, deal):
+    """Copy the result of the deal in ``state`` into the ``ROW_DTYPE`` record ``row``."""
+    row.deal = deal
+    row.players = state.n_players
+    row.dealer = state.dealer
+    row.contract = state.contract
+    row.declarer = state.declarer
+    row.partner = state.partner
+    row.called_card = state.called_card
+    row.declarer_points = state.declarer_points
+    tricks = 0
+    if state.declarer >= 0:
+        tricks = state.tricks_won[state.declarer]
+        if state.partner >= 0:
+            tricks += state.tricks_won[state.partner]
+    row.declarer_tricks = tricks
+    row.made = state.made
+    row.fool_held_back_by = state.fool_held_back_by
+    for s in range(8):
+        row.calls[s] = state.calls[s]
+        row.payoffs[s] = state.payoffs[s]
+        row.points[s] = state.points[s]
+        row.hands[s] = state.initial_hands[s]
+    row.tapp = state.initial_tapp
+
+
+@njit(cache=True, parallel=True)
+def simulate_block(seed, first, kinds, n_players, chunk, rows):
+    """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``."""
+    count = rows.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
+        agent_rngs = np.zeros((8, 1), dtype=np.uint64)
+        for i in range(c * chunk, min(count, (c + 1) * chunk)):
+            deal = first + i
+            init_match(states[0], derive_seed(seed, deal, 0), n_players, 1, -1)
+            for s in range(n_players):
+                agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
+            play_builtin_until(states, 0, kinds, agent_rngs)
+            write_row(rows[i], states[0], deal)
