@@ -50,6 +50,9 @@ def _simulate(args) -> int:
 
     if args.out:
         _check_writable(args.out)
+    options = _game_options(args.option)
+    if args.players is not None:
+        options["players"] = args.players
     agents = args.agents.split(",")
     if len(agents) == 1:
         agents = agents[0]
@@ -63,12 +66,16 @@ def _simulate(args) -> int:
         mode=args.mode,
         chunk=args.chunk,
         progress=not args.quiet,
-        **_game_options(args.option),
+        **options,
     )
     elapsed = time.perf_counter() - start
     if args.out:
         df.to_parquet(args.out, index=False)
-    print(f"{args.game}: {len(df):,} deals, agents {args.agents}, seed {args.seed}")
+    shown = ", ".join(f"{k}={v}" for k, v in options.items())
+    print(
+        f"{args.game}{f' ({shown})' if shown else ''}: {len(df):,} deals, "
+        f"agents {args.agents}, seed {args.seed}"
+    )
     print(format_bid_table(bid_success(df)))
     print(f"{len(df) / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
     if args.out:
@@ -95,7 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--threads", type=int, default=None)
     sim.add_argument("--chunk", type=int, default=1024)
-    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    sim.add_argument("--players", type=int, default=None, help="players (Troggu: 3..8)")
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+    )
     sim.add_argument("--out", default=None, help="write the rows to this Parquet file")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)

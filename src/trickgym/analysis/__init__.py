@@ -26,19 +26,26 @@ def wilson_interval(successes, trials, z: float = 1.959963984540054):
 def bid_success(df: pd.DataFrame, by: str = "contract") -> pd.DataFrame:
     """Count, made count, made % and 95% Wilson interval per contract.
 
-    Passed-out deals (no contract) are counted but have no success rate.
+    Deals without a declarer (``declarer == -1``: a passed-out Solo Whist
+    deal, a Troggu Misère) are counted but have no success rate.
     """
-    for col in (by, "made"):
+    for col in (by, "made", "declarer"):
         if col not in df.columns:
             raise ValueError(f"column {col!r} missing; have: {', '.join(map(str, df.columns))}")
-    grouped = df.groupby(by, observed=True)["made"]
-    table = pd.DataFrame({"count": grouped.size(), "made": grouped.sum().astype(np.int64)})
+    grouped = df.groupby(by, observed=True)
+    table = pd.DataFrame(
+        {
+            "count": grouped.size(),
+            "made": grouped["made"].sum().astype(np.int64),
+            "declared": grouped["declarer"].apply(lambda d: bool((d >= 0).any())),
+        }
+    )
     low, high = wilson_interval(table["made"], table["count"])
     table["made_pct"] = 100 * table["made"] / table["count"]
     table["ci_low_pct"] = 100 * low
     table["ci_high_pct"] = 100 * high
-    if "Passed out" in table.index:
-        table.loc["Passed out", ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
+    undeclared = ~table.pop("declared")
+    table.loc[undeclared, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
     return table
 
 
