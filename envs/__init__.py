@@ -1,13 +1,20 @@
 """Gymnasium environments. Importing ``trickgym`` registers their ids:
 
 - ``trickgym/SoloWhist-v0``: :class:`trickgym.envs.solowhist.SoloWhistEnv`
+- ``trickgym/Troggu-v0``: :class:`trickgym.envs.troggu.TrogguEnv` (``players=3..8``)
+
+Both are :class:`trickgym.envs.base.TrickEnv`: one implementation serves every
+game.
 """
 
 from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
 
-ENV_IDS = {"trickgym/SoloWhist-v0": "trickgym.envs.solowhist:SoloWhistEnv"}
+ENV_IDS = {
+    "trickgym/SoloWhist-v0": "trickgym.envs.solowhist:SoloWhistEnv",
+    "trickgym/Troggu-v0": "trickgym.envs.troggu:TrogguEnv",
+}
 
 for _env_id, _entry_point in ENV_IDS.items():
     if _env_id not in registry:

@@ -37,5 +37,14 @@ def test_wheel_contains_envs_and_agents(tmp_path):
     )
     (wheel,) = tmp_path.glob("trickgym-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for module in ("envs/solowhist.py", "agents/random.py", "games/solowhist/rules.py", "cli.py"):
+    for module in (
+        "envs/base.py",
+        "envs/solowhist.py",
+        "envs/troggu.py",
+        "agents/random.py",
+        "agents/troggu.py",
+        "games/solowhist/rules.py",
+        "games/troggu/rules.py",
+        "cli.py",
+    ):
         assert f"trickgym/{module}" in names

@@ -28,6 +28,13 @@ def validate_options(options_cls, kwargs: dict[str, Any]):
     unknown = sorted(set(kwargs) - set(allowed))
     if unknown:
         raise ValueError(f"unknown option(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+    missing = [
+        f.name
+        for f in dataclasses.fields(options_cls)
+        if f.default is dataclasses.MISSING and f.name not in kwargs
+    ]
+    if missing:
+        raise ValueError(f"option(s) {', '.join(missing)} required, e.g. {missing[0]}=...")
     return options_cls(**kwargs)
 
 
@@ -196,7 +203,8 @@ class State:
         if not self.is_over:
             raise ValueError("the current deal is not over yet")
         if self.match_over:
-            raise ValueError(f"the match is over after {self.record['deals_played']} deals")
+            n_deals = self.game.options.num_deals
+            raise ValueError(f"the match is over: its num_deals={n_deals} deals are played")
         self.game.kernels.next_deal_at(self._array, 0)
         return self
 

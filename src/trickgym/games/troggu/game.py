@@ -37,12 +37,12 @@ class TrogguOptions:
     """Table options (rules §9).
 
     players:
-        3 to 8 (TR-D17).
+        3 to 8 (TR-D17); required.
     num_deals:
         Deals in a match; default ``2 * players`` (TR-D15).
     """
 
-    players: int = 4
+    players: int
     num_deals: int | None = None
 
     def __post_init__(self):

@@ -1,0 +1,221 @@
+"""The game-independent Gymnasium env: one learning seat, agents in the others.
+
+:class:`TrickEnv` holds everything that does not depend on the game: the
+observation space built from a game's ``OBS_SHAPES``, opponents resolved by
+:func:`trickgym.agents.resolve_agents`, reset/step with the illegal-action
+policy, ``action_masks()`` and the ansi render. It steps the game through its
+``*_at(states, 0)`` kernel entry points and lets built-in opponents play in
+one compiled call (``play_builtin_until``). A game's env subclass declares
+only the game: its name, ``OBS_SHAPES``, ``play_builtin_until`` and how to
+build it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from trickgym.agents import resolve_agents
+
+import trickgym
+
+__all__ = ["LegalDiscrete", "TrickEnv", "observation_space"]
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete`` whose ``sample()`` draws a legal action of the env's current state.
+
+    ``mask_fn`` returns the current int8 legal mask, or ``None`` before the
+    first reset; an explicit ``mask`` passed to ``sample`` takes precedence.
+    """
+
+    def __init__(self, n: int, mask_fn, seed=None):
+        super().__init__(n, seed=seed)
+        self._mask_fn = mask_fn
+
+    def sample(self, mask=None, probability=None):
+        """A uniformly random legal action (or per ``mask``/``probability``)."""
+        if mask is None and probability is None:
+            mask = self._mask_fn()
+        return super().sample(mask=mask, probability=probability)
+
+
+def observation_space(obs_shapes: dict) -> spaces.Dict:
+    """The ``Dict`` space of a game's observations from its ``OBS_SHAPES`` table.
+
+    ``OBS_SHAPES`` maps each key to ``(shape, dtype, low, high)``: scalars
+    become ``Discrete(high - low + 1, start=low)``, arrays ``Box``.
+    """
+    entries = {}
+    for key, (shape, dtype, low, high) in obs_shapes.items():
+        if shape == ():
+            entries[key] = spaces.Discrete(high - low + 1, start=low)
+        else:
+            entries[key] = spaces.Box(low, high, shape=shape, dtype=dtype)
+    return spaces.Dict(entries)
+
+
+class TrickEnv(gym.Env):
+    """One deal of a trickgym game per episode, from one seat's point of view.
+
+    Subclasses set ``game_name``, ``obs_shapes`` (the game's ``OBS_SHAPES``)
+    and ``play_builtin_until`` (from ``trickgym.agents.<game>``, wrapped in
+    ``staticmethod``), and may override :meth:`make_game`.
+
+    Parameters
+    ----------
+    seat : int
+        The learning seat, ``0 .. players-1``.
+    opponents : str, Agent, or list of them
+        One agent for every other seat, or a list of ``players - 1`` for the
+        seats after ``seat`` in playing order: built-in names (``"random"``)
+        or objects with ``act(observation, action_mask)``.
+    render_mode : None or ``"ansi"``
+        ``"ansi"``: :meth:`render` returns a text picture of the table.
+    illegal_action : ``"terminate"`` or ``"raise"``
+        An illegal action ends the episode with reward ``-illegal_penalty``
+        and ``info["illegal_action"] = True``, or raises ``ValueError``
+        (the state is then unchanged).
+    illegal_penalty : float
+        See ``illegal_action``.
+    **options
+        The game's table options, validated by the game.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    game_name: ClassVar[str]
+    obs_shapes: ClassVar[dict]
+
+    @staticmethod
+    def play_builtin_until(states, i, kinds, agent_rngs):  # pragma: no cover - abstract
+        """Let built-in agents play ``states[i]`` until a Python-played seat must act."""
+        raise NotImplementedError
+
+    @classmethod
+    def make_game(cls, **options) -> trickgym.api.Game:
+        """The game with these table options (``trickgym.game(name, **options)``)."""
+        return trickgym.game(cls.game_name, **options)
+
+    def __init__(
+        self,
+        seat: int = 0,
+        opponents="random",
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_penalty: float = 100.0,
+        **options,
+    ):
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
+            )
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.game = self.make_game(**options)
+        n = self.game.n_seats
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
+            raise ValueError(f"seat must be an integer 0..{n - 1} ({n} players), got {seat!r}")
+        self.seat = int(seat)
+        self.n_seats = n
+        self.render_mode = render_mode
+        kernels = self.game.kernels
+        self._apply_at = kernels.apply_action_at
+        self._is_legal_at = kernels.is_legal_at
+        self._legal_sets_at = kernels.legal_sets_at
+        self._observe_at = kernels.observe_at
+        self._status_at = kernels.status_at
+        self._kinds, self._agents = self._resolve_opponents(opponents)
+        self.action_space = LegalDiscrete(self.game.n_actions, self._current_mask)
+        self.observation_space = observation_space(self.obs_shapes)
+        self._array = np.zeros(1, dtype=self.game.state_dtype)
+        self._obs = np.zeros(1, dtype=self.game.obs_dtype)
+        self._agent_rngs = np.zeros((n, 1), dtype=np.uint64)
+        self._started = False
+
+    def _resolve_opponents(self, opponents) -> tuple[np.ndarray, list]:
+        """Per-seat built-in kinds (-1 for the learner and Python agents) and agents."""
+        n = self.n_seats
+        kinds = np.full(n, -1, dtype=np.int64)
+        agents: list = [None] * n
+        for i, agent in enumerate(resolve_agents(opponents, n - 1, "opponents")):
+            seat = (self.seat + 1 + i) % n
+            if isinstance(agent, int):
+                kinds[seat] = agent
+            else:
+                agents[seat] = agent
+        return kinds, agents
+
+    @property
+    def state(self) -> trickgym.api.State:
+        """The full game state (all hands): for inspection, not for the agent."""
+        return trickgym.api.State(self.game, self._array)
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        self._observe_at(self._array, 0, self.seat, self._obs, 0)
+        return self.game.encode_observation(self._obs, 0)
+
+    def _deal_over(self) -> bool:
+        return bool(self._status_at(self._array, 0)[0])
+
+    def _run_opponents(self) -> None:
+        """Let the other seats play until the learner must act or the deal ends."""
+        while True:
+            p = self.play_builtin_until(self._array, 0, self._kinds, self._agent_rngs)
+            if p < 0 or p == self.seat:
+                return
+            agent = self._agents[p]
+            obs = self.state.observe(p)
+            action = int(agent.act(obs, obs["action_mask"]))
+            if not self._is_legal_at(self._array, 0, action):
+                raise ValueError(f"opponent {agent!r} at seat {p} chose illegal action {action}")
+            self._apply_at(self._array, 0, action)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal a new hand (a new one-deal match); returns ``(observation, info)``."""
+        super().reset(seed=seed)
+        draws = self.np_random.integers(0, 2**63, size=1 + self.n_seats, dtype=np.uint64)
+        self._array = self.game.new_match(draws[0], num_deals=1)
+        self._agent_rngs[:, 0] = draws[1:]
+        self._started = True
+        self._run_opponents()
+        return self._observation(), {}
+
+    def step(self, action):
+        """Act for the learning seat, then let the others play until its next turn."""
+        if not self._started:
+            raise ValueError("call reset() before step() (and after an episode ends)")
+        action = int(action)
+        if not self._is_legal_at(self._array, 0, action):
+            legal = np.flatnonzero(self.action_masks()).tolist()
+            if self.illegal_action == "raise":
+                raise ValueError(f"illegal action {action} for seat {self.seat}; legal: {legal}")
+            self._started = False
+            return self._observation(), -self.illegal_penalty, True, False, {"illegal_action": True}
+        self._apply_at(self._array, 0, action)
+        self._run_opponents()
+        terminated = self._deal_over()
+        reward = float(self._array[0]["payoffs"][self.seat]) if terminated else 0.0
+        self._started = not terminated
+        return self._observation(), reward, terminated, False, {}
+
+    def _current_mask(self):
+        if not self._started:
+            return None
+        return self.game.action_mask(*self._legal_sets_at(self._array, 0))
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learning seat's legal actions (for masked-policy libraries)."""
+        over, _, to_move = self._status_at(self._array, 0)
+        if not self._started or over or to_move != self.seat:
+            return np.zeros(self.game.n_actions, dtype=bool)
+        return self.game.action_mask(*self._legal_sets_at(self._array, 0)).astype(bool)
+
+    def render(self):
+        """Text picture of the table (``render_mode="ansi"``), all hands shown."""
+        if self.render_mode == "ansi":
+            return self.game.render(self.state)
+        return None
