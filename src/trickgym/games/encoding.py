@@ -22,3 +22,49 @@ def mask_from_sets(legal_cards, legal_calls, call_base: int, n_actions: int) -> 
     cards = (np.uint64(legal_cards) >> _SHIFTS[:call_base]) & np.uint64(1)
     calls = (np.uint64(legal_calls) >> _SHIFTS[: n_actions - call_base]) & np.uint64(1)
     return np.concatenate([cards, calls]).astype(np.int8)
+
+
+class ObsLayout:
+    """How a game's observation dict maps onto the arrays its encode kernel fills.
+
+    Built from an ``OBS_SHAPES`` table ``{key: (shape, dtype, low, high)}``:
+    int8 arrays share one flat buffer (``offsets[key]`` is where each
+    starts), scalars go to one int64 array in table order, and wider arrays
+    (int16, int32) get one array each, in table order.
+    """
+
+    def __init__(self, obs_shapes: dict):
+        self.obs_shapes = obs_shapes
+        self.scalar_keys = [k for k, (shape, *_rest) in obs_shapes.items() if not shape]
+        self.int8_keys = [
+            k for k, (shape, dtype, *_r) in obs_shapes.items() if shape and dtype == np.int8
+        ]
+        self.wide_keys = [
+            k for k, (shape, dtype, *_r) in obs_shapes.items() if shape and dtype != np.int8
+        ]
+        self.offsets, self.slices = {}, {}
+        offset = 0
+        for key in self.int8_keys:
+            size = int(np.prod(obs_shapes[key][0]))
+            self.offsets[key] = offset
+            self.slices[key] = slice(offset, offset + size)
+            offset += size
+        self.buffer_size = offset
+
+    def encode(self, kernel, observations, j: int) -> dict[str, np.ndarray]:
+        """Run ``kernel(observations, j, buf, scalars, *wide)`` and wrap its output.
+
+        The dict's arrays are views of freshly allocated arrays, so a stored
+        observation is never changed by a later one.
+        """
+        buf = np.empty(self.buffer_size, dtype=np.int8)
+        scalars = np.empty(len(self.scalar_keys), dtype=np.int64)
+        wide = [
+            np.empty(self.obs_shapes[k][0], dtype=self.obs_shapes[k][1]) for k in self.wide_keys
+        ]
+        kernel(observations, j, buf, scalars, *wide)
+        out = {key: scalars[i] for i, key in enumerate(self.scalar_keys)}
+        for key in self.int8_keys:
+            out[key] = buf[self.slices[key]].reshape(self.obs_shapes[key][0])
+        out.update(zip(self.wide_keys, wide, strict=True))
+        return {key: out[key] for key in self.obs_shapes}

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import mask_from_sets, put_bits
+from ..encoding import ObsLayout, mask_from_sets, put_bits
 from .constants import CALL_BASE, MAX_CALLS, N_ACTIONS, N_CARDS
 
 __all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
@@ -63,24 +63,11 @@ OBS_SHAPES = {
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
 }
 
-# The int8 arrays of an observation share one flat buffer, in this order.
-_INT8_KEYS = [k for k, (shape, dtype, _, _) in OBS_SHAPES.items() if shape and dtype == np.int8]
-_SCALAR_KEYS = [k for k, (shape, _, _, _) in OBS_SHAPES.items() if not shape]
-_SLICES = {}
-_offset = 0
-for _key in _INT8_KEYS:
-    _size = int(np.prod(OBS_SHAPES[_key][0]))
-    _SLICES[_key] = (_offset, _offset + _size)
-    _offset += _size
-BUFFER_SIZE = _offset
+# Where each int8 array starts in the flat buffer the encode kernel fills.
+LAYOUT = ObsLayout(OBS_SHAPES)
 (HAND, AUCTION, DECLARERS, TRICK, LAST_TRICK, PLAYED, TRICKS_WON, VOIDS, EXPOSED, MASK) = (
-    _SLICES[k][0] for k in _INT8_KEYS
+    LAYOUT.offsets[k] for k in LAYOUT.int8_keys
 )
-
-
-def action_mask(legal_cards, legal_calls) -> np.ndarray:
-    """0/1 ``int8`` mask over all actions from the two legal bit sets."""
-    return mask_from_sets(legal_cards, legal_calls, CALL_BASE, N_ACTIONS)
 
 
 @njit(cache=True)
@@ -88,7 +75,7 @@ def encode_kernel(observations, j, buf, scalars, scores):
     """Write ``observations[j]`` into the flat int8 ``buf``, ``scalars`` and ``scores``.
 
     ``buf`` holds the int8 arrays of the module table back to back
-    (``BUFFER_SIZE`` bytes); ``scalars`` the scalar entries in table order.
+    (``LAYOUT.buffer_size`` bytes); ``scalars`` the scalar entries in table order.
     """
     obs = observations[j]
     put_bits(buf, HAND, obs.hand, N_CARDS)
@@ -125,17 +112,12 @@ def encode_kernel(observations, j, buf, scalars, scores):
 def encode_observation(observations, j: int = 0) -> dict[str, np.ndarray]:
     """Dict of fixed-shape arrays (see the module table) from ``observations[j]``.
 
-    ``observations`` is an ``OBS_DTYPE`` array. The arrays of the dict are
-    views of one freshly allocated buffer, so a stored observation is never
-    changed by a later one.
+    The arrays are views of freshly allocated arrays, so a stored observation
+    is never changed by a later one.
     """
-    buf = np.empty(BUFFER_SIZE, dtype=np.int8)
-    scalars = np.empty(len(_SCALAR_KEYS), dtype=np.int64)
-    scores = np.empty(4, dtype=np.int32)
-    encode_kernel(observations, j, buf, scalars, scores)
-    out = {key: scalars[i] for i, key in enumerate(_SCALAR_KEYS)}
-    for key in _INT8_KEYS:
-        start, stop = _SLICES[key]
-        out[key] = buf[start:stop].reshape(OBS_SHAPES[key][0])
-    out["scores"] = scores
-    return {key: out[key] for key in OBS_SHAPES}
+    return LAYOUT.encode(encode_kernel, observations, j)
+
+
+def action_mask(legal_cards, legal_calls) -> np.ndarray:
+    """0/1 ``int8`` mask over all actions from the two legal bit sets."""
+    return mask_from_sets(legal_cards, legal_calls, CALL_BASE, N_ACTIONS)

@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import mask_from_sets, put_bits
+from ..encoding import ObsLayout, mask_from_sets, put_bits
 from .constants import CALL_BASE, MAX_PLAYERS, N_ACTIONS, N_CARDS
 
 __all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
@@ -74,16 +74,10 @@ OBS_SHAPES = {
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
 }
 
-_INT8_KEYS = [k for k, (shape, dtype, _, _) in OBS_SHAPES.items() if shape and dtype == np.int8]
-_SCALAR_KEYS = [k for k, (shape, _, _, _) in OBS_SHAPES.items() if not shape]
-_SLICES = {}
-_offset = 0
-for _key in _INT8_KEYS:
-    _SLICES[_key] = (_offset, _offset + int(np.prod(OBS_SHAPES[_key][0])))
-    _offset = _SLICES[_key][1]
-BUFFER_SIZE = _offset
+# Where each int8 array starts in the flat buffer the encode kernel fills.
+LAYOUT = ObsLayout(OBS_SHAPES)
 (HAND, TAPP, DISCARDS, AUCTION, TRICK, LAST_TRICK, PLAYED, TRICKS_WON, VOIDS, MASK) = (
-    _SLICES[k][0] for k in _INT8_KEYS
+    LAYOUT.offsets[k] for k in LAYOUT.int8_keys
 )
 
 
@@ -127,21 +121,10 @@ def encode_kernel(observations, j, buf, scalars, points, scores):
 def encode_observation(observations, j: int = 0) -> dict[str, np.ndarray]:
     """Dict of fixed-shape arrays (see the module table) from ``observations[j]``.
 
-    The arrays are views of one freshly allocated buffer, so a stored
-    observation is never changed by a later one.
+    The arrays are views of freshly allocated arrays, so a stored observation
+    is never changed by a later one.
     """
-    buf = np.empty(BUFFER_SIZE, dtype=np.int8)
-    scalars = np.empty(len(_SCALAR_KEYS), dtype=np.int64)
-    points = np.empty(P, dtype=np.int16)
-    scores = np.empty(P, dtype=np.int32)
-    encode_kernel(observations, j, buf, scalars, points, scores)
-    out = {key: scalars[i] for i, key in enumerate(_SCALAR_KEYS)}
-    for key in _INT8_KEYS:
-        start, stop = _SLICES[key]
-        out[key] = buf[start:stop].reshape(OBS_SHAPES[key][0])
-    out["trick_points"] = points
-    out["scores"] = scores
-    return {key: out[key] for key in OBS_SHAPES}
+    return LAYOUT.encode(encode_kernel, observations, j)
 
 
 def action_mask(legal_cards, legal_calls) -> np.ndarray:
