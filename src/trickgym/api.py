@@ -42,9 +42,9 @@ class Game:
     """A game with fixed options: makes states and names actions.
 
     Subclasses set ``name``, ``n_seats``, ``n_actions``, ``call_base``,
-    ``deck``, ``kernels`` (the module of rules kernels), ``state_dtype`` and
-    ``obs_dtype``, and implement ``deal``, ``encode_observation`` and
-    ``render``.
+    ``deck``, ``kernels`` (the module of rules kernels), ``state_dtype``,
+    ``obs_dtype``, ``obs_layout`` and ``encode_kernel`` (from the game's
+    ``encode`` module), and implement ``deal``, ``new_match`` and ``render``.
     """
 
     name: str
@@ -55,6 +55,8 @@ class Game:
     kernels: Any
     state_dtype: np.dtype
     obs_dtype: np.dtype
+    obs_layout: Any
+    encode_kernel: Any
 
     def __init__(self, options):
         self.options = options
@@ -102,11 +104,13 @@ class Game:
 
     def encode_observation(self, observations, j: int = 0) -> dict[str, np.ndarray]:
         """Array form of ``observations[j]`` (see the game's ``encode`` module)."""
-        raise NotImplementedError
+        return self.obs_layout.encode(self.encode_kernel, observations, j)
 
     def action_mask(self, legal_cards, legal_calls) -> np.ndarray:
         """0/1 ``int8`` mask over all actions from the two legal bit sets."""
-        raise NotImplementedError
+        from .games.encoding import mask_from_sets
+
+        return mask_from_sets(legal_cards, legal_calls, self.call_base, self.n_actions)
 
     def render(self, state: State) -> str:
         """Text picture of a state."""

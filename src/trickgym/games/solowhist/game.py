@@ -19,7 +19,7 @@ from .constants import (
     N_SEATS,
     PHASE_NAMES,
 )
-from .encode import action_mask, encode_observation
+from .encode import LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["SoloWhist", "SoloWhistOptions"]
@@ -71,6 +71,8 @@ class SoloWhist(Game):
     kernels = rules
     state_dtype = STATE_DTYPE
     obs_dtype = OBS_DTYPE
+    obs_layout = LAYOUT
+    encode_kernel = staticmethod(encode_kernel)
 
     def deal(self, seed=None, *, hands=None, dealer=None, turn_up=None) -> State:
         """Start a match and its first deal.
@@ -107,14 +109,6 @@ class SoloWhist(Game):
             dealer,
         )
         return array
-
-    def encode_observation(self, observations, j=0):
-        """Array form of ``observations[j]`` (see :mod:`.encode`)."""
-        return encode_observation(observations, j)
-
-    def action_mask(self, legal_cards, legal_calls):
-        """0/1 ``int8`` mask over all actions from the two legal bit sets."""
-        return action_mask(legal_cards, legal_calls)
 
     def render(self, state: State, symbols: bool = True) -> str:
         """Text picture: hands, turn-up, auction, contract, trick and scores."""

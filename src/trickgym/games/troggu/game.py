@@ -22,7 +22,7 @@ from .constants import (
     PHASE_NAMES,
     TAPP_SIZE,
 )
-from .encode import action_mask, encode_observation
+from .encode import LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["Troggu", "TrogguOptions"]
@@ -65,6 +65,8 @@ class Troggu(Game):
     kernels = rules
     state_dtype = STATE_DTYPE
     obs_dtype = OBS_DTYPE
+    obs_layout = LAYOUT
+    encode_kernel = staticmethod(encode_kernel)
 
     def __init__(self, options: TrogguOptions):
         self.n_seats = options.players
@@ -116,14 +118,6 @@ class Troggu(Game):
         n_deals = self.options.num_deals if num_deals is None else num_deals
         rules.init_match(array[0], np.uint64(seed), self.n_seats, n_deals, dealer)
         return array
-
-    def encode_observation(self, observations, j=0):
-        """Array form of ``observations[j]`` (see :mod:`.encode`)."""
-        return encode_observation(observations, j)
-
-    def action_mask(self, legal_cards, legal_calls):
-        """0/1 ``int8`` mask over all actions from the two legal bit sets."""
-        return action_mask(legal_cards, legal_calls)
 
     def render(self, state: State, symbols: bool = True) -> str:
         """Text picture: hands, auction, contract, trick and scores."""
