@@ -2,8 +2,9 @@
 
 - ``trickgym/SoloWhist-v0``: :class:`trickgym.envs.solowhist.SoloWhistEnv`
 - ``trickgym/Troggu-v0``: :class:`trickgym.envs.troggu.TrogguEnv` (``players=3..8``)
+- ``trickgym/Phat-v0``: :class:`trickgym.envs.phat.PhatEnv` (``episode="deal"|"game"``)
 
-Both are :class:`trickgym.envs.base.TrickEnv`: one implementation serves every
+All are :class:`trickgym.envs.base.TrickEnv`: one implementation serves every
 game.
 """
 
@@ -14,6 +15,7 @@ from gymnasium.envs.registration import register, registry
 ENV_IDS = {
     "trickgym/SoloWhist-v0": "trickgym.envs.solowhist:SoloWhistEnv",
     "trickgym/Troggu-v0": "trickgym.envs.troggu:TrogguEnv",
+    "trickgym/Phat-v0": "trickgym.envs.phat:PhatEnv",
 }
 
 for _env_id, _entry_point in ENV_IDS.items():

@@ -174,14 +174,37 @@ class TrickEnv(gym.Env):
                 raise ValueError(f"opponent {agent!r} at seat {p} chose illegal action {action}")
             self._apply_at(self._array, 0, action)
 
+    # Episode hooks: one deal per episode unless a subclass says otherwise.
+
+    def _new_episode(self, seed_given: bool) -> None:
+        """Set up ``self._array`` for a new episode (default: a new one-deal match)."""
+        draw = self.np_random.integers(0, 2**63, dtype=np.uint64)
+        self._array = self.game.new_match(draw, num_deals=1)
+
+    def _episode_over(self) -> bool:
+        """Whether the episode ends now that the current deal is over."""
+        return True
+
+    def _episode_reward(self) -> float:
+        """The learner's reward when the episode ends (default: its payoff for the deal)."""
+        return float(self._array[0]["payoffs"][self.seat])
+
+    def _advance(self) -> None:
+        """Let the others play until the learner must act or the episode ends."""
+        while True:
+            self._run_opponents()
+            if not self._deal_over() or self._episode_over():
+                return
+            self.game.kernels.next_deal_at(self._array, 0)
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Deal a new hand (a new one-deal match); returns ``(observation, info)``."""
+        """Start a new episode (by default a freshly dealt hand); return ``(obs, info)``."""
         super().reset(seed=seed)
-        draws = self.np_random.integers(0, 2**63, size=1 + self.n_seats, dtype=np.uint64)
-        self._array = self.game.new_match(draws[0], num_deals=1)
-        self._agent_rngs[:, 0] = draws[1:]
+        draws = self.np_random.integers(0, 2**63, size=self.n_seats, dtype=np.uint64)
+        self._agent_rngs[:, 0] = draws
+        self._new_episode(seed is not None)
         self._started = True
-        self._run_opponents()
+        self._advance()
         return self._observation(), {}
 
     def step(self, action):
@@ -196,9 +219,9 @@ class TrickEnv(gym.Env):
             self._started = False
             return self._observation(), -self.illegal_penalty, True, False, {"illegal_action": True}
         self._apply_at(self._array, 0, action)
-        self._run_opponents()
-        terminated = self._deal_over()
-        reward = float(self._array[0]["payoffs"][self.seat]) if terminated else 0.0
+        self._advance()
+        terminated = self._deal_over() and self._episode_over()
+        reward = self._episode_reward() if terminated else 0.0
         self._started = not terminated
         return self._observation(), reward, terminated, False, {}
 

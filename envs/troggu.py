@@ -16,7 +16,7 @@ class TrogguEnv(TrickEnv):
 
     ``gymnasium.make("trickgym/Troggu-v0", players=5, seat=0,
     opponents="random", render_mode=None, illegal_action="terminate",
-    illegal_penalty=100.0)``. ``players`` (3..8, default 4) is the game's
+    illegal_penalty=100.0)``. ``players`` (3..8, required) is the game's
     table option; ``seat`` is ``0 .. players-1`` (seats are numbered in
     playing order, anticlockwise). The other ``players - 1`` seats are played
     by ``opponents``: a built-in agent name (``"random"``), an object with

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from ..api import Game, validate_options
+from .phat import Phat, PhatOptions
 from .solowhist import SoloWhist, SoloWhistOptions
 from .troggu import Troggu, TrogguOptions
 
 GAMES: dict[str, tuple[type[Game], type]] = {
     "solowhist": (SoloWhist, SoloWhistOptions),
     "troggu": (Troggu, TrogguOptions),
+    "phat": (Phat, PhatOptions),
 }
 
 

@@ -35,10 +35,11 @@ def _agent_kinds(agents, n_seats: int):
 
 def simulate(
     game: str = "solowhist",
-    deals: int = 1000,
+    deals: int | None = None,
     agents="random",
     seed: int | None = 0,
     *,
+    matches: int | None = None,
     first: int = 0,
     mode: str = "deal",
     chunk: int = 1024,
@@ -46,14 +47,19 @@ def simulate(
     progress: bool = False,
     **options,
 ) -> pd.DataFrame:
-    """Play ``deals`` independent deals and return one row per deal.
+    """Play ``deals`` deals (Phat: ``matches`` whole matches) and return one row per deal.
 
     Parameters
     ----------
     game : str
         Game name (see ``trickgym.GAMES``).
     deals : int
-        Number of deals; rows are deals ``first .. first+deals-1`` of ``seed``.
+        Number of deals (default 1000); rows are deals ``first ..
+        first+deals-1`` of ``seed``. Not for Phat.
+    matches : int
+        Phat only: number of matches (races to 181, ``games_in_match`` each;
+        default 100); rows are all the deals of matches ``first ..
+        first+matches-1``, and match ``m`` depends only on ``(seed, m)``.
     agents : str, Agent, or list of them
         One agent for every seat, or one per seat: built-in names
         (``"random"``) or objects with ``act(observation, action_mask)``.
@@ -86,18 +92,31 @@ def simulate(
         declarer, partner, called_card, declarer_points, declarer_tricks,
         made, fool_held_back, fool_held_back_by, auction, payoff_0..n-1,
         points_0..n-1, hand_0..n-1, tapp``.
+        For Phat: ``match, game, deal, pitcher, trumps, tricks, phat_ns,
+        phat_ew, muck_ns, muck_ew, bonus_to, bonus, carry, score_ns,
+        score_ew, game_over, winner, hand_0..3``.
     """
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
     g = make_game(game, **options)
+    spec = SPECS[game]
+    if spec.unit == "match":
+        if deals is not None:
+            raise ValueError(
+                f"{game} is simulated in whole matches: pass matches=N, not deals={deals!r}"
+            )
+        return _simulate_whole_matches(
+            g, spec, 100 if matches is None else matches, agents, seed, first, threads, progress
+        )
+    if matches is not None:
+        raise ValueError("matches= is for games simulated in whole matches (phat); use deals=")
+    deals = 1000 if deals is None else deals
     for name, value, low in (("deals", deals, 1), ("chunk", chunk, 1), ("first", first, 0)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        _check_count(name, value, low)
     _check_threads(threads)
     if mode not in ("deal", "match"):
         raise ValueError(f"mode must be 'deal' or 'match', got {mode!r}")
     match_mode = mode == "match"
-    spec = SPECS[game]
     if match_mode and spec.match_block is None:
         raise ValueError(f"mode='match' is not available for {game}; use mode='deal'")
     per_match = g.options.num_deals
@@ -127,6 +146,45 @@ def simulate(
             f"{MAX_PASSED_OUT} deals in a row; use agents that bid"
         )
     return spec.frame(rows, g, match_mode)
+
+
+def _check_count(name: str, value, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
+def _simulate_whole_matches(g, spec, matches, agents, seed, first, threads, progress):
+    """Phat: all deals of ``matches`` matches, compiled or through the Python loop."""
+    import numba
+    from tqdm.auto import tqdm
+
+    _check_count("matches", matches, 1)
+    _check_count("first", first, 0)
+    _check_threads(threads)
+    seed = np.uint64(seed_rng(seed))
+    kinds, agent_list = _agent_kinds(agents, g.n_seats)
+    if kinds is None:
+        from .python_loop import simulate_python_whole_matches
+
+        rows = simulate_python_whole_matches(g, spec, seed, first, matches, agent_list, progress)
+        return spec.frame(rows[rows["deal"] >= 0], g, True)
+    slots = spec.slots(g)
+    per_block = max(1, _BLOCK // slots)
+    parts = []
+    old_threads = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    try:
+        with tqdm(total=matches, unit="match", disable=not progress, unit_scale=True) as bar:
+            for start in range(0, matches, per_block):
+                count = min(per_block, matches - start)
+                block = np.zeros(count * slots, dtype=spec.row_dtype)
+                spec.match_block(g, seed, first + start, kinds, block)
+                parts.append(block[block["deal"] >= 0])
+                bar.update(count)
+    finally:
+        numba.set_num_threads(old_threads)
+    return spec.frame(np.concatenate(parts), g, True)
 
 
 def _check_threads(threads) -> None:

@@ -11,7 +11,7 @@ from trickgym.cards.decks import STANDARD, TAROT
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_LETTERS, CONTRACT_NAMES
 from trickgym.games.troggu import constants as troggu
 
-__all__ = ["auction_codes", "solowhist_frame", "troggu_frame"]
+__all__ = ["auction_codes", "phat_frame", "solowhist_frame", "troggu_frame"]
 
 _TRUMP_NAMES = ["NT", "S", "H", "D", "C"]
 
@@ -137,4 +137,31 @@ def troggu_frame(rows: np.ndarray, n_players: int) -> pd.DataFrame:
     for s in range(n):
         frame[f"hand_{s}"] = rows["hands"][:, s]
     frame["tapp"] = rows["tapp"]
+    return pd.DataFrame(frame)
+
+
+def phat_frame(rows: np.ndarray) -> pd.DataFrame:
+    """One row per Phat deal: see :func:`trickgym.sim.simulate` for the columns."""
+    teams = ["NS", "EW"]
+    frame = {
+        "match": rows["match"],
+        "game": rows["game"],
+        "deal": rows["deal"],
+        "pitcher": rows["pitcher"],
+        "trumps": pd.Categorical.from_codes(rows["trumps"].astype(np.int64), ["S", "H", "D", "C"]),
+        "tricks": rows["tricks"],
+        "phat_ns": rows["phat"][:, 0],
+        "phat_ew": rows["phat"][:, 1],
+        "muck_ns": rows["muck"][:, 0],
+        "muck_ew": rows["muck"][:, 1],
+        "bonus_to": pd.Categorical.from_codes(rows["bonus_to"].astype(np.int64), teams),
+        "bonus": rows["bonus"],
+        "carry": rows["carry"],
+        "score_ns": rows["scores"][:, 0],
+        "score_ew": rows["scores"][:, 1],
+        "game_over": rows["game_over"],
+        "winner": pd.Categorical.from_codes(rows["winner"].astype(np.int64), teams),
+    }
+    for s in range(4):
+        frame[f"hand_{s}"] = rows["hands"][:, s]
     return pd.DataFrame(frame)

@@ -14,7 +14,7 @@ from trickgym.rng import derive_seed
 
 from .solowhist import MAX_PASSED_OUT
 
-__all__ = ["simulate_python", "simulate_python_matches"]
+__all__ = ["simulate_python", "simulate_python_matches", "simulate_python_whole_matches"]
 
 
 def _start(game, seed, index, num_deals, agent_rngs) -> State:
@@ -90,6 +90,31 @@ def simulate_python_matches(game, spec, seed, first_match, matches, agents, prog
                 rows[k]["deal_in_match"] = int(record["deals_played"]) - 1
                 rows[k]["passed_out_before"] = passed_out
                 passed_out = 0
+            if state.match_over:
+                break
+            state.next_deal()
+    return rows
+
+
+def simulate_python_whole_matches(game, spec, seed, first_match, matches, agents, progress=False):
+    """Rows of every deal of matches ``first_match..`` (Phat), as the compiled loop.
+
+    Each match has ``spec.slots(game)`` row slots; unused ones keep deal -1.
+    """
+    from tqdm.auto import tqdm
+
+    slots = spec.slots(game)
+    rows = np.zeros(matches * slots, dtype=spec.row_dtype)
+    rows["deal"] = -1
+    agent_rngs = _agent_rngs(game)
+    kinds = _kinds(agents)
+    for m in tqdm(range(matches), disable=not progress, unit="match"):
+        state = _start(game, seed, first_match + m, None, agent_rngs)
+        k = 0
+        while True:
+            _play_out(state, spec, agents, kinds, agent_rngs)
+            spec.write_row(rows[m * slots + k], state.record, first_match + m)
+            k += 1
             if state.match_over:
                 break
             state.next_deal()

@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from trickgym.agents import phat as phat_agents
 from trickgym.agents import solowhist as solowhist_agents
 from trickgym.agents import troggu as troggu_agents
 
-from . import solowhist, troggu
-from .frames import solowhist_frame, troggu_frame
+from . import phat, solowhist, troggu
+from .frames import phat_frame, solowhist_frame, troggu_frame
 
 __all__ = ["SPECS", "SimSpec"]
 
@@ -26,14 +27,18 @@ class SimSpec:
     with the scored deals of whole matches (``None``: no match mode);
     ``frame(rows, game, match_mode)`` makes the DataFrame;
     ``play_builtin_until`` and ``write_row`` serve the Python loop.
+    ``unit`` is ``"deal"``, or ``"match"`` for a game simulated only in whole
+    matches (Phat), whose ``slots(game)`` rows are reserved per match.
     """
 
     row_dtype: np.dtype
-    deal_block: Callable[..., Any]
+    deal_block: Callable[..., Any] | None
     match_block: Callable[..., Any] | None
     frame: Callable[..., Any]
     play_builtin_until: Callable[..., Any]
     write_row: Callable[..., Any]
+    unit: str = "deal"
+    slots: Callable[..., int] | None = None
 
 
 def _solowhist_deals(game, seed, first, kinds, chunk, rows):
@@ -59,6 +64,11 @@ def _troggu_deals(game, seed, first, kinds, chunk, rows):
     troggu.simulate_block(seed, first, kinds, game.n_seats, chunk, rows)
 
 
+def _phat_matches(game, seed, first_match, kinds, rows):
+    opts = game.options
+    phat.simulate_match_block(seed, first_match, kinds, opts.target, opts.games_in_match, rows)
+
+
 SPECS = {
     "solowhist": SimSpec(
         row_dtype=solowhist.ROW_DTYPE,
@@ -75,5 +85,15 @@ SPECS = {
         frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
         play_builtin_until=troggu_agents.play_builtin_until,
         write_row=troggu.write_row,
+    ),
+    "phat": SimSpec(
+        row_dtype=phat.ROW_DTYPE,
+        deal_block=None,
+        match_block=_phat_matches,
+        frame=lambda rows, game, match_mode: phat_frame(rows),
+        play_builtin_until=phat_agents.play_builtin_until,
+        write_row=phat.write_row,
+        unit="match",
+        slots=lambda game: phat.slots_per_match(game.options.games_in_match),
     ),
 }

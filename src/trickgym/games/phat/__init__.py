@@ -1,0 +1,5 @@
+"""Phat: 4 players in partnerships, trumps set by the pitch, race to 181 (``rules/phat.md``)."""
+
+from .game import Phat, PhatOptions
+
+__all__ = ["Phat", "PhatOptions"]

@@ -1,0 +1,128 @@
+"""Phat for people and tests: options, dealing, names and printing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...api import Game, State
+from ...cards.decks import STANDARD
+from ...cards.notation import format_card, format_hand, parse_hand
+from ...rng import seed_rng
+from . import rules
+from .constants import CALL_BASE, N_ACTIONS, N_SEATS, PHASE_NAMES, TARGET, TEAM_NAMES
+from .encode import LAYOUT, encode_kernel
+from .state import OBS_DTYPE, STATE_DTYPE
+
+__all__ = ["Phat", "PhatOptions"]
+
+
+@dataclass(frozen=True)
+class PhatOptions:
+    """Table options (rules §7).
+
+    games_in_match:
+        Games (races to 181) in a match (PH-D10; default 1).
+    target:
+        Points that win a game: 181 on BGA (PH-D5); other values are for
+        experiments only.
+    """
+
+    games_in_match: int = 1
+    target: int = TARGET
+
+    def __post_init__(self):
+        for name in ("games_in_match", "target"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise ValueError(f"option {name} must be an integer >= 1, got {value!r}")
+
+
+class Phat(Game):
+    """Phat as on Board Game Arena (``shared/rules/phat.md``): NS (0, 2) against EW (1, 3)."""
+
+    name = "phat"
+    n_seats = N_SEATS
+    n_actions = N_ACTIONS
+    call_base = CALL_BASE
+    call_names = ()
+    deck = STANDARD
+    kernels = rules
+    state_dtype = STATE_DTYPE
+    obs_dtype = OBS_DTYPE
+    obs_layout = LAYOUT
+    encode_kernel = staticmethod(encode_kernel)
+
+    def deal(self, seed=None, *, hands=None, pitcher=None) -> State:
+        """Start a match and its first deal.
+
+        With ``hands`` (four hand strings, seats 0..3) the deal is set, and
+        ``pitcher`` is required. Otherwise the cards are shuffled from
+        ``seed`` and the first pitcher is ``pitcher`` (default random).
+        """
+        if pitcher is not None and pitcher not in range(N_SEATS):
+            raise ValueError(f"pitcher must be a seat 0..3, got {pitcher!r}")
+        array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if pitcher is None else pitcher)
+        if hands is not None:
+            if pitcher is None:
+                raise ValueError("a deal with given hands needs pitcher= (a seat 0..3)")
+            rules.set_deal(array[0], _check_hands(hands))
+        return State(self, array)
+
+    def new_match(self, seed, num_deals=None, dealer=-1):
+        """A one-record state array holding a new match from ``seed``.
+
+        ``dealer`` here names the first pitcher (-1: random); ``num_deals``
+        is ignored (a game lasts until a team reaches the target).
+        """
+        array = np.zeros(1, dtype=STATE_DTYPE)
+        opts = self.options
+        rules.init_match(array[0], np.uint64(seed), opts.target, opts.games_in_match, dealer)
+        return array
+
+    def render(self, state: State, symbols: bool = True) -> str:
+        """Text picture: hands, trumps, trick, phat and scores."""
+        r = state.record
+        trumps = STANDARD.suit_symbols[r["trumps"]] if r["trumps"] >= 0 else "not pitched"
+        lines = [
+            f"Phat  game {int(r['game_index']) + 1}  deal {int(r['deal_in_game']) + 1}  "
+            f"pitcher {int(r['pitcher'])}  trumps {trumps}  phase {PHASE_NAMES[r['phase']]}"
+        ]
+        for s in range(N_SEATS):
+            mark = "to move" if s == state.current_player else ""
+            lines.append(
+                f"  {s} {TEAM_NAMES[s % 2]}: {format_hand(r['hands'][s], symbols=symbols):<32} "
+                f"tricks {int(r['tricks_won'][s])}  {mark}"
+            )
+        if r["trick_n"]:
+            cards = [format_card(c, symbols=symbols) for c in r["trick_cards"][: r["trick_n"]]]
+            lines.append(
+                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
+            )
+        lines.append(
+            f"  phat NS {int(r['phat'][0])} EW {int(r['phat'][1])}   muck NS {int(r['muck'][0])} "
+            f"EW {int(r['muck'][1])}   score NS {int(r['scores'][0])} EW {int(r['scores'][1])}"
+            f"   carry {int(r['carry'])}"
+        )
+        if r["game_over"]:
+            lines.append(f"  game won by {TEAM_NAMES[r['winner']]}")
+        return "\n".join(lines)
+
+
+def _check_hands(hands) -> np.ndarray:
+    if isinstance(hands, str) or len(hands) != N_SEATS:
+        raise ValueError(f"hands must be a list of 4 hand strings (seats 0..3), got {hands!r}")
+    masks = [parse_hand(h) if isinstance(h, str) else int(h) for h in hands]
+    union = 0
+    for s, m in enumerate(masks):
+        if bin(m).count("1") != 13:
+            raise ValueError(
+                f"hand of seat {s} ({hands[s]!r}) has {bin(m).count('1')} cards, needs 13"
+            )
+        if union & m:
+            raise ValueError(
+                f"hand of seat {s} repeats cards already dealt: {format_hand(union & m)}"
+            )
+        union |= m
+    return np.array(masks, dtype=np.uint64)

@@ -1,0 +1,78 @@
+"""The Phat state: one numpy structured record holds a whole match of races to 181."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["OBS_DTYPE", "STATE_DTYPE"]
+
+STATE_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64, (1,)),
+        ("target", np.int32),
+        ("games_in_match", np.int32),
+        # Match and game progress.
+        ("game_index", np.int32),  # games finished in the match
+        ("games_won", np.int32, (2,)),
+        ("deal_index", np.int32),  # deals dealt in the match
+        ("deal_in_game", np.int32),
+        ("scores", np.int32, (2,)),  # the current game's team scores
+        ("carry", np.int32),  # muck bonus carried over from 40-40 ties (PH-D3)
+        # The deal.
+        ("pitcher", np.int8),
+        ("initial_hands", np.uint64, (4,)),
+        ("hands", np.uint64, (4,)),
+        ("phase", np.int8),
+        ("to_move", np.int8),
+        ("trumps", np.int8),  # set by the pitcher's first card, -1 before
+        ("trump_mask", np.uint64),
+        ("trick_no", np.int8),
+        ("leader", np.int8),
+        ("trick_n", np.int8),
+        ("trick_cards", np.int8, (4,)),
+        ("win_pos", np.int8),
+        ("led_mask", np.uint64),
+        ("last_trick_cards", np.int8, (4,)),
+        ("last_leader", np.int8),
+        ("tricks_won", np.int8, (4,)),
+        ("played", np.uint64, (4,)),
+        ("voids", np.uint8, (4,)),
+        ("won", np.uint64, (2,)),  # cards won per team this deal
+        # Result of the deal.
+        ("phat", np.int32, (2,)),  # phat scored per team this deal
+        ("muck", np.int32, (2,)),  # muck per team (complete deals only)
+        ("bonus_to", np.int8),  # team given the muck bonus, -1 if none
+        ("bonus", np.int32),  # its size
+        ("game_over", np.bool_),  # the game ended in this deal
+        ("winner", np.int8),  # winning team of the game, -1 while it goes on
+        ("payoffs", np.int32, (4,)),  # per seat: own team's deal points minus the other's
+    ],
+    align=True,
+)
+
+OBS_DTYPE = np.dtype(
+    [
+        ("seat", np.int8),
+        ("pitcher", np.int8),
+        ("phase", np.int8),
+        ("to_move", np.int8),
+        ("hand", np.uint64),
+        ("trumps", np.int8),
+        ("trick_no", np.int8),
+        ("leader", np.int8),
+        ("trick_n", np.int8),
+        ("trick_cards", np.int8, (4,)),
+        ("last_trick_cards", np.int8, (4,)),
+        ("last_leader", np.int8),
+        ("tricks_won", np.int8, (4,)),
+        ("played", np.uint64, (4,)),
+        ("voids", np.uint8, (4,)),
+        ("scores", np.int32, (2,)),
+        ("carry", np.int32),
+        ("phat", np.int32, (2,)),
+        ("muck", np.int32, (2,)),  # muck won so far this deal (public: played cards)
+        ("games_won", np.int32, (2,)),
+        ("legal_cards", np.uint64),
+    ],
+    align=True,
+)

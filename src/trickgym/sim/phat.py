@@ -1,0 +1,94 @@
+"""Compiled Phat simulation: whole matches (races to 181), one row per deal.
+
+A Phat game has no fixed number of deals, so the unit of work is a match:
+match ``m`` of seed ``s`` is seeded by ``derive_seed(s, m, 0)`` (cards and
+first pitcher) and ``derive_seed(s, m, 1 + seat)`` (each seat's agent).
+Every completed deal hands out all 80 phat, so a game lasts at most
+``MAX_DEALS_PER_GAME`` deals; each match gets that many row slots per game
+and unused slots (``deal == -1``) are dropped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from trickgym.agents.phat import play_builtin_until
+from trickgym.games.phat.constants import MAX_DEALS_PER_GAME
+from trickgym.games.phat.rules import init_match, match_over, next_deal
+from trickgym.games.phat.state import STATE_DTYPE
+from trickgym.rng import derive_seed
+
+__all__ = ["ROW_DTYPE", "simulate_match_block", "slots_per_match", "write_row"]
+
+ROW_DTYPE = np.dtype(
+    [
+        ("match", np.int64),
+        ("game", np.int32),
+        ("deal", np.int32),  # deal index within the game
+        ("pitcher", np.int8),
+        ("trumps", np.int8),
+        ("tricks", np.int8),  # tricks played (fewer when the game ended mid-deal)
+        ("phat", np.int32, (2,)),
+        ("muck", np.int32, (2,)),
+        ("bonus_to", np.int8),
+        ("bonus", np.int32),
+        ("carry", np.int32),  # carry after the deal
+        ("scores", np.int32, (2,)),  # game scores after the deal
+        ("game_over", np.bool_),
+        ("winner", np.int8),
+        ("hands", np.uint64, (4,)),
+    ],
+    align=True,
+)
+
+
+def slots_per_match(games_in_match: int) -> int:
+    """Row slots reserved for one match."""
+    return games_in_match * MAX_DEALS_PER_GAME
+
+
+@njit(cache=True)
+def write_row(row, state, match):
+    """Copy the deal just finished in ``state`` into the ``ROW_DTYPE`` record ``row``."""
+    row.match = match
+    row.game = state.game_index
+    row.deal = state.deal_in_game
+    row.pitcher = state.pitcher
+    row.trumps = state.trumps
+    row.tricks = state.trick_no
+    for t in range(2):
+        row.phat[t] = state.phat[t]
+        row.muck[t] = state.muck[t]
+        row.scores[t] = state.scores[t]
+    row.bonus_to = state.bonus_to
+    row.bonus = state.bonus
+    row.carry = state.carry
+    row.game_over = state.game_over
+    row.winner = state.winner
+    for s in range(4):
+        row.hands[s] = state.initial_hands[s]
+
+
+@njit(cache=True, parallel=True)
+def simulate_match_block(seed, first_match, kinds, target, games_in_match, rows):
+    """Fill ``rows`` with the deals of matches ``first_match ..``; unused slots get deal -1."""
+    slots = games_in_match * MAX_DEALS_PER_GAME
+    n_matches = rows.shape[0] // slots
+    for m in prange(n_matches):
+        match = first_match + m
+        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
+        agent_rngs = np.zeros((4, 1), dtype=np.uint64)
+        init_match(states[0], derive_seed(seed, match, 0), target, games_in_match, -1)
+        for s in range(4):
+            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
+        for k in range(slots):
+            rows[m * slots + k].deal = -1
+        k = 0
+        while True:
+            play_builtin_until(states, 0, kinds, agent_rngs)
+            write_row(rows[m * slots + k], states[0], match)
+            k += 1
+            if match_over(states[0]):
+                break
+            next_deal(states[0])
