@@ -45,7 +45,7 @@ def _check_writable(path: str) -> None:
 
 
 def _simulate(args) -> int:
-    from .analysis import bid_success, format_bid_table
+    from .analysis import bid_success, format_bid_table, format_phat_summary, phat_summary
     from .sim import simulate
 
     if args.out:
@@ -56,16 +56,26 @@ def _simulate(args) -> int:
     agents = args.agents.split(",")
     if len(agents) == 1:
         agents = agents[0]
+    # Phat is a race over a match, so it is simulated in whole matches.
+    whole_matches = args.game == "phat"
+    if whole_matches and args.deals is not None:
+        raise ValueError("phat is simulated in whole matches: use --matches N, not --deals")
+    counts = (
+        {"matches": args.matches or 1000}
+        if whole_matches
+        else {"deals": 100_000 if args.deals is None else args.deals, "mode": args.mode}
+    )
+    if not whole_matches and args.matches is not None:
+        raise ValueError("--matches is for phat; use --deals N")
     start = time.perf_counter()
     df = simulate(
         args.game,
-        args.deals,
-        agents,
-        args.seed,
+        agents=agents,
+        seed=args.seed,
         threads=args.threads,
-        mode=args.mode,
         chunk=args.chunk,
         progress=not args.quiet,
+        **counts,
         **options,
     )
     elapsed = time.perf_counter() - start
@@ -76,7 +86,10 @@ def _simulate(args) -> int:
         f"{args.game}{f' ({shown})' if shown else ''}: {len(df):,} deals, "
         f"agents {args.agents}, seed {args.seed}"
     )
-    print(format_bid_table(bid_success(df)))
+    if whole_matches:
+        print(format_phat_summary(phat_summary(df)))
+    else:
+        print(format_bid_table(bid_success(df)))
     print(f"{len(df) / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
     if args.out:
         print(f"wrote {args.out}")
@@ -89,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="simulate deals and print the bid success table")
     sim.add_argument("--game", default="solowhist")
-    sim.add_argument("--deals", type=int, default=100_000)
+    sim.add_argument("--deals", type=int, default=None, help="deals to simulate (100000)")
+    sim.add_argument("--matches", type=int, default=None, help="phat: whole matches (1000)")
     sim.add_argument(
         "--agents", default="random", help="one name, or one per seat: random,random,..."
     )
