@@ -41,6 +41,11 @@ def validate_options(options_cls, kwargs: dict[str, Any]):
 class Game:
     """A game with fixed options: makes states and names actions.
 
+    Actions ``0 .. deck.n_cards-1`` are cards, the rest are calls named by
+    ``call_names``. Legal actions come from the kernels as two bit sets
+    ``(low, high)``: bit ``a`` of ``low`` for actions below ``call_base``,
+    bit ``a - call_base`` of ``high`` for the others.
+
     Subclasses set ``name``, ``n_seats``, ``n_actions``, ``call_base``,
     ``deck``, ``kernels`` (the module of rules kernels), ``state_dtype``,
     ``obs_dtype``, ``obs_layout`` and ``encode_kernel`` (from the game's
@@ -71,10 +76,11 @@ class Game:
         from .cards.notation import format_card
 
         action = int(action)
-        if 0 <= action < self.call_base:
+        n_cards = self.deck.n_cards
+        if 0 <= action < n_cards:
             return format_card(action, self.deck)
-        if self.call_base <= action < self.n_actions:
-            return self.call_names[action - self.call_base]
+        if n_cards <= action < self.n_actions:
+            return self.call_names[action - n_cards]
         raise ValueError(f"action {action} out of range 0..{self.n_actions - 1}")
 
     def parse_action(self, action) -> int:
