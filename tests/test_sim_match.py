@@ -17,7 +17,7 @@ SHUFFLE_AFTER = {"Abundance", "Abundance in Trumps", "Misère Ouverte", "Abundan
 
 @pytest.fixture(scope="module")
 def matches():
-    return simulate("solowhist", 4 * 300, "random", seed=11, mode="match", num_deals=4)
+    return simulate("solowhist", 4 * 300, "random", seed=11, dealing="match", num_deals=4)
 
 
 def test_rows_follow_bga_dealing(matches):
@@ -37,15 +37,19 @@ def test_rows_follow_bga_dealing(matches):
 
 def test_unshuffled_deals_occur_and_passed_out_deals_are_counted():
     # Solo-only agents are not built in, so use the default ones on many matches.
-    df = simulate("solowhist", 8 * 2000, "random", seed=2, mode="match")
+    df = simulate("solowhist", 8 * 2000, "random", seed=2, dealing="match")
     assert (~df["shuffled"]).sum() > 0
     assert df["passed_out_before"].sum() > 0
 
 
 def test_match_mode_independent_of_threads_and_blocks(matches):
-    again = simulate("solowhist", 4 * 300, "random", seed=11, mode="match", num_deals=4, threads=1)
+    again = simulate(
+        "solowhist", 4 * 300, "random", seed=11, dealing="match", num_deals=4, threads=1
+    )
     assert_frame_equal(matches, again)
-    tail = simulate("solowhist", 4 * 100, "random", seed=11, mode="match", num_deals=4, first=800)
+    tail = simulate(
+        "solowhist", 4 * 100, "random", seed=11, dealing="match", num_deals=4, first=800
+    )
     assert_frame_equal(matches.iloc[800:].reset_index(drop=True), tail)
 
 
@@ -57,6 +61,6 @@ def test_python_loop_matches_compiled_loop(matches):
 
 def test_match_mode_needs_whole_matches():
     with pytest.raises(ValueError, match=r"multiples of num_deals \(8\)"):
-        simulate("solowhist", 10, "random", mode="match")
-    with pytest.raises(ValueError, match="mode must be 'deal' or 'match'"):
-        simulate("solowhist", 8, "random", mode="matches")
+        simulate("solowhist", 10, "random", dealing="match")
+    with pytest.raises(ValueError, match="dealing must be 'shuffled' or 'match'"):
+        simulate("solowhist", 8, "random", dealing="matches")

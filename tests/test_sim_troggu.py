@@ -302,9 +302,9 @@ def test_fool_hold_back_columns(big):
 
 
 def test_match_mode_not_available():
-    """``mode="match"`` is refused for Troggu, naming the game."""
-    with pytest.raises(ValueError, match=r"mode='match'.*troggu"):
-        simulate("troggu", 8, "random", players=4, mode="match", num_deals=1)
+    """``dealing="match"`` is refused for Troggu, naming the game."""
+    with pytest.raises(ValueError, match=r"dealing='match'.*troggu"):
+        simulate("troggu", 8, "random", players=4, dealing="match", num_deals=1)
 
 
 @pytest.mark.parametrize(

@@ -254,7 +254,7 @@ def test_bad_options_are_explained(options, match):
 
 
 def test_unknown_game():
-    with pytest.raises(ValueError, match="unknown game 'bridge'; available: .*solowhist"):
+    with pytest.raises(ValueError, match=r"unknown game 'bridge'; available: .*solowhist"):
         trickgym.game("bridge")
 
 

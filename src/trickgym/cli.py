@@ -63,7 +63,7 @@ def _simulate(args) -> int:
     counts = (
         {"matches": args.matches or 1000}
         if whole_matches
-        else {"deals": 100_000 if args.deals is None else args.deals, "mode": args.mode}
+        else {"deals": 100_000 if args.deals is None else args.deals, "dealing": args.dealing}
     )
     if not whole_matches and args.matches is not None:
         raise ValueError("--matches is for phat; use --deals N")
@@ -109,10 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument(
-        "--mode",
-        choices=["deal", "match"],
-        default="deal",
-        help="independent shuffled deals, or whole matches dealt as on BGA",
+        "--dealing",
+        choices=["shuffled", "match"],
+        default="shuffled",
+        help="independent shuffled deals, or the deals of whole matches dealt as on BGA",
     )
     sim.add_argument("--threads", type=int, default=None)
     sim.add_argument("--chunk", type=int, default=1024)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..api import Game, validate_options
 from .phat import Phat, PhatOptions
+from .pinochle import Pinochle, PinochleOptions
 from .solowhist import SoloWhist, SoloWhistOptions
 from .troggu import Troggu, TrogguOptions
 
@@ -11,6 +12,7 @@ GAMES: dict[str, tuple[type[Game], type]] = {
     "solowhist": (SoloWhist, SoloWhistOptions),
     "troggu": (Troggu, TrogguOptions),
     "phat": (Phat, PhatOptions),
+    "pinochle": (Pinochle, PinochleOptions),
 }
 
 

@@ -41,7 +41,7 @@ def simulate(
     *,
     matches: int | None = None,
     first: int = 0,
-    mode: str = "deal",
+    dealing: str = "shuffled",
     chunk: int = 1024,
     threads: int | None = None,
     progress: bool = False,
@@ -65,9 +65,9 @@ def simulate(
         (``"random"``) or objects with ``act(observation, action_mask)``.
     seed : int
         Reproducibility seed; deal ``k`` depends only on ``(seed, k)``.
-    mode : ``"deal"`` or ``"match"``
-        ``"deal"``: every deal is the freshly shuffled first deal of its own
-        match. ``"match"``: rows are the scored deals of whole matches of
+    dealing : ``"shuffled"`` or ``"match"``
+        ``"shuffled"``: every deal is the freshly shuffled first deal of its
+        own match. ``"match"`` (Solo Whist): rows are the scored deals of whole matches of
         ``num_deals`` (a game option), dealt as on BGA (dealer rotation,
         gather-and-cut unless the previous contract was Abundance or
         higher); ``deals`` and ``first`` must be multiples of ``num_deals``
@@ -114,15 +114,15 @@ def simulate(
     for name, value, low in (("deals", deals, 1), ("chunk", chunk, 1), ("first", first, 0)):
         _check_count(name, value, low)
     _check_threads(threads)
-    if mode not in ("deal", "match"):
-        raise ValueError(f"mode must be 'deal' or 'match', got {mode!r}")
-    match_mode = mode == "match"
+    if dealing not in ("shuffled", "match"):
+        raise ValueError(f"dealing must be 'shuffled' or 'match', got {dealing!r}")
+    match_mode = dealing == "match"
     if match_mode and spec.match_block is None:
-        raise ValueError(f"mode='match' is not available for {game}; use mode='deal'")
+        raise ValueError(f"dealing='match' is not available for {game}; use dealing='shuffled'")
     per_match = g.options.num_deals
     if match_mode and (deals % per_match or first % per_match):
         raise ValueError(
-            f"in match mode deals ({deals}) and first ({first}) must be multiples of "
+            f"with dealing='match', deals ({deals}) and first ({first}) must be multiples of "
             f"num_deals ({per_match})"
         )
     seed = np.uint64(seed_rng(seed))

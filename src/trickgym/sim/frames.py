@@ -11,7 +11,7 @@ from trickgym.cards.decks import STANDARD, TAROT
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_LETTERS, CONTRACT_NAMES
 from trickgym.games.troggu import constants as troggu
 
-__all__ = ["auction_codes", "phat_frame", "solowhist_frame", "troggu_frame"]
+__all__ = ["auction_codes", "phat_frame", "pinochle_frame", "solowhist_frame", "troggu_frame"]
 
 _TRUMP_NAMES = ["NT", "S", "H", "D", "C"]
 
@@ -164,4 +164,49 @@ def phat_frame(rows: np.ndarray) -> pd.DataFrame:
     }
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
+    return pd.DataFrame(frame)
+
+
+def _bid_auction(seats: np.ndarray, calls: np.ndarray) -> pd.Series:
+    """Pinochle auctions as ``"1:250 2:P 3:300 ..."`` (P for a pass)."""
+    n = int((calls >= 0).sum(axis=1).max()) if len(calls) else 0
+    parts = []
+    for row_seats, row_calls in zip(seats[:, :n], calls[:, :n], strict=True):
+        parts.append(
+            " ".join(
+                f"{s}:{c if c else 'P'}"
+                for s, c in zip(row_seats, row_calls, strict=True)
+                if c >= 0
+            )
+        )
+    return pd.Series(parts, dtype="str")
+
+
+def pinochle_frame(rows: np.ndarray) -> pd.DataFrame:
+    """One row per Pinochle hand: see :func:`trickgym.sim.simulate` for the columns."""
+    bid = rows["bid"].astype(np.int64)
+    low = bid // 50 * 50
+    contract = np.where(rows["passed_out"], "Passed out", [f"{a}-{a + 40}" for a in low.tolist()])
+    frame = {
+        "deal": rows["deal"],
+        "mode": pd.Categorical.from_codes(rows["mode"].astype(np.int64), ["kitty", "exchange"]),
+        "dealer": rows["dealer"],
+        "declarer": rows["declarer"],
+        "bid": rows["bid"],
+        "contract": contract,
+        "trumps": pd.Categorical.from_codes(rows["trumps"].astype(np.int64), ["S", "H", "D", "C"]),
+        "meld_ns": rows["meld"][:, 0],
+        "meld_ew": rows["meld"][:, 1],
+        "counters_ns": rows["counters"][:, 0],
+        "counters_ew": rows["counters"][:, 1],
+        "saved_ns": rows["saved"][:, 0].astype(bool),
+        "saved_ew": rows["saved"][:, 1].astype(bool),
+        "made": rows["made"],
+        "score_ns": rows["hand_scores"][:, 0],
+        "score_ew": rows["hand_scores"][:, 1],
+        "auction": _bid_auction(rows["call_seats"], rows["calls"]),
+    }
+    for s in range(4):
+        frame[f"hand_{s}"] = rows["hands"][:, s]
+    frame["kitty"] = rows["kitty"]
     return pd.DataFrame(frame)

@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from trickgym.agents import phat as phat_agents
+from trickgym.agents import pinochle as pinochle_agents
 from trickgym.agents import solowhist as solowhist_agents
 from trickgym.agents import troggu as troggu_agents
 
-from . import phat, solowhist, troggu
-from .frames import phat_frame, solowhist_frame, troggu_frame
+from . import phat, pinochle, solowhist, troggu
+from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
 __all__ = ["SPECS", "SimSpec"]
 
@@ -69,6 +70,24 @@ def _phat_matches(game, seed, first_match, kinds, rows):
     phat.simulate_match_block(seed, first_match, kinds, opts.target, opts.games_in_match, rows)
 
 
+def _pinochle_deals(game, seed, first, kinds, chunk, rows):
+    o = game.options
+    pinochle.simulate_block(
+        seed,
+        first,
+        kinds,
+        ["kitty", "exchange"].index(o.mode),
+        o.pass_count,
+        o.min_bid,
+        o.max_bid,
+        o.all_pass == "redeal",
+        o.must_head,
+        o.meld_save == "twenty_counters",
+        chunk,
+        rows,
+    )
+
+
 SPECS = {
     "solowhist": SimSpec(
         row_dtype=solowhist.ROW_DTYPE,
@@ -95,5 +114,13 @@ SPECS = {
         write_row=phat.write_row,
         unit="match",
         slots=lambda game: phat.slots_per_match(game.options.games_in_match),
+    ),
+    "pinochle": SimSpec(
+        row_dtype=pinochle.ROW_DTYPE,
+        deal_block=_pinochle_deals,
+        match_block=None,
+        frame=lambda rows, game, match_mode: pinochle_frame(rows),
+        play_builtin_until=pinochle_agents.play_builtin_until,
+        write_row=pinochle.write_row,
     ),
 }

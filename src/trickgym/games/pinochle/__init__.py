@@ -1,0 +1,5 @@
+"""Pinochle: 4-player partnership, single deck, kitty or card exchange (``rules/pinochle.md``)."""
+
+from .game import Pinochle, PinochleOptions
+
+__all__ = ["Pinochle", "PinochleOptions"]

@@ -1,0 +1,223 @@
+"""Pinochle for people and tests: options, dealing, names and printing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...api import Game, State
+from ...cards.decks import PINOCHLE
+from ...cards.notation import format_card, format_hand, parse_hand
+from ...rng import seed_rng
+from . import rules
+from .constants import (
+    BID_BASE,
+    CALL_BASE,
+    MAX_ACTIONS,
+    MAX_BID_LEVELS,
+    MODES,
+    N_SEATS,
+    PHASE_NAMES,
+    SUIT_LETTERS,
+    TEAM_NAMES,
+)
+from .encode import LAYOUT, encode_kernel
+from .state import OBS_DTYPE, STATE_DTYPE
+
+__all__ = ["Pinochle", "PinochleOptions"]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class PinochleOptions:
+    """Table options (rules §9; each decision's ID in brackets).
+
+    mode:
+        ``"kitty"`` (BGA normal play: 11 cards each, the declarer takes a
+        4-card kitty and buries 4) or ``"exchange"`` (BGA Friendly mode
+        with Card Exchange: 12 each, partners pass cards) [PN-D2].
+    pass_count:
+        Cards passed each way in exchange mode, 3 or 4 [PN-D7].
+    min_bid:
+        Lowest bid, a positive multiple of 10 [PN-D8].
+    max_bid:
+        Highest bid the action space holds (not a rule [PN-D20]): a multiple
+        of 10 with at most 75 levels from ``min_bid``; default 990, the
+        largest that fits above 250 (the rules file suggests 1000).
+    all_pass:
+        ``"dealer_stuck"`` (the dealer must bid) or ``"redeal"`` [PN-D9].
+    must_head:
+        Whether a follower must beat the winning card when able [PN-D11].
+    meld_save:
+        ``"one_trick"`` or ``"twenty_counters"``: what a team needs to win
+        for its meld to count [PN-D13].
+    target:
+        Score that ends the match, a positive multiple of 10 [PN-D15].
+    """
+
+    mode: str = "kitty"
+    pass_count: int = 4
+    min_bid: int = 250
+    max_bid: int = 990
+    all_pass: str = "dealer_stuck"
+    must_head: bool = True
+    meld_save: str = "one_trick"
+    target: int = 1500
+
+    def __post_init__(self):
+        choices = {
+            "mode": MODES,
+            "all_pass": ("dealer_stuck", "redeal"),
+            "meld_save": ("one_trick", "twenty_counters"),
+        }
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                value = getattr(self, name)
+                raise ValueError(
+                    f"option {name} must be one of {', '.join(allowed)}, got {value!r}"
+                )
+        if self.pass_count not in (3, 4) or not _is_int(self.pass_count):
+            raise ValueError(f"option pass_count must be 3 or 4, got {self.pass_count!r}")
+        for name in ("min_bid", "target", "max_bid"):
+            value = getattr(self, name)
+            if not _is_int(value) or value <= 0 or value % 10:
+                raise ValueError(f"option {name} must be a positive multiple of 10, got {value!r}")
+        levels = (self.max_bid - self.min_bid) // 10 + 1
+        if not 1 <= levels <= MAX_BID_LEVELS:
+            raise ValueError(
+                f"option max_bid must be min_bid ({self.min_bid}) to min_bid + "
+                f"{10 * (MAX_BID_LEVELS - 1)} (at most {MAX_BID_LEVELS} bid levels), "
+                f"got {self.max_bid!r}"
+            )
+        if not isinstance(self.must_head, bool | np.bool_):
+            raise ValueError(f"option must_head must be True or False, got {self.must_head!r}")
+
+
+class Pinochle(Game):
+    """Four-player partnership Pinochle, single deck (``shared/rules/pinochle.md``)."""
+
+    name = "pinochle"
+    n_seats = N_SEATS
+    call_base = CALL_BASE
+    deck = PINOCHLE
+    kernels = rules
+    state_dtype = STATE_DTYPE
+    obs_dtype = OBS_DTYPE
+    obs_layout = LAYOUT
+    encode_kernel = staticmethod(encode_kernel)
+
+    def __init__(self, options: PinochleOptions):
+        # A fixed action space: bids above max_bid exist but are never legal.
+        self.n_actions = MAX_ACTIONS
+        self.call_names = (
+            "Pass",
+            *(f"Trumps {s}" for s in SUIT_LETTERS),
+            *(str(options.min_bid + 10 * i) for i in range(MAX_BID_LEVELS)),
+        )
+        super().__init__(options)
+
+    def bid_action(self, value: int) -> int:
+        """The action id of bidding ``value``."""
+        opts = self.options
+        if not _is_int(value) or value % 10 or not opts.min_bid <= value <= opts.max_bid:
+            raise ValueError(
+                f"bid {value!r} must be a multiple of 10 from {opts.min_bid} to {opts.max_bid}"
+            )
+        return BID_BASE + (value - opts.min_bid) // 10
+
+    def deal(self, seed=None, *, hands=None, kitty=None, dealer=None) -> State:
+        """Start a match and its first hand.
+
+        With ``hands`` (four hand strings such as ``"AATK.Q9.J.9"`` or
+        ``"AS AS 10H"``; 11 cards each with a 4-card ``kitty`` in kitty mode,
+        12 each in exchange mode) the deal is set and ``dealer`` is required.
+        """
+        if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < 4):
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if dealer is None else dealer)
+        if hands is not None or kitty is not None:
+            if dealer is None:
+                raise ValueError("a deal with given hands needs dealer= (a seat 0..3)")
+            masks, kitty_mask = self._check_deal(hands, kitty)
+            rules.set_deal(array[0], np.array(masks, dtype=np.uint64), kitty_mask)
+        return State(self, array)
+
+    def _check_deal(self, hands, kitty):
+        kitty_mode = self.options.mode == "kitty"
+        size = 11 if kitty_mode else 12
+        if hands is None or isinstance(hands, str) or len(hands) != 4:
+            raise ValueError("hands must be a list of 4 hand strings (seats 0..3)")
+        if kitty_mode and kitty is None:
+            raise ValueError("kitty mode needs kitty= (4 cards)")
+        if not kitty_mode and kitty:
+            raise ValueError("exchange mode has no kitty")
+        masks = [parse_hand(h, PINOCHLE) if isinstance(h, str) else int(h) for h in hands]
+        kitty_mask = parse_hand(kitty, PINOCHLE) if isinstance(kitty, str) else int(kitty or 0)
+        parts = [*((f"seat {s}", m, size) for s, m in enumerate(masks))]
+        if kitty_mode:
+            parts.append(("kitty", kitty_mask, 4))
+        union = 0
+        for label, mask, want in parts:
+            count = bin(mask).count("1")
+            if count != want:
+                raise ValueError(f"{label} has {count} cards, needs {want}")
+            if union & mask:
+                raise ValueError(f"{label} repeats cards: {format_hand(union & mask, PINOCHLE)}")
+            union |= mask
+        return masks, np.uint64(kitty_mask)
+
+    def new_match(self, seed, num_deals=None, dealer=-1):
+        """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+        o = self.options
+        array = np.zeros(1, dtype=STATE_DTYPE)
+        rules.init_match(
+            array[0],
+            np.uint64(seed),
+            MODES.index(o.mode),
+            o.pass_count,
+            o.min_bid,
+            o.max_bid,
+            o.all_pass == "redeal",
+            o.must_head,
+            o.meld_save == "twenty_counters",
+            o.target,
+            dealer,
+        )
+        return array
+
+    def render(self, state: State, symbols: bool = True) -> str:
+        """Text picture: hands, auction, contract, meld, trick and scores."""
+        r = state.record
+        trumps = PINOCHLE.suit_symbols[r["trumps"]] if r["trumps"] >= 0 else "-"
+        lines = [
+            f"Pinochle ({self.options.mode})  hand {int(r['hand_index']) + 1}  dealer "
+            f"{int(r['dealer'])}  trumps {trumps}  phase {PHASE_NAMES[r['phase']]}"
+        ]
+        for s in range(4):
+            marks = ["declarer"] if s == r["declarer"] else []
+            if s == state.current_player:
+                marks.append("to move")
+            lines.append(
+                f"  {s} {TEAM_NAMES[s % 2]}: {format_hand(r['hands'][s], PINOCHLE, symbols):<34}"
+                f" meld {int(r['meld'][s]):>4}  tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
+            )
+        calls = " ".join(
+            f"{int(seat)}:{int(v) if v else 'Pass'}"
+            for seat, v in zip(
+                r["call_seats"][: r["n_calls"]], r["calls"][: r["n_calls"]], strict=True
+            )
+        )
+        lines.append(f"  auction: {calls or '-'}")
+        if self.options.mode == "kitty" and r["declarer"] >= 0:
+            lines.append(f"  kitty: {format_hand(r['kitty'], PINOCHLE, symbols)}")
+        if r["trick_n"]:
+            cards = [format_card(c, PINOCHLE, symbols) for c in r["trick_cards"][: r["trick_n"]]]
+            lines.append(
+                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
+            )
+        lines.append(f"  scores NS {int(r['scores'][0])} EW {int(r['scores'][1])}")
+        return "\n".join(lines)

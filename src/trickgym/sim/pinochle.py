@@ -1,0 +1,96 @@
+"""Compiled Pinochle simulation: independent hands, in parallel.
+
+Hand ``k`` of seed ``s`` is seeded by ``derive_seed(s, k, 0)`` (cards and
+dealer) and ``derive_seed(s, k, 1 + seat)`` (each seat's agent).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from trickgym.agents.pinochle import play_builtin_until
+from trickgym.games.pinochle.rules import init_match
+from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
+from trickgym.rng import derive_seed
+
+__all__ = ["ROW_DTYPE", "simulate_block", "write_row"]
+
+ROW_DTYPE = np.dtype(
+    [
+        ("deal", np.int64),
+        ("mode", np.int8),
+        ("dealer", np.int8),
+        ("declarer", np.int8),
+        ("bid", np.int32),
+        ("trumps", np.int8),
+        ("passed_out", np.bool_),
+        ("meld", np.int32, (2,)),
+        ("counters", np.int32, (2,)),
+        ("saved", np.uint8, (2,)),
+        ("made", np.bool_),
+        ("hand_scores", np.int32, (2,)),
+        ("n_calls", np.int16),
+        ("calls", np.int16, (MAX_CALLS,)),
+        ("call_seats", np.int8, (MAX_CALLS,)),
+        ("hands", np.uint64, (4,)),
+        ("kitty", np.uint64),
+    ],
+    align=True,
+)
+
+
+@njit(cache=True)
+def write_row(row, state, deal):
+    """Copy the result of the hand in ``state`` into the ``ROW_DTYPE`` record ``row``."""
+    row.deal = deal
+    row.mode = state.mode
+    row.dealer = state.dealer
+    row.declarer = state.declarer
+    row.bid = state.bid
+    row.trumps = state.trumps
+    row.passed_out = state.passed_out
+    for t in range(2):
+        row.meld[t] = state.team_meld[t]
+        row.counters[t] = state.counters[t]
+        row.saved[t] = state.saved[t]
+        row.hand_scores[t] = state.hand_scores[t]
+    row.made = state.made
+    row.n_calls = state.n_calls
+    for i in range(MAX_CALLS):
+        row.calls[i] = state.calls[i] if i < state.n_calls else -1
+        row.call_seats[i] = state.call_seats[i] if i < state.n_calls else -1
+    for s in range(4):
+        row.hands[s] = state.initial_hands[s]
+    row.kitty = state.kitty
+
+
+@njit(cache=True, parallel=True)
+def simulate_block(
+    seed, first, kinds, mode, pass_count, min_bid, max_bid, redeal, must_head, twenty, chunk, rows
+):
+    """Fill ``rows`` (``ROW_DTYPE``) with hands ``first .. first+len(rows)-1``."""
+    count = rows.shape[0]
+    n_chunks = (count + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
+        agent_rngs = np.zeros((4, 1), dtype=np.uint64)
+        for i in range(c * chunk, min(count, (c + 1) * chunk)):
+            deal = first + i
+            init_match(
+                states[0],
+                derive_seed(seed, deal, 0),
+                mode,
+                pass_count,
+                min_bid,
+                max_bid,
+                redeal,
+                must_head,
+                twenty,
+                1 << 30,  # no target within one hand
+                -1,
+            )
+            for s in range(4):
+                agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
+            play_builtin_until(states, 0, kinds, agent_rngs)
+            write_row(rows[i], states[0], deal)
