@@ -3,6 +3,8 @@
 - ``trickgym/SoloWhist-v0``: :class:`trickgym.envs.solowhist.SoloWhistEnv`
 - ``trickgym/Troggu-v0``: :class:`trickgym.envs.troggu.TrogguEnv` (``players=3..8``)
 - ``trickgym/Phat-v0``: :class:`trickgym.envs.phat.PhatEnv` (``episode="deal"|"game"``)
+- ``trickgym/Pinochle-v0``: :class:`trickgym.envs.pinochle.PinochleEnv` (``mode="kitty"``
+  or ``"exchange"``)
 
 All are :class:`trickgym.envs.base.TrickEnv`: one implementation serves every
 game.
@@ -16,6 +18,7 @@ ENV_IDS = {
     "trickgym/SoloWhist-v0": "trickgym.envs.solowhist:SoloWhistEnv",
     "trickgym/Troggu-v0": "trickgym.envs.troggu:TrogguEnv",
     "trickgym/Phat-v0": "trickgym.envs.phat:PhatEnv",
+    "trickgym/Pinochle-v0": "trickgym.envs.pinochle:PinochleEnv",
 }
 
 for _env_id, _entry_point in ENV_IDS.items():

@@ -119,7 +119,7 @@ def simulate(
     match_mode = dealing == "match"
     if match_mode and spec.match_block is None:
         raise ValueError(f"dealing='match' is not available for {game}; use dealing='shuffled'")
-    per_match = g.options.num_deals
+    per_match = g.options.num_deals if match_mode else 1
     if match_mode and (deals % per_match or first % per_match):
         raise ValueError(
             f"with dealing='match', deals ({deals}) and first ({first}) must be multiples of "

@@ -168,18 +168,43 @@ def phat_frame(rows: np.ndarray) -> pd.DataFrame:
 
 
 def _bid_auction(seats: np.ndarray, calls: np.ndarray) -> pd.Series:
-    """Pinochle auctions as ``"1:250 2:P 3:300 ..."`` (P for a pass)."""
-    n = int((calls >= 0).sum(axis=1).max()) if len(calls) else 0
-    parts = []
-    for row_seats, row_calls in zip(seats[:, :n], calls[:, :n], strict=True):
-        parts.append(
-            " ".join(
-                f"{s}:{c if c else 'P'}"
-                for s, c in zip(row_seats, row_calls, strict=True)
-                if c >= 0
-            )
-        )
-    return pd.Series(parts, dtype="str")
+    """Pinochle auctions as ``"1:250 2:P 3:300"`` (P for a pass), built by a kernel."""
+    data, offsets = _bid_buffers(np.ascontiguousarray(seats), np.ascontiguousarray(calls))
+    n = len(offsets) - 1
+    strings = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+    return pd.Series(pd.array(strings, dtype=pd.StringDtype("pyarrow", na_value=np.nan)))
+
+
+@njit(cache=True)
+def _bid_buffers(seats, calls):
+    n, width = calls.shape
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    data = np.empty(n * width * 7, dtype=np.uint8)  # "s:1234 " at most
+    pos = 0
+    for i in range(n):
+        for j in range(width):
+            value = calls[i, j]
+            if value < 0:
+                break
+            if j > 0:
+                data[pos] = 32
+                pos += 1
+            data[pos] = 48 + seats[i, j]
+            data[pos + 1] = 58  # ':'
+            pos += 2
+            if value == 0:
+                data[pos] = 80  # 'P'
+                pos += 1
+                continue
+            digits = 1
+            while value >= 10**digits:
+                digits += 1
+            for k in range(digits - 1, -1, -1):
+                data[pos + k] = 48 + value % 10
+                value //= 10
+            pos += digits
+        offsets[i + 1] = pos
+    return data[:pos].copy(), offsets
 
 
 def pinochle_frame(rows: np.ndarray) -> pd.DataFrame:
