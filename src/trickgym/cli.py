@@ -53,6 +53,8 @@ def _simulate(args) -> int:
     options = _game_options(args.option)
     if args.players is not None:
         options["players"] = args.players
+    if args.mode is not None:
+        options["mode"] = args.mode
     agents = args.agents.split(",")
     if len(agents) == 1:
         agents = agents[0]
@@ -117,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=int, default=None)
     sim.add_argument("--chunk", type=int, default=1024)
     sim.add_argument("--players", type=int, default=None, help="players (Troggu: 3..8)")
+    sim.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
     sim.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
     )
