@@ -213,8 +213,7 @@ class State:
         if not self.is_over:
             raise ValueError("the current deal is not over yet")
         if self.match_over:
-            n_deals = self.game.options.num_deals
-            raise ValueError(f"the match is over: its num_deals={n_deals} deals are played")
+            raise ValueError("the match is over; start a new one with game.deal()")
         self.game.kernels.next_deal_at(self._array, 0)
         return self
 

@@ -105,6 +105,7 @@ def simulate(
             raise ValueError(
                 f"{game} is simulated in whole matches: pass matches=N, not deals={deals!r}"
             )
+        _check_count("chunk", chunk, 1)  # unused: a whole match is the unit of work
         return _simulate_whole_matches(
             g, spec, 100 if matches is None else matches, agents, seed, first, threads, progress
         )

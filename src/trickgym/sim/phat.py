@@ -3,9 +3,10 @@
 A Phat game has no fixed number of deals, so the unit of work is a match:
 match ``m`` of seed ``s`` is seeded by ``derive_seed(s, m, 0)`` (cards and
 first pitcher) and ``derive_seed(s, m, 1 + seat)`` (each seat's agent).
-Every completed deal hands out all 80 phat, so a game lasts at most
-``MAX_DEALS_PER_GAME`` deals; each match gets that many row slots per game
-and unused slots (``deal == -1``) are dropped.
+Every completed deal hands out all 80 phat, so after ``d`` deals one team
+has at least ``40 d`` and a game lasts at most ``ceil(target / 40)`` deals;
+each match gets that many row slots per game and unused slots
+(``deal == -1``) are dropped.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym.agents.phat import play_builtin_until
-from trickgym.games.phat.constants import MAX_DEALS_PER_GAME
 from trickgym.games.phat.rules import init_match, match_over, next_deal
 from trickgym.games.phat.state import STATE_DTYPE
 from trickgym.rng import derive_seed
@@ -43,9 +43,9 @@ ROW_DTYPE = np.dtype(
 )
 
 
-def slots_per_match(games_in_match: int) -> int:
-    """Row slots reserved for one match."""
-    return games_in_match * MAX_DEALS_PER_GAME
+def slots_per_match(games_in_match: int, target: int) -> int:
+    """Row slots reserved for one match: the most deals its games can take."""
+    return games_in_match * -(-target // 40)
 
 
 @njit(cache=True)
@@ -71,9 +71,11 @@ def write_row(row, state, match):
 
 
 @njit(cache=True, parallel=True)
-def simulate_match_block(seed, first_match, kinds, target, games_in_match, rows):
-    """Fill ``rows`` with the deals of matches ``first_match ..``; unused slots get deal -1."""
-    slots = games_in_match * MAX_DEALS_PER_GAME
+def simulate_match_block(seed, first_match, kinds, target, games_in_match, slots, rows):
+    """Fill ``rows`` with the deals of matches ``first_match ..``; unused slots get deal -1.
+
+    Each match owns ``slots`` consecutive rows (see :func:`slots_per_match`).
+    """
     n_matches = rows.shape[0] // slots
     for m in prange(n_matches):
         match = first_match + m

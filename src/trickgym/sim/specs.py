@@ -67,7 +67,10 @@ def _troggu_deals(game, seed, first, kinds, chunk, rows):
 
 def _phat_matches(game, seed, first_match, kinds, rows):
     opts = game.options
-    phat.simulate_match_block(seed, first_match, kinds, opts.target, opts.games_in_match, rows)
+    slots = phat.slots_per_match(opts.games_in_match, opts.target)
+    phat.simulate_match_block(
+        seed, first_match, kinds, opts.target, opts.games_in_match, slots, rows
+    )
 
 
 def _pinochle_deals(game, seed, first, kinds, chunk, rows):
@@ -113,7 +116,7 @@ SPECS = {
         play_builtin_until=phat_agents.play_builtin_until,
         write_row=phat.write_row,
         unit="match",
-        slots=lambda game: phat.slots_per_match(game.options.games_in_match),
+        slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
     ),
     "pinochle": SimSpec(
         row_dtype=pinochle.ROW_DTYPE,

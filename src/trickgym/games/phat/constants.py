@@ -15,7 +15,6 @@ N_ACTIONS = 52
 CALL_BASE = 52
 TARGET = 181  # PH-D5
 MUCK_BONUS = 8
-MAX_DEALS_PER_GAME = 5  # every completed deal hands out 80 phat, so a team has 200 after 5
 
 PLAY = 0
 DEAL_OVER = 1

@@ -8,8 +8,9 @@ import numpy as np
 
 from ...api import Game, State
 from ...cards.decks import STANDARD
-from ...cards.notation import format_card, format_hand, parse_hand
+from ...cards.notation import format_card, format_hand
 from ...rng import seed_rng
+from ..dealing import check_hands, check_seat
 from . import rules
 from .constants import CALL_BASE, N_ACTIONS, N_SEATS, PHASE_NAMES, TARGET, TEAM_NAMES
 from .encode import LAYOUT, encode_kernel
@@ -61,8 +62,8 @@ class Phat(Game):
         ``pitcher`` is required. Otherwise the cards are shuffled from
         ``seed`` and the first pitcher is ``pitcher`` (default random).
         """
-        if pitcher is not None and pitcher not in range(N_SEATS):
-            raise ValueError(f"pitcher must be a seat 0..3, got {pitcher!r}")
+        if pitcher is not None:
+            check_seat("pitcher", pitcher, N_SEATS)
         array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if pitcher is None else pitcher)
         if hands is not None:
             if pitcher is None:
@@ -113,16 +114,5 @@ class Phat(Game):
 def _check_hands(hands) -> np.ndarray:
     if isinstance(hands, str) or len(hands) != N_SEATS:
         raise ValueError(f"hands must be a list of 4 hand strings (seats 0..3), got {hands!r}")
-    masks = [parse_hand(h) if isinstance(h, str) else int(h) for h in hands]
-    union = 0
-    for s, m in enumerate(masks):
-        if bin(m).count("1") != 13:
-            raise ValueError(
-                f"hand of seat {s} ({hands[s]!r}) has {bin(m).count('1')} cards, needs 13"
-            )
-        if union & m:
-            raise ValueError(
-                f"hand of seat {s} repeats cards already dealt: {format_hand(union & m)}"
-            )
-        union |= m
+    masks = check_hands([(f"seat {s}", h, 13) for s, h in enumerate(hands)], STANDARD)
     return np.array(masks, dtype=np.uint64)

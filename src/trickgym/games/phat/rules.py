@@ -144,10 +144,11 @@ def next_deal(state):
     """Deal the next deal: the pitch passes clockwise (PH-D1); a won game starts anew."""
     if state.game_over:
         state.game_index += 1
-        _new_game(state)
+        _new_game(state)  # its first deal is deal 0 of the new game
+    else:
+        state.deal_in_game += 1
     state.pitcher = (state.pitcher + 1) % 4
     state.deal_index += 1
-    state.deal_in_game += 1
     shuffle_and_deal(state)
 
 

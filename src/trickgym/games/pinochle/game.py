@@ -8,8 +8,9 @@ import numpy as np
 
 from ...api import Game, State
 from ...cards.decks import PINOCHLE
-from ...cards.notation import format_card, format_hand, parse_hand
+from ...cards.notation import format_card, format_hand
 from ...rng import seed_rng
+from ..dealing import check_hands, check_seat
 from . import rules
 from .constants import (
     BID_BASE,
@@ -136,8 +137,8 @@ class Pinochle(Game):
         ``"AS AS 10H"``; 11 cards each with a 4-card ``kitty`` in kitty mode,
         12 each in exchange mode) the deal is set and ``dealer`` is required.
         """
-        if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < 4):
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        if dealer is not None:
+            check_seat("dealer", dealer, N_SEATS)
         array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if dealer is None else dealer)
         if hands is not None or kitty is not None:
             if dealer is None:
@@ -155,19 +156,11 @@ class Pinochle(Game):
             raise ValueError("kitty mode needs kitty= (4 cards)")
         if not kitty_mode and kitty:
             raise ValueError("exchange mode has no kitty")
-        masks = [parse_hand(h, PINOCHLE) if isinstance(h, str) else int(h) for h in hands]
-        kitty_mask = parse_hand(kitty, PINOCHLE) if isinstance(kitty, str) else int(kitty or 0)
-        parts = [*((f"seat {s}", m, size) for s, m in enumerate(masks))]
+        parts = [(f"seat {s}", h, size) for s, h in enumerate(hands)]
         if kitty_mode:
-            parts.append(("kitty", kitty_mask, 4))
-        union = 0
-        for label, mask, want in parts:
-            count = bin(mask).count("1")
-            if count != want:
-                raise ValueError(f"{label} has {count} cards, needs {want}")
-            if union & mask:
-                raise ValueError(f"{label} repeats cards: {format_hand(union & mask, PINOCHLE)}")
-            union |= mask
+            parts.append(("kitty", kitty, 4))
+        masks = check_hands(parts, PINOCHLE)
+        kitty_mask = masks.pop() if kitty_mode else 0
         return masks, np.uint64(kitty_mask)
 
     def new_match(self, seed, num_deals=None, dealer=-1):

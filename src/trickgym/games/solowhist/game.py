@@ -8,8 +8,9 @@ import numpy as np
 
 from ...api import Game, State
 from ...cards.decks import STANDARD
-from ...cards.notation import format_card, format_hand, parse_card, parse_hand
+from ...cards.notation import format_card, format_hand, parse_card
 from ...rng import seed_rng
+from ..dealing import check_hands, check_seat
 from . import rules
 from .constants import (
     CALL_BASE,
@@ -82,8 +83,8 @@ class SoloWhist(Game):
         (default: the dealer's lowest card). Otherwise the pack is shuffled
         from ``seed`` and ``dealer`` (default random) deals.
         """
-        if dealer is not None and dealer not in range(N_SEATS):
-            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        if dealer is not None:
+            check_seat("dealer", dealer, N_SEATS)
         array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if dealer is None else dealer)
         record = array[0]
         if hands is not None:
@@ -159,18 +160,7 @@ def _pack_for(hands, dealer: int, turn_up) -> np.ndarray:
     """A pack that deals ``hands`` 3-3-3-3-1 from eldest, ``turn_up`` last."""
     if isinstance(hands, str) or len(hands) != N_SEATS:
         raise ValueError(f"hands must be a list of 4 hand strings (seats 0..3), got {hands!r}")
-    masks = [parse_hand(h) if isinstance(h, str) else int(h) for h in hands]
-    for s, m in enumerate(masks):
-        if bin(m).count("1") != 13:
-            raise ValueError(
-                f"hand of seat {s} ({hands[s]!r}) has {bin(m).count('1')} cards, needs 13"
-            )
-    union = 0
-    for s, m in enumerate(masks):
-        if union & m:
-            dup = format_hand(union & m)
-            raise ValueError(f"hand of seat {s} repeats cards already dealt: {dup}")
-        union |= m
+    masks = check_hands([(f"seat {s}", h, 13) for s, h in enumerate(hands)], STANDARD)
     cards = [[c for c in range(52) if masks[s] >> c & 1] for s in range(N_SEATS)]
     if turn_up is None:
         up = cards[dealer][0]

@@ -8,8 +8,9 @@ import numpy as np
 
 from ...api import Game, State
 from ...cards.decks import TAROT
-from ...cards.notation import format_card, format_hand, parse_hand
+from ...cards.notation import format_card, format_hand
 from ...rng import seed_rng
+from ..dealing import check_hands, check_seat
 from . import rules
 from .constants import (
     CALL_BASE,
@@ -81,8 +82,8 @@ class Troggu(Game):
         deals.
         """
         n = self.n_seats
-        if dealer is not None and (not _is_int(dealer) or not 0 <= dealer < n):
-            raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        if dealer is not None:
+            check_seat("dealer", dealer, n)
         array = self.new_match(np.uint64(seed_rng(seed)), dealer=-1 if dealer is None else dealer)
         if hands is not None or tapp is not None:
             if dealer is None:
@@ -97,19 +98,8 @@ class Troggu(Game):
             raise ValueError(f"hands must be a list of {n} hand strings (seats 0..{n - 1})")
         if tapp is None:
             raise ValueError(f"a deal with given hands needs tapp= ({t} cards)")
-        masks = [parse_hand(x, TAROT) if isinstance(x, str) else int(x) for x in hands]
-        tapp_mask = parse_hand(tapp, TAROT) if isinstance(tapp, str) else int(tapp)
-        union = 0
-        for label, mask, size in [
-            *((f"seat {s}", m, h) for s, m in enumerate(masks)),
-            ("tapp", tapp_mask, t),
-        ]:
-            count = bin(mask).count("1")
-            if count != size:
-                raise ValueError(f"{label} has {count} cards; {n} players need {size}")
-            if union & mask:
-                raise ValueError(f"{label} repeats cards: {format_hand(union & mask, TAROT)}")
-            union |= mask
+        parts = [(f"seat {s}", x, h) for s, x in enumerate(hands)] + [("tapp", tapp, t)]
+        *masks, tapp_mask = check_hands(parts, TAROT, need=f"{n} players need")
         return masks, np.uint64(tapp_mask)
 
     def new_match(self, seed, num_deals=None, dealer=-1):

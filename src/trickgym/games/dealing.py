@@ -1,0 +1,52 @@
+"""Checking a deal given by hand: one implementation for every game."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards.decks import Deck
+from ..cards.notation import format_hand, parse_hand
+
+__all__ = ["check_hands", "check_seat"]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def check_seat(name: str, value, n_seats: int) -> int:
+    """``value`` as a seat number, or a ValueError naming ``name`` and the allowed seats."""
+    if not _is_int(value) or not 0 <= value < n_seats:
+        raise ValueError(f"{name} must be a seat 0..{n_seats - 1}, got {value!r}")
+    return int(value)
+
+
+def check_hands(parts, deck: Deck, need: str = "needs") -> list[int]:
+    """Card sets of a given deal, checked: right sizes, real cards, no card twice.
+
+    ``parts`` is a list of ``(label, hand, size)``; a hand is a string in
+    card notation or an int bit set. Errors name the part and the problem,
+    e.g. ``"seat 2 has 12 cards, needs 13"``. ``need`` words the size
+    requirement (``"5 players need"``).
+    """
+    masks = []
+    union = 0
+    for label, hand, size in parts:
+        if isinstance(hand, str):
+            mask = parse_hand(hand, deck)
+        elif _is_int(hand):
+            mask = int(hand)
+            if mask < 0 or mask >> deck.n_cards:
+                raise ValueError(
+                    f"{label} {hand!r} is not a set of the {deck.n_cards}-card {deck.name} pack"
+                )
+        else:
+            raise ValueError(f"{label} must be a hand string (e.g. a list of cards), got {hand!r}")
+        count = bin(mask).count("1")
+        if count != size:
+            raise ValueError(f"{label} has {count} cards, {need} {size}")
+        if union & mask:
+            raise ValueError(f"{label} repeats cards: {format_hand(union & mask, deck)}")
+        union |= mask
+        masks.append(mask)
+    return masks
