@@ -65,8 +65,9 @@ class Game:
 
     def __init__(self, options):
         self.options = options
-        names = [self.action_name(a) for a in range(self.n_actions)]
-        self._by_name = {_fold(n): a for a, n in enumerate(names)}
+        # Calls by name; cards go through the deck's notation (first copy).
+        n_cards = self.deck.n_cards
+        self._by_name = {_fold(self.action_name(a)): a for a in range(n_cards, self.n_actions)}
 
     def __repr__(self) -> str:
         return f"trickgym.game({self.name!r}, {self.options})"
@@ -166,7 +167,7 @@ class State:
 
     @property
     def scores(self) -> np.ndarray:
-        """Each seat's cumulative match score."""
+        """Cumulative match scores: per seat, or per team (NS, EW) in partnership games."""
         return self.record["scores"][: self.game.n_seats].astype(np.int64)
 
     def legal_actions(self) -> list[int]:
@@ -191,6 +192,8 @@ class State:
         if self.is_over:
             raise ValueError(f"the deal is over; cannot apply {action!r} (call next_deal())")
         a = self.game.parse_action(action)
+        if isinstance(action, str) and a < self.game.deck.n_cards:
+            a = self._legal_copy(a)
         if not self.game.kernels.is_legal_at(self._array, 0, a):
             legal = ", ".join(self.action_name(x) for x in self.legal_actions())
             raise ValueError(
@@ -199,6 +202,15 @@ class State:
             )
         self.game.kernels.apply_action_at(self._array, 0, a)
         return self
+
+    def _legal_copy(self, card: int) -> int:
+        """For a card given by name, the legal one of its identical copies (if any)."""
+        copies = self.game.deck.copies
+        first = card - card % copies
+        for c in range(first, first + copies):
+            if self.game.kernels.is_legal_at(self._array, 0, c):
+                return c
+        return card
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         """Seat ``seat``'s information set as a dict of fixed-shape arrays."""

@@ -86,13 +86,14 @@ def format_card(card: int, deck: Deck = STANDARD, symbols: bool = False) -> str:
     return name
 
 
-def parse_cards(text: str, deck: Deck = STANDARD) -> list[int]:
+def parse_cards(text: str, deck: Deck = STANDARD, taken: int = 0) -> list[int]:
     """Card ids of a space- or comma-separated list of cards, in order.
 
-    Pinochle copies are given out in turn: ``"AS AS"`` is both aces of spades.
+    Pinochle copies are given out in turn: ``"AS AS"`` is both aces of
+    spades; copies already in ``taken`` (a set of card ids, e.g. the hands
+    parsed before this one) are skipped.
     """
     cards: list[int] = []
-    taken = 0
     for token in re.split(r"[\s,]+", text.strip()):
         if not token:
             continue
@@ -102,13 +103,16 @@ def parse_cards(text: str, deck: Deck = STANDARD) -> list[int]:
                 card += copy
                 break
         else:
-            raise ValueError(f"card {token!r} appears more than {deck.copies} time(s) in {text!r}")
+            raise ValueError(
+                f"card {token!r} appears more than {deck.copies} time(s) in {text!r}"
+                + (" and the cards before it" if taken else "")
+            )
         taken |= 1 << card
         cards.append(card)
     return cards
 
 
-def parse_hand(text: str, deck: Deck = STANDARD) -> int:
+def parse_hand(text: str, deck: Deck = STANDARD, taken: int = 0) -> int:
     """Set of cards (a Python int bitmask) written as ``text``.
 
     Dotted suit notation (``"AKQ2.JT9.8765.43"``, suits S.H.D.C, ``-`` or
@@ -121,14 +125,14 @@ def parse_hand(text: str, deck: Deck = STANDARD) -> int:
     if not isinstance(text, str):
         raise ValueError(f"hand must be a string, got {text!r}")
     if "." in text and deck.name != "tarot":
-        return _parse_dotted(text, deck)
+        return _parse_dotted(text, deck, taken)
     mask = 0
-    for card in parse_cards(text, deck):
+    for card in parse_cards(text, deck, taken):
         mask |= 1 << card
     return mask
 
 
-def _parse_dotted(text: str, deck: Deck) -> int:
+def _parse_dotted(text: str, deck: Deck, taken: int = 0) -> int:
     parts = text.strip().split(".")
     if len(parts) != 4:
         raise ValueError(
@@ -143,7 +147,7 @@ def _parse_dotted(text: str, deck: Deck) -> int:
         for rank in re.findall(r"10|.", part):
             tokens.append(rank + suit)
     try:
-        return sum(1 << c for c in parse_cards(" ".join(tokens), deck))
+        return sum(1 << c for c in parse_cards(" ".join(tokens), deck, taken))
     except ValueError as err:
         raise ValueError(f"bad hand {text!r}: {err}") from None
 

@@ -25,7 +25,8 @@ def check_hands(parts, deck: Deck, need: str = "needs") -> list[int]:
     """Card sets of a given deal, checked: right sizes, real cards, no card twice.
 
     ``parts`` is a list of ``(label, hand, size)``; a hand is a string in
-    card notation or an int bit set. Errors name the part and the problem,
+    card notation or an int bit set. In a pack with identical copies a card
+    written in two hands is both copies. Errors name the part and the problem,
     e.g. ``"seat 2 has 12 cards, needs 13"``. ``need`` words the size
     requirement (``"5 players need"``).
     """
@@ -33,7 +34,8 @@ def check_hands(parts, deck: Deck, need: str = "needs") -> list[int]:
     union = 0
     for label, hand, size in parts:
         if isinstance(hand, str):
-            mask = parse_hand(hand, deck)
+            # Identical copies go to hands in turn: a second "9S" is the other copy.
+            mask = parse_hand(hand, deck, taken=union if deck.copies > 1 else 0)
         elif _is_int(hand):
             mask = int(hand)
             if mask < 0 or mask >> deck.n_cards:

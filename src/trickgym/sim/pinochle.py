@@ -31,7 +31,7 @@ ROW_DTYPE = np.dtype(
         ("made", np.bool_),
         ("hand_scores", np.int32, (2,)),
         ("n_calls", np.int16),
-        ("calls", np.int16, (MAX_CALLS,)),
+        ("calls", np.int32, (MAX_CALLS,)),
         ("call_seats", np.int8, (MAX_CALLS,)),
         ("hands", np.uint64, (4,)),
         ("kitty", np.uint64),

@@ -17,6 +17,8 @@ TRUMP_BASE = 49
 BID_BASE = 53
 MAX_ACTIONS = 128
 MAX_BID_LEVELS = MAX_ACTIONS - BID_BASE  # 75
+MAX_BID = 100_000  # bounds for bid and target options, far above any real game
+MAX_TARGET = 1_000_000
 
 # Ranks inside a suit, weakest first.
 NINE, JACK, QUEEN, KING, TEN, ACE = range(6)

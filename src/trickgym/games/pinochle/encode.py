@@ -26,7 +26,7 @@ key                 shape, dtype    meaning
 ``last_trick``      (4,), int8      the previous trick, per seat
 ``tricks_won``      (4,), int8      tricks won per seat
 ``voids``           (4, 4), int8    suits each seat has shown out of
-``auction``         (96, 2), int16  ``[seat, bid]`` per call (bid 0 = Pass),
+``auction``         (96, 2), int32  ``[seat, bid]`` per call (bid 0 = Pass),
                                     ``-1`` padding
 ``meld``            (4,), int32     meld points per seat
 ``bids``            (2,), int32     the standing bid and the contract's bid
@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from ..encoding import ObsLayout, put_bits
-from .constants import CALL_BASE, MAX_ACTIONS, N_CARDS
+from .constants import CALL_BASE, MAX_ACTIONS, MAX_BID, N_CARDS
 from .state import MAX_CALLS
 
 __all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
@@ -65,9 +65,9 @@ OBS_SHAPES = {
     "last_trick": ((4,), np.int8, -1, N_CARDS - 1),
     "tricks_won": ((4,), np.int8, 0, 12),
     "voids": ((4, 4), np.int8, 0, 1),
-    "auction": ((MAX_CALLS, 2), np.int16, -1, 2**14),
+    "auction": ((MAX_CALLS, 2), np.int32, -1, MAX_BID),
     "meld": ((4,), np.int32, 0, 2**14),
-    "bids": ((2,), np.int32, 0, 2**14),
+    "bids": ((2,), np.int32, 0, MAX_BID),
     "scores": ((2,), np.int32, -(2**30), 2**30),
     "action_mask": ((MAX_ACTIONS,), np.int8, 0, 1),
 }

@@ -16,7 +16,9 @@ from .constants import (
     BID_BASE,
     CALL_BASE,
     MAX_ACTIONS,
+    MAX_BID,
     MAX_BID_LEVELS,
+    MAX_TARGET,
     MODES,
     N_SEATS,
     PHASE_NAMES,
@@ -83,10 +85,12 @@ class PinochleOptions:
                 )
         if self.pass_count not in (3, 4) or not _is_int(self.pass_count):
             raise ValueError(f"option pass_count must be 3 or 4, got {self.pass_count!r}")
-        for name in ("min_bid", "target", "max_bid"):
+        for name, most in (("min_bid", MAX_BID), ("max_bid", MAX_BID), ("target", MAX_TARGET)):
             value = getattr(self, name)
-            if not _is_int(value) or value <= 0 or value % 10:
-                raise ValueError(f"option {name} must be a positive multiple of 10, got {value!r}")
+            if not _is_int(value) or not 0 < value <= most or value % 10:
+                raise ValueError(
+                    f"option {name} must be a positive multiple of 10 up to {most}, got {value!r}"
+                )
         levels = (self.max_bid - self.min_bid) // 10 + 1
         if not 1 <= levels <= MAX_BID_LEVELS:
             raise ValueError(

@@ -38,7 +38,7 @@ STATE_DTYPE = np.dtype(
         ("holder", np.int8),
         ("passed", np.uint8),
         ("n_calls", np.int16),
-        ("calls", np.int16, (MAX_CALLS,)),  # bid value, or 0 for a pass
+        ("calls", np.int32, (MAX_CALLS,)),  # bid value, or 0 for a pass
         ("call_seats", np.int8, (MAX_CALLS,)),
         ("passed_out", np.bool_),  # all passed and the hand is redealt (option)
         # Contract and exchange (§5).
@@ -89,7 +89,7 @@ OBS_DTYPE = np.dtype(
         ("holder", np.int8),
         ("passed", np.uint8),
         ("n_calls", np.int16),
-        ("calls", np.int16, (MAX_CALLS,)),
+        ("calls", np.int32, (MAX_CALLS,)),
         ("call_seats", np.int8, (MAX_CALLS,)),
         ("declarer", np.int8),
         ("bid", np.int32),
