@@ -44,11 +44,23 @@ def resolve_agents(agents, n: int, what: str = "agents") -> list[int | Agent]:
     return [resolve_agent(a) for a in agents]
 
 
+def kernel_scratch(game) -> tuple[np.ndarray, np.ndarray]:
+    """``(obs, params)`` for calling a game's ``act_<game>`` kernel from Python.
+
+    ``obs`` is a one-record observation scratch array, ``params`` the
+    default rule parameters per seat.
+    """
+    from .rule import params_matrix
+
+    return np.empty(1, dtype=game.obs_dtype), params_matrix(game.name, game.n_seats)
+
+
 __all__ = [
     "KINDS",
     "RANDOM",
     "Agent",
     "RandomAgent",
+    "kernel_scratch",
     "random_action",
     "resolve_agent",
     "resolve_agents",

@@ -6,10 +6,12 @@ kind ``k`` for a seat using only what that seat may know.
 
 from __future__ import annotations
 
-__all__ = ["KINDS", "RANDOM", "resolve_kind"]
+__all__ = ["KINDS", "ORACLE", "RANDOM", "RULE", "resolve_kind"]
 
 RANDOM = 0
-KINDS = {"random": RANDOM}
+RULE = 1  # acts on its seat's observation with the game's rule heuristics
+ORACLE = 2  # sees every hand: an upper bound, for measurement only
+KINDS = {"random": RANDOM, "rule": RULE, "oracle": ORACLE}
 
 
 def resolve_kind(name: str) -> int:

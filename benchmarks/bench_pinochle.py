@@ -21,7 +21,11 @@ import time
 
 import numba
 import numpy as np
+from trickgym.agents.rule import params_matrix
+
 from bench_solowhist import best_of, print_table, with_threads
+
+PARAMS = params_matrix("pinochle", 4)
 
 # (label, mode, max_bid): the default cap, and a low one that keeps auctions short.
 SETS = (
@@ -47,7 +51,9 @@ def bench_kernels(hands: int, rows_out: list) -> dict[str, float]:
         m = ["kitty", "exchange"].index(mode)
 
         def run(rows=rows, m=m, max_bid=max_bid):
-            simulate_block(seed, 0, kinds, m, 4, 250, max_bid, False, True, False, 1024, rows)
+            simulate_block(
+                seed, 0, kinds, PARAMS, m, 4, 250, max_bid, False, True, False, 1024, rows
+            )
 
         run(rows=rows[:10])  # warm-up (compile or load)
         for threads in sorted({1, n_all}):
@@ -77,7 +83,7 @@ def bench_frame(hands: int, per_hand: dict[str, float], rows_out: list) -> None:
 
     rows = np.zeros(hands, dtype=ROW_DTYPE)
     kinds = np.zeros(4, dtype=np.int64)
-    simulate_block(np.uint64(1), 0, kinds, 0, 4, 250, 990, False, True, False, 1024, rows)
+    simulate_block(np.uint64(1), 0, kinds, PARAMS, 0, 4, 250, 990, False, True, False, 1024, rows)
     t = best_of(lambda: pinochle_frame(rows)) / hands
     rows_out.append(
         (

@@ -25,11 +25,14 @@ from pathlib import Path
 import numba
 import numpy as np
 from numba import njit, prange
+from trickgym.agents.rule import params_matrix
 
 from trickgym.cards import bit, popcount, select_kth
 from trickgym.cards.decks import STANDARD
 from trickgym.rng import below, derive_seed
 from trickgym.tricks import whist_beats, whist_legal
+
+PARAMS = params_matrix("solowhist", 4)
 
 SUIT_OF = STANDARD.suit_of.copy()
 SUIT_MASKS = STANDARD.suit_masks.copy()
@@ -176,7 +179,7 @@ def bench_kernels(deals: int, rows_out: list) -> None:
     floor_deals = 4 * deals
     out = np.zeros(floor_deals, dtype=np.int64)
     ranked_out = np.zeros(floor_deals, dtype=np.int64)
-    simulate_block(seed, 0, kinds, 5, False, 1024, rows[:10])  # warm-up (compile or load)
+    simulate_block(seed, 0, kinds, PARAMS, 5, False, 1024, rows[:10])  # warm-up (compile or load)
     floor_block(seed, 0, 1024, False, out[:10])
     floor_block(seed, 0, 1024, True, ranked_out[:10])
     n_all = numba.config.NUMBA_NUM_THREADS
@@ -185,7 +188,8 @@ def bench_kernels(deals: int, rows_out: list) -> None:
         timings[n] = with_threads(
             n,
             lambda: (
-                best_of(lambda: simulate_block(seed, 0, kinds, 5, False, 1024, rows)) / deals,
+                best_of(lambda: simulate_block(seed, 0, kinds, PARAMS, 5, False, 1024, rows))
+                / deals,
                 best_of(lambda: floor_block(seed, 0, 1024, False, out)) / floor_deals,
                 best_of(lambda: floor_block(seed, 0, 1024, True, ranked_out)) / floor_deals,
             ),

@@ -80,6 +80,9 @@ class TrickEnv(gym.Env):
         (the state is then unchanged).
     illegal_penalty : float
         See ``illegal_action``.
+    rule_options : optional
+        Settings of built-in rule opponents (the game's ``RuleOptions``):
+        one object, or a list with one per seat.
     **options
         The game's table options, validated by the game.
     """
@@ -105,6 +108,7 @@ class TrickEnv(gym.Env):
         render_mode: str | None = None,
         illegal_action: str = "terminate",
         illegal_penalty: float = 100.0,
+        rule_options=None,
         **options,
     ):
         if illegal_action not in ("terminate", "raise"):
@@ -129,6 +133,9 @@ class TrickEnv(gym.Env):
         self._observe_at = kernels.observe_at
         self._status_at = kernels.status_at
         self._kinds, self._agents = self._resolve_opponents(opponents)
+        from trickgym.agents.rule import params_matrix
+
+        self._params = params_matrix(self.game.name, n, rule_options)
         self.action_space = LegalDiscrete(self.game.n_actions, self._current_mask)
         self.observation_space = observation_space(self.obs_shapes)
         self._array = np.zeros(1, dtype=self.game.state_dtype)
@@ -164,7 +171,7 @@ class TrickEnv(gym.Env):
     def _run_opponents(self) -> None:
         """Let the other seats play until the learner must act or the deal ends."""
         while True:
-            p = self.play_builtin_until(self._array, 0, self._kinds, self._agent_rngs)
+            p = self.play_builtin_until(self._array, 0, self._kinds, self._agent_rngs, self._params)
             if p < 0 or p == self.seat:
                 return
             agent = self._agents[p]

@@ -45,6 +45,7 @@ def simulate(
     chunk: int = 1024,
     threads: int | None = None,
     progress: bool = False,
+    rule_options=None,
     **options,
 ) -> pd.DataFrame:
     """Play ``deals`` deals (Phat: ``matches`` whole matches) and return one row per deal.
@@ -78,6 +79,10 @@ def simulate(
         numba threads to use (default: all).
     progress : bool
         Show a tqdm progress bar.
+    rule_options : optional
+        The rule agents' settings (``trickgym.agents.rule.<game>.RuleOptions``):
+        one object for every seat or a list with one per seat; default
+        settings when omitted.
     **options
         Game options (``unit=...``), validated by the game.
 
@@ -100,14 +105,18 @@ def simulate(
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
     g = make_game(game, **options)
     spec = SPECS[game]
+    from trickgym.agents.rule import params_matrix
+
+    params = params_matrix(game, g.n_seats, rule_options)
     if spec.unit == "match":
         if deals is not None:
             raise ValueError(
                 f"{game} is simulated in whole matches: pass matches=N, not deals={deals!r}"
             )
         _check_count("chunk", chunk, 1)  # unused: a whole match is the unit of work
+        n_matches = 100 if matches is None else matches
         return _simulate_whole_matches(
-            g, spec, 100 if matches is None else matches, agents, seed, first, threads, progress
+            g, spec, n_matches, agents, seed, first, threads, progress, params
         )
     if matches is not None:
         raise ValueError("matches= is for games simulated in whole matches (phat); use deals=")
@@ -133,13 +142,13 @@ def simulate(
 
         if match_mode:
             rows = simulate_python_matches(
-                g, spec, seed, first // per_match, deals // per_match, agent_list, progress
+                g, spec, seed, first // per_match, deals // per_match, agent_list, progress, params
             )
         else:
-            rows = simulate_python(g, spec, seed, first, deals, agent_list, progress)
+            rows = simulate_python(g, spec, seed, first, deals, agent_list, progress, params)
     else:
         rows = _simulate_compiled(
-            g, spec, seed, first, deals, kinds, chunk, threads, progress, match_mode
+            g, spec, seed, first, deals, kinds, params, chunk, threads, progress, match_mode
         )
     if match_mode and (rows["deal"] < 0).any():
         raise ValueError(
@@ -154,7 +163,7 @@ def _check_count(name: str, value, low: int) -> None:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
-def _simulate_whole_matches(g, spec, matches, agents, seed, first, threads, progress):
+def _simulate_whole_matches(g, spec, matches, agents, seed, first, threads, progress, params):
     """Phat: all deals of ``matches`` matches, compiled or through the Python loop."""
     import numba
     from tqdm.auto import tqdm
@@ -167,7 +176,9 @@ def _simulate_whole_matches(g, spec, matches, agents, seed, first, threads, prog
     if kinds is None:
         from .python_loop import simulate_python_whole_matches
 
-        rows = simulate_python_whole_matches(g, spec, seed, first, matches, agent_list, progress)
+        rows = simulate_python_whole_matches(
+            g, spec, seed, first, matches, agent_list, progress, params
+        )
         return spec.frame(rows[rows["deal"] >= 0], g, True)
     slots = spec.slots(g)
     per_block = max(1, _BLOCK // slots)
@@ -180,7 +191,7 @@ def _simulate_whole_matches(g, spec, matches, agents, seed, first, threads, prog
             for start in range(0, matches, per_block):
                 count = min(per_block, matches - start)
                 block = np.zeros(count * slots, dtype=spec.row_dtype)
-                spec.match_block(g, seed, first + start, kinds, block)
+                spec.match_block(g, seed, first + start, kinds, params, block)
                 parts.append(block[block["deal"] >= 0])
                 bar.update(count)
     finally:
@@ -199,7 +210,9 @@ def _check_threads(threads) -> None:
         raise ValueError(f"threads must be an integer 1..{most} (or None for all), got {threads!r}")
 
 
-def _simulate_compiled(g, spec, seed, first, deals, kinds, chunk, threads, progress, match_mode):
+def _simulate_compiled(
+    g, spec, seed, first, deals, kinds, params, chunk, threads, progress, match_mode
+):
     import numba
     from tqdm.auto import tqdm
 
@@ -215,9 +228,10 @@ def _simulate_compiled(g, spec, seed, first, deals, kinds, chunk, threads, progr
             for start in range(0, deals, block_size):
                 block = rows[start : start + block_size]
                 if match_mode:
-                    spec.match_block(g, seed, (first + start) // opts.num_deals, kinds, block)
+                    first_match = (first + start) // opts.num_deals
+                    spec.match_block(g, seed, first_match, kinds, params, block)
                 else:
-                    spec.deal_block(g, seed, first + start, kinds, chunk, block)
+                    spec.deal_block(g, seed, first + start, kinds, params, chunk, block)
                 bar.update(len(block))
     finally:
         numba.set_num_threads(old_threads)

@@ -71,7 +71,7 @@ def write_row(row, state, match):
 
 
 @njit(cache=True, parallel=True)
-def simulate_match_block(seed, first_match, kinds, target, games_in_match, slots, rows):
+def simulate_match_block(seed, first_match, kinds, params, target, games_in_match, slots, rows):
     """Fill ``rows`` with the deals of matches ``first_match ..``; unused slots get deal -1.
 
     Each match owns ``slots`` consecutive rows (see :func:`slots_per_match`).
@@ -88,7 +88,7 @@ def simulate_match_block(seed, first_match, kinds, target, games_in_match, slots
             rows[m * slots + k].deal = -1
         k = 0
         while True:
-            play_builtin_until(states, 0, kinds, agent_rngs)
+            play_builtin_until(states, 0, kinds, agent_rngs, params)
             write_row(rows[m * slots + k], states[0], match)
             k += 1
             if match_over(states[0]):

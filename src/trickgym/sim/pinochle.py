@@ -67,7 +67,19 @@ def write_row(row, state, deal):
 
 @njit(cache=True, parallel=True)
 def simulate_block(
-    seed, first, kinds, mode, pass_count, min_bid, max_bid, redeal, must_head, twenty, chunk, rows
+    seed,
+    first,
+    kinds,
+    params,
+    mode,
+    pass_count,
+    min_bid,
+    max_bid,
+    redeal,
+    must_head,
+    twenty,
+    chunk,
+    rows,
 ):
     """Fill ``rows`` (``ROW_DTYPE``) with hands ``first .. first+len(rows)-1``."""
     count = rows.shape[0]
@@ -92,5 +104,5 @@ def simulate_block(
             )
             for s in range(4):
                 agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-            play_builtin_until(states, 0, kinds, agent_rngs)
+            play_builtin_until(states, 0, kinds, agent_rngs, params)
             write_row(rows[i], states[0], deal)

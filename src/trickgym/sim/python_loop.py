@@ -25,11 +25,11 @@ def _start(game, seed, index, num_deals, agent_rngs) -> State:
     return State(game, array)
 
 
-def _play_out(state: State, spec, agents, kinds, agent_rngs) -> None:
+def _play_out(state: State, spec, agents, kinds, agent_rngs, params) -> None:
     """Play the current deal to its end; Python agents see only their observation."""
     k = state.game.kernels
     while True:
-        p = spec.play_builtin_until(state.array, 0, kinds, agent_rngs)
+        p = spec.play_builtin_until(state.array, 0, kinds, agent_rngs, params)
         if p < 0:
             return
         obs = state.observe(p)
@@ -50,21 +50,30 @@ def _agent_rngs(game) -> np.ndarray:
     return np.zeros((max(game.n_seats, 8), 1), dtype=np.uint64)
 
 
-def simulate_python(game, spec, seed, first, deals, agents, progress=False) -> np.ndarray:
+def _default_params(game, params):
+    from trickgym.agents.rule import params_matrix
+
+    return params_matrix(game.name, game.n_seats) if params is None else params
+
+
+def simulate_python(game, spec, seed, first, deals, agents, progress=False, params=None):
     """Rows (``spec.row_dtype``) of independent deals ``first..first+deals-1``."""
     from tqdm.auto import tqdm
 
     rows = np.zeros(deals, dtype=spec.row_dtype)
     agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
+    params = _default_params(game, params)
     for i in tqdm(range(deals), disable=not progress, unit="deal"):
         state = _start(game, seed, first + i, 1, agent_rngs)
-        _play_out(state, spec, agents, kinds, agent_rngs)
+        _play_out(state, spec, agents, kinds, agent_rngs, params)
         spec.write_row(rows[i], state.record, first + i)
     return rows
 
 
-def simulate_python_matches(game, spec, seed, first_match, matches, agents, progress=False):
+def simulate_python_matches(
+    game, spec, seed, first_match, matches, agents, progress=False, params=None
+):
     """Rows of the scored deals of matches ``first_match..``, as the compiled loop."""
     from tqdm.auto import tqdm
 
@@ -73,11 +82,12 @@ def simulate_python_matches(game, spec, seed, first_match, matches, agents, prog
     rows["deal"] = -1
     agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
+    params = _default_params(game, params)
     for m in tqdm(range(matches), disable=not progress, unit="match"):
         state = _start(game, seed, first_match + m, num_deals, agent_rngs)
         passed_out = 0
         while True:
-            _play_out(state, spec, agents, kinds, agent_rngs)
+            _play_out(state, spec, agents, kinds, agent_rngs, params)
             record = state.record
             if record["contract"] == 0:
                 passed_out += 1
@@ -96,7 +106,9 @@ def simulate_python_matches(game, spec, seed, first_match, matches, agents, prog
     return rows
 
 
-def simulate_python_whole_matches(game, spec, seed, first_match, matches, agents, progress=False):
+def simulate_python_whole_matches(
+    game, spec, seed, first_match, matches, agents, progress=False, params=None
+):
     """Rows of every deal of matches ``first_match..`` (Phat), as the compiled loop.
 
     Each match has ``spec.slots(game)`` row slots; unused ones keep deal -1.
@@ -108,11 +120,12 @@ def simulate_python_whole_matches(game, spec, seed, first_match, matches, agents
     rows["deal"] = -1
     agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
+    params = _default_params(game, params)
     for m in tqdm(range(matches), disable=not progress, unit="match"):
         state = _start(game, seed, first_match + m, None, agent_rngs)
         k = 0
         while True:
-            _play_out(state, spec, agents, kinds, agent_rngs)
+            _play_out(state, spec, agents, kinds, agent_rngs, params)
             spec.write_row(rows[m * slots + k], state.record, first_match + m)
             k += 1
             if state.match_over:

@@ -52,18 +52,18 @@ ROW_DTYPE = np.dtype(
 
 
 @njit(cache=True)
-def play_deal(states, i, seed, deal, kinds, agent_rngs, unit, early_stop):
+def play_deal(states, i, seed, deal, kinds, agent_rngs, params, unit, early_stop):
     """Deal ``deal`` of ``seed`` played in ``states[i]`` by built-in agents of ``kinds``."""
     init_match(states[i], derive_seed(seed, deal, 0), unit, 1, True, early_stop, -1)
     for s in range(4):
         agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-    play_out(states, i, kinds, agent_rngs)
+    play_out(states, i, kinds, agent_rngs, params)
 
 
 @njit(cache=True)
-def play_out(states, i, kinds, agent_rngs):
+def play_out(states, i, kinds, agent_rngs, params):
     """Play the current deal of ``states[i]`` to its end with built-in agents."""
-    play_builtin_until(states, i, kinds, agent_rngs)
+    play_builtin_until(states, i, kinds, agent_rngs, params)
 
 
 @njit(cache=True)
@@ -93,7 +93,7 @@ def write_row(row, state, deal):
 
 
 @njit(cache=True, parallel=True)
-def simulate_block(seed, first, kinds, unit, early_stop, chunk, rows):
+def simulate_block(seed, first, kinds, params, unit, early_stop, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``.
 
     Chunks of ``chunk`` deals run in parallel (numba ``prange``); each chunk
@@ -106,13 +106,13 @@ def simulate_block(seed, first, kinds, unit, early_stop, chunk, rows):
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         state = states[0]
         for i in range(c * chunk, min(count, (c + 1) * chunk)):
-            play_deal(states, 0, seed, first + i, kinds, agent_rngs, unit, early_stop)
+            play_deal(states, 0, seed, first + i, kinds, agent_rngs, params, unit, early_stop)
             write_row(rows[i], state, first + i)
 
 
 @njit(cache=True, parallel=True)
 def simulate_match_block(
-    seed, first_match, kinds, unit, num_deals, always_shuffle, early_stop, rows
+    seed, first_match, kinds, params, unit, num_deals, always_shuffle, early_stop, rows
 ):
     """Fill ``rows`` with the scored deals of matches ``first_match ..``, in order.
 
@@ -135,7 +135,7 @@ def simulate_match_block(
         for i in range(num_deals):
             rows[m * num_deals + i].deal = -1
         while True:
-            play_out(states, 0, kinds, agent_rngs)
+            play_out(states, 0, kinds, agent_rngs, params)
             if state.contract == NO_CONTRACT:
                 passed_out += 1
                 if passed_out >= MAX_PASSED_OUT:

@@ -23,8 +23,9 @@ __all__ = ["SPECS", "SimSpec"]
 class SimSpec:
     """A game's simulation pieces.
 
-    ``deal_block(game, seed, first, kinds, chunk, rows)`` fills ``rows`` with
-    independent deals; ``match_block(game, seed, first_match, kinds, rows)``
+    ``deal_block(game, seed, first, kinds, params, chunk, rows)`` fills
+    ``rows`` with independent deals; ``match_block(game, seed, first_match,
+    kinds, params, rows)``
     with the scored deals of whole matches (``None``: no match mode);
     ``frame(rows, game, match_mode)`` makes the DataFrame;
     ``play_builtin_until`` and ``write_row`` serve the Python loop.
@@ -42,17 +43,18 @@ class SimSpec:
     slots: Callable[..., int] | None = None
 
 
-def _solowhist_deals(game, seed, first, kinds, chunk, rows):
+def _solowhist_deals(game, seed, first, kinds, params, chunk, rows):
     opts = game.options
-    solowhist.simulate_block(seed, first, kinds, opts.unit, opts.early_stop, chunk, rows)
+    solowhist.simulate_block(seed, first, kinds, params, opts.unit, opts.early_stop, chunk, rows)
 
 
-def _solowhist_matches(game, seed, first_match, kinds, rows):
+def _solowhist_matches(game, seed, first_match, kinds, params, rows):
     opts = game.options
     solowhist.simulate_match_block(
         seed,
         first_match,
         kinds,
+        params,
         opts.unit,
         opts.num_deals,
         opts.always_shuffle,
@@ -61,24 +63,25 @@ def _solowhist_matches(game, seed, first_match, kinds, rows):
     )
 
 
-def _troggu_deals(game, seed, first, kinds, chunk, rows):
-    troggu.simulate_block(seed, first, kinds, game.n_seats, chunk, rows)
+def _troggu_deals(game, seed, first, kinds, params, chunk, rows):
+    troggu.simulate_block(seed, first, kinds, params, game.n_seats, chunk, rows)
 
 
-def _phat_matches(game, seed, first_match, kinds, rows):
+def _phat_matches(game, seed, first_match, kinds, params, rows):
     opts = game.options
     slots = phat.slots_per_match(opts.games_in_match, opts.target)
     phat.simulate_match_block(
-        seed, first_match, kinds, opts.target, opts.games_in_match, slots, rows
+        seed, first_match, kinds, params, opts.target, opts.games_in_match, slots, rows
     )
 
 
-def _pinochle_deals(game, seed, first, kinds, chunk, rows):
+def _pinochle_deals(game, seed, first, kinds, params, chunk, rows):
     o = game.options
     pinochle.simulate_block(
         seed,
         first,
         kinds,
+        params,
         ["kitty", "exchange"].index(o.mode),
         o.pass_count,
         o.min_bid,

@@ -67,7 +67,7 @@ def write_row(row, state, deal):
 
 
 @njit(cache=True, parallel=True)
-def simulate_block(seed, first, kinds, n_players, chunk, rows):
+def simulate_block(seed, first, kinds, params, n_players, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``."""
     count = rows.shape[0]
     n_chunks = (count + chunk - 1) // chunk
@@ -79,5 +79,5 @@ def simulate_block(seed, first, kinds, n_players, chunk, rows):
             init_match(states[0], derive_seed(seed, deal, 0), n_players, 1, -1)
             for s in range(n_players):
                 agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-            play_builtin_until(states, 0, kinds, agent_rngs)
+            play_builtin_until(states, 0, kinds, agent_rngs, params)
             write_row(rows[i], states[0], deal)

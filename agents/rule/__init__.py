@@ -1,0 +1,51 @@
+"""Rule-based agents: one per game, acting on its seat's observation only.
+
+Each game's module defines a frozen, documented options dataclass (the
+heuristics' thresholds) and a compiled ``rule_action(obs, params, rng)``
+that reads the seat's observation record and a float64 parameter row. The
+options become that row through :func:`params_row`, so compiled loops can
+give each seat its own settings (sweeps, tournaments of two settings).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+__all__ = ["MAX_PARAMS", "params_matrix", "params_row"]
+
+MAX_PARAMS = 16  # width of a parameter row; games use the first fields
+
+
+def params_row(options) -> np.ndarray:
+    """The options dataclass as a float64 row of ``MAX_PARAMS`` (fields in order)."""
+    values = [float(getattr(options, f.name)) for f in dataclasses.fields(options)]
+    if len(values) > MAX_PARAMS:
+        raise ValueError(f"{type(options).__name__} has more than {MAX_PARAMS} parameters")
+    row = np.zeros(MAX_PARAMS, dtype=np.float64)
+    row[: len(values)] = values
+    return row
+
+
+def params_matrix(game_name: str, n_seats: int, options=None) -> np.ndarray:
+    """Per-seat parameter rows: ``options`` is None (defaults), one options object, or a list."""
+    from . import phat, pinochle, solowhist, troggu
+
+    defaults = {
+        "solowhist": solowhist.RuleOptions,
+        "troggu": troggu.RuleOptions,
+        "phat": phat.RuleOptions,
+        "pinochle": pinochle.RuleOptions,
+    }[game_name]
+    if options is None or not isinstance(options, list | tuple):
+        options = [options] * n_seats
+    if len(options) != n_seats:
+        raise ValueError(f"rule options must be one object or a list of {n_seats}")
+    rows = []
+    for o in options:
+        o = defaults() if o is None else o
+        if not isinstance(o, defaults):
+            raise ValueError(f"rule options for {game_name} must be {defaults.__name__}, got {o!r}")
+        rows.append(params_row(o))
+    return np.array(rows, dtype=np.float64)
