@@ -21,9 +21,8 @@ import time
 
 import numba
 import numpy as np
-from trickgym.agents.rule import params_matrix
-
 from bench_solowhist import best_of, print_table, with_threads
+from trickgym.agents.rule import params_matrix
 
 PARAMS = params_matrix("pinochle", 4)
 
