@@ -98,6 +98,27 @@ def _simulate(args) -> int:
     return 0
 
 
+def _tournament(args) -> int:
+    from .duplicate import tournament
+
+    options = _game_options(args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    if args.mode is not None:
+        options["mode"] = args.mode
+    report = tournament(
+        args.game,
+        args.agents.split(","),
+        deals=args.deals,
+        seed=args.seed,
+        threads=args.threads,
+        progress=not args.quiet,
+        **options,
+    )
+    print(report.format())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``trickgym`` command."""
     parser = argparse.ArgumentParser(prog="trickgym", description=__doc__.splitlines()[0])
@@ -126,6 +147,20 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", default=None, help="write the rows to this Parquet file")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
+
+    tour = sub.add_parser(
+        "tournament", help="duplicate tournament: the same deals with the agents in every seat"
+    )
+    tour.add_argument("--game", default="solowhist")
+    tour.add_argument("--agents", default="rule,random", help="two or more agents: rule,random")
+    tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--threads", type=int, default=None)
+    tour.add_argument("--players", type=int, default=None, help="players (Troggu: 3..8)")
+    tour.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
+    tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(run=_tournament)
     return parser
 
 

@@ -1,0 +1,203 @@
+"""Duplicate tournaments: the same deals replayed with the agents moved round the table.
+
+Luck of the cards cancels when every agent plays every seat of the same deal.
+For games played alone (Solo Whist, Troggu) the agents are seated in turn
+round the table and the seating is rotated through every seat; for
+partnership games (Phat, Pinochle) two agents sit as the two teams and then
+swap. Each agent's score for a deal is its mean payoff over the seats it held
+in every seating, so the per-deal values are paired and their differences
+have small variance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .analysis import bid_success
+from .sim import simulate
+
+__all__ = ["TournamentReport", "tournament"]
+
+_PARTNERSHIP = {"phat", "pinochle"}
+_Z95 = 1.959963984540054
+
+
+@dataclass
+class TournamentReport:
+    """The result of :func:`tournament`.
+
+    ``standings``: per agent, the mean payoff per deal with a 95% interval
+    (``mean``, ``ci_low``, ``ci_high``, ``deals``); ``difference``: the first
+    agent's mean minus the second's, paired by deal, with its interval;
+    ``bids``: bid success per agent (as declarer) and contract;
+    ``rows``: the simulation frames of every seating, with a ``seating``
+    column and ``agent_<seat>`` columns.
+    """
+
+    game: str
+    agents: list[str]
+    standings: pd.DataFrame
+    difference: pd.Series
+    bids: pd.DataFrame
+    rows: pd.DataFrame
+
+    def format(self) -> str:
+        """The report as aligned text."""
+        unit = "matche" if self.game == "phat" else "deal"
+        lines = [
+            f"duplicate tournament: {self.game}, {int(self.standings['deals'].iloc[0]):,} "
+            f"{unit}s, every seating",
+            f"{'agent':<14}{'mean payoff/deal':>18}   95% interval",
+        ]
+        for name, row in self.standings.iterrows():
+            lines.append(
+                f"{name!s:<14}{row['mean']:>18.3f}   [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+            )
+        d = self.difference
+        lines.append(
+            f"{d.name!s:<14}{d['mean']:>18.3f}   [{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
+            f"   ({'significant' if _significant(d) else 'not significant'})"
+        )
+        if len(self.bids):
+            lines.append("")
+            lines.append(f"{'declarer':<14}{'contract':<22}{'count':>8}{'made %':>9}   95% Wilson")
+            for (agent, contract), row in self.bids.iterrows():
+                if np.isnan(row["made_pct"]):
+                    continue
+                lines.append(
+                    f"{agent!s:<14}{contract!s:<22}{int(row['count']):>8}{row['made_pct']:>8.1f}%"
+                    f"   [{row['ci_low_pct']:.1f}, {row['ci_high_pct']:.1f}]"
+                )
+        return "\n".join(lines)
+
+
+def _significant(d: pd.Series) -> bool:
+    """Whether a 95% interval excludes zero (and is not zero up to rounding)."""
+    if abs(d["ci_high"]) < 1e-9 and abs(d["ci_low"]) < 1e-9:
+        return False
+    return bool(d["ci_low"] > 0 or d["ci_high"] < 0)
+
+
+def _seatings(game: str, names: list[str], n_seats: int) -> list[tuple[str, ...]]:
+    """Every seating of the agents: rotations, or the two teams swapped."""
+    if game in _PARTNERSHIP:
+        if len(names) != 2:
+            raise ValueError(f"{game} is a partnership game: give exactly 2 agents, got {names}")
+        a, b = names
+        return [(a, b, a, b), (b, a, b, a)]
+    if not 2 <= len(names) <= n_seats:
+        raise ValueError(f"give 2 to {n_seats} agents for {game}, got {names}")
+    base = [names[s % len(names)] for s in range(n_seats)]
+    seatings = []
+    for r in range(n_seats):
+        seating = tuple(base[(s - r) % n_seats] for s in range(n_seats))
+        if seating not in seatings:
+            seatings.append(seating)
+    return seatings
+
+
+def _seat_payoffs(game: str, df: pd.DataFrame, n_seats: int) -> np.ndarray:
+    """Per row and seat, the seat's payoff (its team's margin in partnership games)."""
+    if game == "pinochle":
+        margin = (df["score_ns"] - df["score_ew"]).to_numpy(np.float64)
+    elif game == "phat":
+        bonus_ns = np.where(df["bonus_to"] == "NS", df["bonus"], 0)
+        bonus_ew = np.where(df["bonus_to"] == "EW", df["bonus"], 0)
+        margin = (df["phat_ns"] + bonus_ns - df["phat_ew"] - bonus_ew).to_numpy(np.float64)
+    else:
+        return df[[f"payoff_{s}" for s in range(n_seats)]].to_numpy(np.float64)
+    return np.stack([margin, -margin, margin, -margin], axis=1)
+
+
+def _interval(values: np.ndarray) -> tuple[float, float, float]:
+    mean = float(values.mean())
+    half = _Z95 * float(values.std(ddof=1)) / np.sqrt(len(values)) if len(values) > 1 else np.nan
+    return mean, mean - half, mean + half
+
+
+def tournament(
+    game: str,
+    agents,
+    deals: int = 1000,
+    seed: int = 0,
+    *,
+    rule_options=None,
+    threads: int | None = None,
+    progress: bool = False,
+    **options,
+) -> TournamentReport:
+    """Replay ``deals`` deals (Phat: matches) with ``agents`` in every seating.
+
+    ``agents`` are built-in names (``"rule"``, ``"random"``, ``"oracle"``)
+    or agent objects, at least two. Returns a :class:`TournamentReport`.
+    """
+    from .games import game as make_game
+
+    if isinstance(agents, str):
+        agents = agents.split(",")
+    names = [a if isinstance(a, str) else f"{type(a).__name__}#{i}" for i, a in enumerate(agents)]
+    if len(set(names)) != len(names):
+        raise ValueError(f"agents must be different, got {names}")
+    by_name = dict(zip(names, agents, strict=True))
+    n_seats = make_game(game, **options).n_seats
+    seatings = _seatings(game, names, n_seats)
+    unit = "matches" if game == "phat" else "deals"
+    frames, per_unit = [], []
+    for k, seating in enumerate(seatings):
+        df = simulate(
+            game,
+            agents=[by_name[name] for name in seating],
+            seed=seed,
+            threads=threads,
+            progress=progress,
+            rule_options=rule_options,
+            **{unit: deals},
+            **options,
+        )
+        pay = _seat_payoffs(game, df, n_seats)
+        key = df["match"].to_numpy() if game == "phat" else df["deal"].to_numpy()
+        agent_means = {}
+        for name in names:
+            seats = [s for s, who in enumerate(seating) if who == name]
+            value = pay[:, seats].mean(axis=1)
+            agent_means[name] = (
+                pd.Series(value).groupby(key).sum()
+                if game == "phat"
+                else (pd.Series(value, index=key))
+            )
+        per_unit.append(pd.DataFrame(agent_means))
+        df = df.assign(seating=k, **{f"agent_{s}": who for s, who in enumerate(seating)})
+        frames.append(df)
+    values = sum(per_unit) / len(per_unit)
+    if game == "phat":  # per deal: divide each match's total by its deals, averaged over seatings
+        n_deals = sum(f.groupby("match").size() for f in frames) / len(frames)
+        values = values.div(n_deals, axis=0)
+    standings = pd.DataFrame(
+        [(*_interval(values[name].to_numpy()), len(values)) for name in names],
+        index=pd.Index(names, name="agent"),
+        columns=["mean", "ci_low", "ci_high", "deals"],
+    )
+    diff = values[names[0]] - values[names[1]]
+    mean, low, high = _interval(diff.to_numpy())
+    difference = pd.Series(
+        {"mean": mean, "ci_low": low, "ci_high": high}, name=f"{names[0]} - {names[1]}"
+    )
+    rows = pd.concat(frames, ignore_index=True)
+    return TournamentReport(game, names, standings, difference, _bids_by_agent(rows), rows)
+
+
+def _bids_by_agent(rows: pd.DataFrame) -> pd.DataFrame:
+    """Bid success of each agent as declarer, per contract (empty for Phat)."""
+    if "contract" not in rows.columns or "declarer" not in rows.columns:
+        return pd.DataFrame()
+    declared = rows[rows["declarer"] >= 0]
+    if declared.empty:
+        return pd.DataFrame()
+    seats = declared["declarer"].to_numpy()
+    who = declared[[c for c in rows.columns if c.startswith("agent_")]].to_numpy()
+    declared = declared.assign(declarer_agent=who[np.arange(len(seats)), seats])
+    tables = {agent: bid_success(group) for agent, group in declared.groupby("declarer_agent")}
+    return pd.concat(tables, names=["agent", "contract"])

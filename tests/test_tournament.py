@@ -1,0 +1,58 @@
+"""Duplicate tournaments: seatings, pairing, and an oracle that must win."""
+
+from __future__ import annotations
+
+import pytest
+from trickgym.agents import RandomAgent
+
+import trickgym
+from trickgym.cli import main
+from trickgym.duplicate import _seatings, tournament
+
+
+def test_rotations_put_every_agent_in_every_seat():
+    seatings = _seatings("solowhist", ["a", "b"], 4)
+    assert seatings == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    five = _seatings("troggu", ["a", "b"], 5)
+    assert len(five) == 5 and all(sorted(s.count("a") for s in five) == [3] * 5 for s in [five])
+    for seat in range(5):
+        assert {s[seat] for s in five} == {"a", "b"}
+
+
+def test_partnerships_swap():
+    assert _seatings("pinochle", ["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    with pytest.raises(ValueError, match="exactly 2 agents"):
+        _seatings("phat", ["a", "b", "c"], 4)
+
+
+def test_same_agent_twice_is_refused():
+    with pytest.raises(ValueError, match="agents must be different"):
+        tournament("solowhist", ["random", "random"], deals=10)
+
+
+@pytest.mark.parametrize("game, options", [("solowhist", {}), ("pinochle", {"mode": "exchange"})])
+def test_oracle_beats_random(game, options):
+    report = tournament(game, ["oracle", "random"], deals=60, seed=3, **options)
+    assert report.difference["ci_low"] > 0, report.format()
+    assert report.standings.loc["oracle", "mean"] > report.standings.loc["random", "mean"]
+
+
+def test_zero_sum_standings_and_rows():
+    report = tournament("solowhist", ["random", RandomAgent(1)], deals=40, seed=2)
+    means = report.standings["mean"]
+    assert means.sum() == pytest.approx(0.0, abs=1e-9)  # two agents, equal seats: zero-sum
+    assert set(report.rows["seating"]) == {0, 1} and len(report.rows) == 80
+
+
+def test_lazy_package_attributes():
+    assert trickgym.tournament is tournament
+    with pytest.raises(AttributeError):
+        trickgym.no_such_thing  # noqa: B018
+
+
+def test_cli_tournament(capsys):
+    code = main(
+        ["tournament", "--game", "phat", "--agents", "oracle,random", "--deals", "10", "--quiet"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0 and "oracle - random" in out and "phat" in out
