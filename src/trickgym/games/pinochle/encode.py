@@ -109,8 +109,8 @@ def encode_kernel(observations, j, buf, scalars, auction, meld, bids, scores):
     put_bits(buf, MASK, obs.legal_low, CALL_BASE)
     put_bits(buf, MASK + CALL_BASE, obs.legal_high, MAX_ACTIONS - CALL_BASE)
     for i in range(MAX_CALLS):
-        auction[i, 0] = obs.call_seats[i]
-        auction[i, 1] = obs.calls[i]
+        auction[i, 0] = obs.call_seats[i] if i < obs.n_calls else -1
+        auction[i, 1] = obs.calls[i] if i < obs.n_calls else -1
     bids[0] = obs.high
     bids[1] = obs.bid
     scores[0] = obs.scores[0]

@@ -440,9 +440,9 @@ def observe(state, seat, obs):
     obs.holder = state.holder
     obs.passed = state.passed
     obs.n_calls = state.n_calls
-    for i in range(obs.calls.shape[0]):
-        obs.calls[i] = state.calls[i] if i < state.n_calls else -1
-        obs.call_seats[i] = state.call_seats[i] if i < state.n_calls else -1
+    for i in range(state.n_calls):  # entries past n_calls are stale: readers stop there
+        obs.calls[i] = state.calls[i]
+        obs.call_seats[i] = state.call_seats[i]
     obs.declarer = state.declarer
     obs.bid = state.bid
     obs.trumps = state.trumps

@@ -89,7 +89,7 @@ OBS_DTYPE = np.dtype(
         ("holder", np.int8),
         ("passed", np.uint8),
         ("n_calls", np.int16),
-        ("calls", np.int32, (MAX_CALLS,)),
+        ("calls", np.int32, (MAX_CALLS,)),  # only the first n_calls entries are meaningful
         ("call_seats", np.int8, (MAX_CALLS,)),
         ("declarer", np.int8),
         ("bid", np.int32),
