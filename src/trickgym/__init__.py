@@ -1,7 +1,11 @@
 """trickgym: simulate, analyse and train agents for trick-taking card games."""
 
-from . import envs as _envs  # noqa: F401  (registers the Gymnasium env ids)
-from .games import GAMES, game
+from ._kernel_cache import refresh_kernel_cache as _refresh_kernel_cache
+
+_refresh_kernel_cache()  # before any kernel is loaded from numba's cache
+
+from . import envs as _envs  # noqa: E402, F401  (registers the Gymnasium env ids)
+from .games import GAMES, game  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["GAMES", "__version__", "game", "simulate", "tournament"]
