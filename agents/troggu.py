@@ -14,7 +14,7 @@ from trickgym.games.troggu.constants import CALL_BASE, DEAL_OVER
 from trickgym.games.troggu.rules import apply_action, legal_sets, observe
 from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
 
-from .builtin import ORACLE, RULE
+from .builtin import ORACLE, RANDOM, RULE
 from .random import random_action
 from .rule.troggu import rule_action
 
@@ -24,13 +24,10 @@ ORACLE_ROLLOUTS = 8  # rule-agent playouts per candidate action
 
 
 @njit(cache=True)
-def _act_fair(kind, state, seat, rng, obs, params):
-    """Random or rule agent: acts on what ``seat`` may know."""
-    if kind == RULE:
-        observe(state, seat, obs[0])
-        return rule_action(obs[0], params, rng)
-    low, high = legal_sets(state)
-    return random_action(low, high, CALL_BASE, rng)
+def _act_rule(state, seat, rng, obs, params):
+    """The rule agent: acts on ``seat``'s observation only."""
+    observe(state, seat, obs[0])
+    return rule_action(obs[0], params[seat], rng)
 
 
 @njit(cache=True)
@@ -57,7 +54,7 @@ def oracle_action(state, seat, rng, obs, params):
                 apply_action(trial[0], action)
                 while trial[0].phase != DEAL_OVER:
                     p = trial[0].to_move
-                    apply_action(trial[0], _act_fair(RULE, trial[0], p, rng, obs, params[p]))
+                    apply_action(trial[0], _act_rule(trial[0], p, rng, obs, params))
                 total += trial[0].payoffs[seat]
             if total > best_value:
                 best, best_value = action, total
@@ -72,9 +69,42 @@ def act_troggu(kind, state, seat, rng, obs, params):
     ``OBS_DTYPE`` scratch array, ``params`` the per-seat rule parameters
     (``float64[n_seats, MAX_PARAMS]``).
     """
-    if kind == ORACLE:
-        return oracle_action(state, seat, rng, obs, params)
-    return _act_fair(kind, state, seat, rng, obs, params[seat])
+    # Random first and without touching params: the hot path of random simulations.
+    if kind == RANDOM:
+        low, high = legal_sets(state)
+        return random_action(low, high, CALL_BASE, rng)
+    if kind == RULE:
+        return _act_rule(state, seat, rng, obs, params)
+    return oracle_action(state, seat, rng, obs, params)
+
+
+@njit(cache=True)
+def _play_random(state, agent_rngs):
+    """Every seat random: the leanest loop, for random-agent simulations."""
+    while state.phase != DEAL_OVER:
+        p = state.to_move
+        low, high = legal_sets(state)
+        apply_action(state, random_action(low, high, CALL_BASE, agent_rngs[p]))
+
+
+@njit(cache=True)
+def _play_fair_until(state, kinds, agent_rngs, obs, params):
+    """Random and rule agents play until an oracle or a Python-played seat must act.
+
+    Kept apart from the oracle so that this hot loop stays small.
+    """
+    while state.phase != DEAL_OVER:
+        p = state.to_move
+        kind = kinds[p]
+        if kind == RANDOM:
+            low, high = legal_sets(state)
+            action = random_action(low, high, CALL_BASE, agent_rngs[p])
+        elif kind == RULE:
+            action = _act_rule(state, p, agent_rngs[p], obs, params)
+        else:
+            return p
+        apply_action(state, action)
+    return -1
 
 
 @njit(cache=True)
@@ -87,10 +117,15 @@ def play_builtin_until(states, i, kinds, agent_rngs, params):
     once the deal is over.
     """
     state = states[i]
+    all_random = True
+    for kind in kinds:
+        all_random &= kind == RANDOM
+    if all_random:
+        _play_random(state, agent_rngs)
+        return -1
     obs = np.empty(1, dtype=OBS_DTYPE)
-    while state.phase != DEAL_OVER:
-        p = state.to_move
-        if kinds[p] < 0:
+    while True:
+        p = _play_fair_until(state, kinds, agent_rngs, obs, params)
+        if p < 0 or kinds[p] != ORACLE:
             return p
-        apply_action(state, act_troggu(kinds[p], state, p, agent_rngs[p], obs, params))
-    return -1
+        apply_action(state, oracle_action(state, p, agent_rngs[p], obs, params))
