@@ -149,6 +149,24 @@ R_ACE = 12
 NONE = -1
 
 
+def _ranks(ranks) -> np.uint64:
+    """The cards of the given rank indices in every suit."""
+    return np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in ranks))
+
+
+_BLANK = _ranks((0, 1, 2, 4, 5, 6))  # no phat, no muck: 2-4, 6-8
+_HIGH = _ranks(range(R_TEN, 13))  # T J Q K A
+_NOT_PHAT = _ranks((0, 1, 2, 4, 5, 6, 8, 9, 10, 11, 12))  # all but the 9s and 5s
+_LOW_NOT_PHAT = _ranks((0, 1, 2, 4, 5, 6, 8))  # ... and below the jack
+_RANK_ROW = _ranks((0,))  # the 2s; shifted left by r: the cards of rank r
+_RANK_BITS = np.uint64((1 << 13) - 1)
+# Smearing masks: the cards that may receive a bit from k ranks higher in their suit.
+_SMEAR1 = _ranks(range(12))
+_SMEAR2 = _ranks(range(11))
+_SMEAR4 = _ranks(range(9))
+_SMEAR8 = _ranks(range(5))
+
+
 # ------------------------------------------------------------------- helpers
 
 
@@ -157,7 +175,7 @@ def _has(mask, card):
     return (mask >> np.uint64(card)) & _U1 != _U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_value(card, trumps, mw):
     """Points a trick gains from ``card``: its phat plus ``mw`` times its muck."""
     if card // 13 == trumps:
@@ -165,32 +183,46 @@ def card_value(card, trumps, mw):
     return _PHAT_PLAIN[card] + mw * _MUCK[card]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unseen_cards(obs):
     """Cards neither in our hand nor played: held by the other three seats."""
-    seen = obs.hand
-    for s in range(4):
-        seen |= obs.played[s]
-    return _FULL & ~seen
+    p = obs.played
+    return _FULL & ~(obs.hand | p[0] | p[1] | p[2] | p[3])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def above(card):
     """Cards of ``card``'s suit ranked above it."""
     return SUIT_MASKS[card // 13] & ~((bit(card) << _U1) - _U1)
 
 
-@njit(cache=True)
-def keep_cost(card, trumps, unseen, params):
-    """What giving up ``card`` costs in future tricks (trumps, side-suit bosses)."""
+@njit(cache=True, inline="always")
+def bosses(unseen):
+    """Cards with no unseen card of their suit above them (``above(c) & unseen == 0``)."""
+    x = (unseen >> np.uint64(1)) & _SMEAR1  # unseen cards one rank higher
+    x |= (x >> np.uint64(1)) & _SMEAR1
+    x |= (x >> np.uint64(2)) & _SMEAR2
+    x |= (x >> np.uint64(4)) & _SMEAR4
+    x |= (x >> np.uint64(8)) & _SMEAR8
+    return _FULL & ~x
+
+
+@njit(cache=True, inline="always")
+def _keep(card, trumps, boss, params):
     if card // 13 == trumps:
         return params[P_KEEP_TRUMP] + params[P_TRUMP_RANK_WEIGHT] * (card % 13)
-    if above(card) & unseen == _U0 and card % 13 >= R_TEN:
+    if _has(boss & _HIGH, card):
         return params[P_KEEP_BOSS]
     return 0.0
 
 
 @njit(cache=True)
+def keep_cost(card, trumps, unseen, params):
+    """What giving up ``card`` costs in future tricks (trumps, side-suit bosses)."""
+    return _keep(card, trumps, bosses(unseen), params)
+
+
+@njit(cache=True, inline="always")
 def trick_state(obs, trump_mask):
     """``(winning position, winning card)`` of the trick so far."""
     wpos = 0
@@ -205,7 +237,7 @@ def trick_state(obs, trump_mask):
     return wpos, wcard
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_value(obs, trumps, mw):
     """Value (phat + ``mw`` * muck) of the cards in the current trick."""
     v = 0.0
@@ -214,7 +246,7 @@ def trick_value(obs, trumps, mw):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(card, wcard, trump_mask):
     """Whether ``card`` beats the trick's winning card ``wcard``."""
     if card // 13 == wcard // 13:
@@ -222,7 +254,15 @@ def beats(card, wcard, trump_mask):
     return _has(trump_mask, card)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _beaters(cards, wcard, trumps):
+    """The cards of ``cards`` that beat the winning card ``wcard`` (see ``beats``)."""
+    if wcard // 13 == trumps:
+        return cards & above(wcard)
+    return cards & (above(wcard) | SUIT_MASKS[trumps])
+
+
+@njit(cache=True, inline="always")
 def may_ruff(obs, seat, led, trumps, unseen, params):
     """Whether ``seat`` may be out of suit ``led`` and hold a trump."""
     if trumps < 0 or led == trumps or obs.voids[seat] >> trumps & 1:
@@ -234,33 +274,78 @@ def may_ruff(obs, seat, led, trumps, unseen, params):
     return popcount(unseen & SUIT_MASKS[led]) < params[P_RUFF_RISK_LEN]
 
 
-@njit(cache=True)
-def holds_against(obs, card, led, trumps, unseen, params):
-    """Whether ``card``, winning the trick once we play, stays winning.
+@njit(cache=True, inline="always")
+def _holding(obs, led, trumps, unseen, boss, params):
+    """The cards of suit ``led`` or trumps that, winning once we play, stay winning.
 
     Only the opponents still to play after us are feared; they may hold any
     unseen card of a suit they have not shown out of.
     """
     team = obs.seat % 2
+    trump_ok = SUIT_MASKS[trumps]
+    side_ok = _U0 if led == trumps else SUIT_MASKS[led]
     for pos in range(obs.trick_n + 1, 4):
         s = (obs.leader + pos) % 4
         if s % 2 == team:
             continue
-        if card // 13 == trumps:
-            higher = above(card) & unseen
-            if higher == _U0:
-                continue
-            if led == trumps:
-                if not (obs.voids[s] >> trumps & 1):
-                    return False
-            elif may_ruff(obs, s, led, trumps, unseen, params):
-                return False
-        else:
-            if not (obs.voids[s] >> led & 1) and above(card) & unseen != _U0:
-                return False
-            if may_ruff(obs, s, led, trumps, unseen, params):
-                return False
-    return True
+        if led == trumps:
+            if not (obs.voids[s] >> trumps & 1):
+                trump_ok &= boss
+        elif may_ruff(obs, s, led, trumps, unseen, params):
+            trump_ok &= boss
+            side_ok = _U0
+        elif not (obs.voids[s] >> led & 1):
+            side_ok &= boss
+    return trump_ok | side_ok
+
+
+@njit(cache=True)
+def holds_against(obs, card, led, trumps, unseen, params):
+    """Whether ``card`` (of suit ``led`` or trumps), winning the trick once we play, stays
+    winning against the opponents still to play after us."""
+    return _has(_holding(obs, led, trumps, unseen, bosses(unseen), params), card)
+
+
+@njit(cache=True, inline="always")
+def _lowest_blank(cards):
+    """Lowest-ranked card of ``cards & _BLANK`` (lowest suit on ties), or NONE."""
+    b = cards & _BLANK
+    if b == _U0:
+        return NONE
+    ranks = (b | (b >> np.uint64(13)) | (b >> np.uint64(26)) | (b >> np.uint64(39))) & _RANK_BITS
+    return lowest_bit(b & (_RANK_ROW << np.uint64(lowest_bit(ranks))))
+
+
+@njit(cache=True)
+def _best(cards, trumps, boss, params, mode):
+    """Argmax over ``cards`` of a score; ties go to the lowest card.
+
+    ``mode`` 0: value - keep (feeding, winning); 1: -(value + keep) (ducking).
+    """
+    mw = params[P_MUCK_WEIGHT]
+    if (
+        mode == 1
+        and mw >= 0.0
+        and params[P_KEEP_BOSS] >= 0.0
+        and params[P_TRUMP_RANK_WEIGHT] >= 0.0
+        and params[P_KEEP_TRUMP] >= 0.07
+    ):
+        # Every blank side card (score -0.01 * rank >= -0.06) beats every other card.
+        tm = SUIT_MASKS[trumps] if trumps >= 0 else _U0
+        c = _lowest_blank(cards & ~tm)
+        if c != NONE:
+            return c
+    best, best_score = NONE, -1e300
+    bits = cards
+    while bits:
+        c = lowest_bit(bits)
+        bits &= bits - _U1
+        v = card_value(c, trumps, mw)
+        k = _keep(c, trumps, boss, params)
+        score = v - k if mode == 0 else -(v + k) - 0.01 * (c % 13)
+        if score > best_score + 1e-9:
+            best, best_score = c, score
+    return best
 
 
 @njit(cache=True)
@@ -269,18 +354,7 @@ def best_by_score(cards, trumps, unseen, params, mode):
 
     ``mode`` 0: value - keep (feeding, winning); 1: -(value + keep) (ducking).
     """
-    mw = params[P_MUCK_WEIGHT]
-    best, best_score = NONE, -1e300
-    bits = cards
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        v = card_value(c, trumps, mw)
-        k = keep_cost(c, trumps, unseen, params)
-        score = v - k if mode == 0 else -(v + k) - 0.01 * (c % 13)
-        if score > best_score + 1e-9:
-            best, best_score = c, score
-    return best
+    return _best(cards, trumps, bosses(unseen), params, mode)
 
 
 # --------------------------------------------------------------------- rules
@@ -317,11 +391,8 @@ def choose_pitch(obs, params):
     if _has(cards, ace):
         return ace
     # Low card without phat or muck: ranks 2-4, 6-8.
-    blank = _U0
-    for r in (0, 1, 2, 4, 5, 6):
-        blank |= bit(13 * best_suit + r)
-    if cards & blank:
-        return lowest_bit(cards & blank)
+    if cards & _BLANK:
+        return lowest_bit(cards & _BLANK)
     return lowest_bit(cards)
 
 
@@ -347,6 +418,7 @@ def lead_draw_trumps(obs, trumps, unseen, params):
 def lead_boss_side(obs, trumps, unseen, params):
     """Lead a side-suit boss the opponents are not expected to ruff (or NONE)."""
     me = obs.seat
+    boss = bosses(unseen)
     best, best_left = NONE, -1
     for s in range(4):
         if s == trumps:
@@ -355,7 +427,7 @@ def lead_boss_side(obs, trumps, unseen, params):
         if mine == _U0:
             continue
         top = highest_bit(mine)
-        if above(top) & unseen:
+        if not _has(boss, top):
             continue
         if may_ruff(obs, (me + 1) % 4, s, trumps, unseen, params):
             continue
@@ -370,16 +442,9 @@ def lead_boss_side(obs, trumps, unseen, params):
 @njit(cache=True)
 def _cheapest_blank(cards, trumps):
     """Lowest card of ``cards`` with no phat and no muck (ranks 2-4, 6-8), or NONE."""
-    best = NONE
-    bits = cards
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        r = c % 13
-        if r != R_FIVE and r < R_NINE and c // 13 != trumps:
-            if best == NONE or r < best % 13:
-                best = c
-    return best
+    if trumps >= 0:
+        cards &= ~SUIT_MASKS[trumps]
+    return _lowest_blank(cards)
 
 
 @njit(cache=True)
@@ -387,19 +452,16 @@ def lead_to_partner_void(obs, trumps, unseen, params):
     """Lead low where partner has shown out and may ruff, the opponents not (or NONE)."""
     me = obs.seat
     partner = (me + 2) % 4
-    if obs.voids[partner] >> trumps & 1:
+    pv = np.int64(obs.voids[partner])
+    if pv >> trumps & 1:
         return NONE
+    opp_void = np.int64(obs.voids[(me + 1) % 4]) | np.int64(obs.voids[(me + 3) % 4])
     for s in range(4):
-        if s == trumps or not (obs.voids[partner] >> s & 1):
+        if s == trumps or not (pv >> s & 1) or opp_void >> s & 1:
             continue
-        mine = obs.hand & SUIT_MASKS[s]
-        if mine == _U0:
-            continue
-        if obs.voids[(me + 1) % 4] >> s & 1 or obs.voids[(me + 3) % 4] >> s & 1:
-            continue
-        c = _cheapest_blank(mine, trumps)
-        if c != NONE:
-            return c
+        blank = obs.hand & SUIT_MASKS[s] & _BLANK
+        if blank:
+            return lowest_bit(blank)
     return NONE
 
 
@@ -407,13 +469,14 @@ def lead_to_partner_void(obs, trumps, unseen, params):
 def lead_low(obs, trumps, unseen, params):
     """The cheapest lead: a blank side card from the longest suit, else least loss."""
     best, best_len = NONE, -1
+    hand = obs.hand
     for s in range(4):
         if s == trumps:
             continue
-        mine = obs.hand & SUIT_MASKS[s]
-        c = _cheapest_blank(mine, trumps)
-        if c != NONE and popcount(mine) > best_len:
-            best, best_len = c, popcount(mine)
+        mine = hand & SUIT_MASKS[s]
+        blank = mine & _BLANK
+        if blank and popcount(mine) > best_len:
+            best, best_len = lowest_bit(blank), popcount(mine)
     if best != NONE:
         return best
     return best_by_score(obs.legal_cards, trumps, unseen, params, 1)
@@ -425,66 +488,61 @@ def feed_partner(obs, trumps, unseen, params):
     return best_by_score(obs.legal_cards, trumps, unseen, params, 0)
 
 
+@njit(cache=True, inline="always")
+def _win_last(obs, wcard, value, trumps, boss, params):
+    winners = _beaters(obs.legal_cards, wcard, trumps)
+    if winners == _U0:
+        return NONE
+    best = _best(winners, trumps, boss, params, 0)
+    led = np.int64(obs.trick_cards[0]) // 13
+    if led != trumps and winners & SUIT_MASKS[trumps] == winners and value < params[P_RUFF_MIN]:
+        if card_value(best, trumps, params[P_MUCK_WEIGHT]) < params[P_RUFF_MIN]:
+            return NONE  # a worthless trick: keep the trump
+    return best
+
+
 @njit(cache=True)
 def win_last(obs, wcard, value, trumps, unseen, params):
     """Fourth hand: take the trick with the best winner (or NONE if not worth it)."""
-    tm = SUIT_MASKS[trumps]
-    winners = _U0
-    bits = obs.legal_cards
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        if beats(c, wcard, tm):
-            winners |= bit(c)
-    if winners == _U0:
+    return _win_last(obs, wcard, value, trumps, bosses(unseen), params)
+
+
+@njit(cache=True, inline="always")
+def _win_safe(obs, wcard, value, trumps, holding, boss, params, partner_winning):
+    if partner_winning and value < params[P_OVERTAKE_MIN]:
+        return NONE
+    safe = _beaters(obs.legal_cards, wcard, trumps) & holding
+    if safe == _U0:
         return NONE
     led = np.int64(obs.trick_cards[0]) // 13
-    if led != trumps and winners & tm == winners and value < params[P_RUFF_MIN]:
-        best = best_by_score(winners, trumps, unseen, params, 0)
-        if card_value(best, trumps, params[P_MUCK_WEIGHT]) < params[P_RUFF_MIN]:
-            return NONE  # a worthless trick: keep the trump
-    return best_by_score(winners, trumps, unseen, params, 0)
+    if led != trumps and safe & SUIT_MASKS[trumps] == safe and value < params[P_RUFF_MIN]:
+        return NONE
+    return _best(safe, trumps, boss, params, 0)
 
 
 @njit(cache=True)
 def win_safe(obs, wcard, value, trumps, unseen, params, partner_winning):
     """Second or third hand: the best winner no opponent still to play can beat (or NONE)."""
-    tm = SUIT_MASKS[trumps]
     led = np.int64(obs.trick_cards[0]) // 13
-    safe = _U0
-    bits = obs.legal_cards
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        if beats(c, wcard, tm) and holds_against(obs, c, led, trumps, unseen, params):
-            safe |= bit(c)
-    if safe == _U0:
-        return NONE
-    if partner_winning and value < params[P_OVERTAKE_MIN]:
-        return NONE
-    if led != trumps and safe & tm == safe and value < params[P_RUFF_MIN]:
-        return NONE
-    return best_by_score(safe, trumps, unseen, params, 0)
+    boss = bosses(unseen)
+    holding = _holding(obs, led, trumps, unseen, boss, params)
+    return _win_safe(obs, wcard, value, trumps, holding, boss, params, partner_winning)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def third_hand_high(obs, wcard, trumps):
     """Third hand, opponent winning: the lowest winner carrying no phat (or NONE).
 
     Forces the fourth hand's honours without risking a 9 or 5 (or a trump honour).
     """
-    tm = SUIT_MASKS[trumps]
     led = np.int64(obs.trick_cards[0]) // 13
-    bits = obs.legal_cards & SUIT_MASKS[led]
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        if beats(c, wcard, tm):
-            r = c % 13
-            if r == R_FIVE or r == R_NINE or (led == trumps and r >= 9):
-                continue  # never risk a phat card on a trick that may be lost
-            return c
-    return NONE
+    if wcard // 13 != led:
+        return NONE  # trumped: no card of the led suit beats it
+    ok = _LOW_NOT_PHAT if led == trumps else _NOT_PHAT
+    cands = obs.legal_cards & above(wcard) & ok
+    if cands == _U0:
+        return NONE
+    return lowest_bit(cands)
 
 
 @njit(cache=True)
@@ -517,35 +575,39 @@ def _follow(obs, params):
     trumps = np.int64(obs.trumps)
     tm = SUIT_MASKS[trumps]
     unseen = unseen_cards(obs)
+    boss = bosses(unseen)
     wpos, wcard = trick_state(obs, tm)
-    value = trick_value(obs, trumps, params[P_MUCK_WEIGHT])
     wseat = (obs.leader + wpos) % 4
     partner_winning = wseat % 2 == obs.seat % 2
-    led = np.int64(obs.trick_cards[0]) // 13
-    last = obs.trick_n == 3
-    if partner_winning and (last or holds_against(obs, wcard, led, trumps, unseen, params)):
-        return feed_partner(obs, trumps, unseen, params)
-    if last:
-        c = win_last(obs, wcard, value, trumps, unseen, params)
+    if obs.trick_n == 3:
+        if partner_winning:
+            return _best(obs.legal_cards, trumps, boss, params, 0)  # feed_partner
+        value = trick_value(obs, trumps, params[P_MUCK_WEIGHT])
+        c = _win_last(obs, wcard, value, trumps, boss, params)
         if c != NONE:
             return c
-        return duck_low(obs, trumps, unseen, params)
-    c = win_safe(obs, wcard, value, trumps, unseen, params, partner_winning)
+        return _best(obs.legal_cards, trumps, boss, params, 1)  # duck_low
+    led = np.int64(obs.trick_cards[0]) // 13
+    holding = _holding(obs, led, trumps, unseen, boss, params)
+    if partner_winning and _has(holding, wcard):
+        return _best(obs.legal_cards, trumps, boss, params, 0)  # feed_partner
+    value = trick_value(obs, trumps, params[P_MUCK_WEIGHT])
+    c = _win_safe(obs, wcard, value, trumps, holding, boss, params, partner_winning)
     if c != NONE:
         return c
     if obs.trick_n == 2 and not partner_winning:
         c = third_hand_high(obs, wcard, trumps)
         if c != NONE:
             return c
-    return duck_low(obs, trumps, unseen, params)
+    return _best(obs.legal_cards, trumps, boss, params, 1)  # duck_low
 
 
 @njit(cache=True)
 def rule_action(obs, params, rng):
     """The rule agent's card for the seat's observation ``obs`` (always legal)."""
     legal = obs.legal_cards
-    if legal == _U0:
-        return 0
+    if legal & (legal - _U1) == _U0:
+        return lowest_bit(legal) if legal else 0  # no choice
     if obs.trick_n == 0:
         c = _lead(obs, params)
     else:
