@@ -221,10 +221,8 @@ def _highest_rank(cards):
 @njit(cache=True)
 def _unseen(obs):
     """Cards this seat has not seen: not in its hand and not played."""
-    seen = obs.hand
-    for s in range(4):
-        seen |= obs.played[s]
-    return FULL & ~seen
+    played = obs.played
+    return FULL & ~(obs.hand | played[0] | played[1] | played[2] | played[3])
 
 
 @njit(cache=True, inline="always")
@@ -249,15 +247,16 @@ def _legal(obs, action):
 @njit(cache=True)
 def _trick_winner(obs, trump_mask):
     """Position in play order of the card winning the current trick."""
+    cards = obs.trick_cards
     best = 0
+    w = np.int64(cards[0])
     for i in range(1, obs.trick_n):
-        c = np.int64(obs.trick_cards[i])
-        w = np.int64(obs.trick_cards[best])
+        c = np.int64(cards[i])
         if c // 13 == w // 13:
             if c > w:
-                best = i
+                best, w = i, c
         elif _has(trump_mask, c):
-            best = i
+            best, w = i, c
     return best
 
 
@@ -309,6 +308,68 @@ def _lowest_equal(c, hand, out):
 # -------------------------------------------------------------- hand evaluation
 
 
+_SUIT13 = np.uint64(0x1FFF)
+
+
+@njit(cache=True, inline="always")
+def _suit_bits(hand, s):
+    """The 13 rank bits (2 = bit 0 .. A = bit 12) of ``hand`` in suit ``s``."""
+    return (hand >> np.uint64(13 * s)) & _SUIT13
+
+
+@njit(cache=True, inline="always")
+def _top_run(y):
+    """Length of the unbroken run from the ace in the rank bits ``y``."""
+    gaps = ~y & _SUIT13
+    if gaps == _U0:
+        return 13
+    return 12 - highest_bit(gaps)
+
+
+@njit(cache=True, inline="always")
+def _suit_values(y, king_value, queen_value):
+    """(cards, value as a side suit with trumps, value as the trump suit) of rank bits ``y``.
+
+    The same float operations, in the same order, as the per-suit loop of
+    ``hand_tricks`` (the run sums are exact halves), so results are identical.
+    """
+    n = popcount(y)
+    run = _top_run(y)
+    side = float(min(run, 2)) + 0.5 * float(max(0, run - 2))
+    trump = float(run)
+    if run == 0 and n >= 2 and (y >> np.uint64(11)) & _U1:
+        side += king_value
+        trump += king_value
+    if run <= 1 and n >= 3 and (y >> np.uint64(10)) & _U1:
+        side += queen_value
+        trump += queen_value
+    trump += max(0, n - 4 - max(0, run - 4))
+    trump = min(trump, float(n))
+    return n, side, trump
+
+
+@njit(cache=True, inline="always")
+def _tricks_with(t, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, ruff_value):
+    """``hand_tricks`` with trump suit ``t`` (>= 0) from the four suits' ``_suit_values``."""
+    total = 0.0
+    short = 0.0
+    total += t0 if t == 0 else s0
+    if t != 0 and n0 < 2:
+        short += 2 - n0
+    total += t1 if t == 1 else s1
+    if t != 1 and n1 < 2:
+        short += 2 - n1
+    total += t2 if t == 2 else s2
+    if t != 2 and n2 < 2:
+        short += 2 - n2
+    total += t3 if t == 3 else s3
+    if t != 3 and n3 < 2:
+        short += 2 - n3
+    nt = n0 if t == 0 else (n1 if t == 1 else (n2 if t == 2 else n3))
+    total += ruff_value * min(short, float(max(0, nt - 3)))
+    return total
+
+
 @njit(cache=True)
 def hand_tricks(hand, trump, king_value, queen_value, ruff_value):
     """Estimated tricks of ``hand`` with ``trump`` (suit index, -1 for none).
@@ -319,35 +380,24 @@ def hand_tricks(hand, trump, king_value, queen_value, ruff_value):
     Trumps add one per card beyond four; spare trumps (beyond three) ruff
     void and singleton side suits at ``ruff_value`` each.
     """
-    total = 0.0
-    n_trumps = popcount(hand & SUIT_MASKS[trump]) if trump >= 0 else 0
-    short = 0.0
-    for s in range(4):
-        x = hand & SUIT_MASKS[s]
-        n = popcount(x)
-        top = 13 * s + 12
-        run = 0
-        while run < n and _has(x, top - run):
-            run += 1
-        value = 0.0
-        for i in range(run):
-            if s != trump and i >= 2 and trump >= 0:
-                value += 0.5
-            else:
-                value += 1.0
-        if run == 0 and n >= 2 and _has(x, top - 1):
-            value += king_value
-        if run <= 1 and n >= 3 and _has(x, top - 2):
-            value += queen_value
-        if s == trump:
-            value += max(0, n - 4 - max(0, run - 4))
-            value = min(value, float(n))
-        elif n < 2:
-            short += 2 - n
-        total += value
-    if trump >= 0:
-        total += ruff_value * min(short, float(max(0, n_trumps - 3)))
-    return total
+    if trump < 0:
+        total = 0.0
+        for s in range(4):
+            y = _suit_bits(hand, s)
+            n = popcount(y)
+            run = _top_run(y)
+            value = float(run)
+            if run == 0 and n >= 2 and (y >> np.uint64(11)) & _U1:
+                value += king_value
+            if run <= 1 and n >= 3 and (y >> np.uint64(10)) & _U1:
+                value += queen_value
+            total += value
+        return total
+    n0, s0, t0 = _suit_values(_suit_bits(hand, 0), king_value, queen_value)
+    n1, s1, t1 = _suit_values(_suit_bits(hand, 1), king_value, queen_value)
+    n2, s2, t2 = _suit_values(_suit_bits(hand, 2), king_value, queen_value)
+    n3, s3, t3 = _suit_values(_suit_bits(hand, 3), king_value, queen_value)
+    return _tricks_with(trump, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, ruff_value)
 
 
 @njit(cache=True)
@@ -355,13 +405,11 @@ def misere_danger(hand, slack):
     """Number of cards that may be forced to win: rank > 2 k + slack, k own lower cards."""
     danger = 0
     for s in range(4):
-        x = hand & SUIT_MASKS[s]
+        y = _suit_bits(hand, s)
         k = 0
-        while x:
-            c = lowest_bit(x)
-            if c - 13 * s > 2 * k + slack:
-                danger += 1
-            x &= x - _U1
+        while y:
+            danger += np.int64(lowest_bit(y) > 2 * k + slack)
+            y &= y - _U1
             k += 1
     return danger
 
@@ -374,12 +422,9 @@ def declared_safe(hand):
     cards one opponent could hold.
     """
     for s in range(4):
-        x = hand & SUIT_MASKS[s]
-        n = popcount(x)
-        top = 13 * s + 12
-        run = 0
-        while run < n and _has(x, top - run):
-            run += 1
+        y = _suit_bits(hand, s)
+        n = popcount(y)
+        run = _top_run(y)
         if run < n and run < 13 - n:
             return False
     return True
@@ -388,10 +433,15 @@ def declared_safe(hand):
 @njit(cache=True)
 def _best_trump(hand, params):
     """(suit, estimate) of the best trump suit for ``hand``; ties go to the longer suit."""
+    kv, qv, rv = params[P_KING_VALUE], params[P_QUEEN_VALUE], params[P_RUFF_VALUE]
+    n0, s0, t0 = _suit_values(_suit_bits(hand, 0), kv, qv)
+    n1, s1, t1 = _suit_values(_suit_bits(hand, 1), kv, qv)
+    n2, s2, t2 = _suit_values(_suit_bits(hand, 2), kv, qv)
+    n3, s3, t3 = _suit_values(_suit_bits(hand, 3), kv, qv)
     best, best_v, best_n = 0, -1.0, -1
     for s in range(4):
-        v = hand_tricks(hand, s, params[P_KING_VALUE], params[P_QUEEN_VALUE], params[P_RUFF_VALUE])
-        n = popcount(hand & SUIT_MASKS[s])
+        v = _tricks_with(s, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, rv)
+        n = n0 if s == 0 else (n1 if s == 1 else (n2 if s == 2 else n3))
         if v > best_v or (v == best_v and n > best_n):
             best, best_v, best_n = s, v, n
     return best, best_v
@@ -402,28 +452,41 @@ def _solo_call(obs, params, solo_min, with_prop):
     """The highest legal call among the contracts ``obs.hand`` qualifies for, or -1."""
     hand = obs.hand
     turn = obs.turn_up // 13
-    est = hand_tricks(hand, turn, params[P_KING_VALUE], params[P_QUEEN_VALUE], params[P_RUFF_VALUE])
-    if _legal(obs, ABUNDANCE_DECLARED_CALL) and declared_safe(hand):
+    calls = obs.legal_calls
+    kv, qv, rv = params[P_KING_VALUE], params[P_QUEEN_VALUE], params[P_RUFF_VALUE]
+    n0, s0, t0 = _suit_values(_suit_bits(hand, 0), kv, qv)
+    n1, s1, t1 = _suit_values(_suit_bits(hand, 1), kv, qv)
+    n2, s2, t2 = _suit_values(_suit_bits(hand, 2), kv, qv)
+    n3, s3, t3 = _suit_values(_suit_bits(hand, 3), kv, qv)
+    est = _tricks_with(turn, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, rv)
+    if _has(calls, ABUNDANCE_DECLARED_CALL - CALL_BASE) and declared_safe(hand):
         return ABUNDANCE_DECLARED_CALL
-    if _legal(obs, MISERE_OUVERTE_CALL) and misere_danger(hand, params[P_OUVERTE_SLACK]) == 0:
+    if (
+        _has(calls, MISERE_OUVERTE_CALL - CALL_BASE)
+        and misere_danger(hand, params[P_OUVERTE_SLACK]) == 0
+    ):
         return MISERE_OUVERTE_CALL
-    if _legal(obs, ABUNDANCE_IN_TRUMPS_CALL) and est >= params[P_ABUNDANCE_MIN]:
+    if _has(calls, ABUNDANCE_IN_TRUMPS_CALL - CALL_BASE) and est >= params[P_ABUNDANCE_MIN]:
         return ABUNDANCE_IN_TRUMPS_CALL
-    if _legal(obs, ABUNDANCE_CALL):
-        _, best_v = _best_trump(hand, params)
+    if _has(calls, ABUNDANCE_CALL - CALL_BASE):
+        best_v = -1.0
+        for s in range(4):
+            best_v = max(
+                best_v, _tricks_with(s, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, rv)
+            )
         if best_v >= params[P_ABUNDANCE_MIN]:
             return ABUNDANCE_CALL
     if (
-        _legal(obs, MISERE_CALL)
+        _has(calls, MISERE_CALL - CALL_BASE)
         and misere_danger(hand, params[P_MISERE_SLACK]) <= params[P_MISERE_MAX_DANGER]
     ):
         return MISERE_CALL
-    if _legal(obs, SOLO_CALL) and est >= solo_min:
+    if _has(calls, SOLO_CALL - CALL_BASE) and est >= solo_min:
         return SOLO_CALL
     if with_prop:
-        if _legal(obs, COP) and est >= params[P_COP_MIN]:
+        if _has(calls, COP - CALL_BASE) and est >= params[P_COP_MIN]:
             return COP
-        if _legal(obs, PROP) and est >= params[P_PROP_MIN]:
+        if _has(calls, PROP - CALL_BASE) and est >= params[P_PROP_MIN]:
             return PROP
     return -1
 
@@ -487,6 +550,13 @@ def rule_lead(obs, params):
             if popcount(my_trumps) >= popcount(out_trumps):
                 return lowest_bit(my_trumps)
     # Cash a master in a side suit no opponent can ruff.
+    ruff_suits = 0  # suits an opponent has shown out of while it may hold trumps
+    if out_trumps:
+        voids = obs.voids
+        for q in range(4):
+            v = np.int64(voids[q])
+            if not _same_side(obs, q, me) and (v >> obs.trumps) & 1 == 0:
+                ruff_suits |= v
     best, best_n = -1, -1
     for s in range(4):
         x = hand & SUIT_MASKS[s]
@@ -495,14 +565,9 @@ def rule_lead(obs, params):
         top = highest_bit(x)
         if not _is_master(top, out):
             continue
-        ruff_risk = False
-        if out_trumps:
-            if popcount(out & SUIT_MASKS[s]) < 2:
-                ruff_risk = True
-            for q in range(4):
-                if not _same_side(obs, q, me) and (obs.voids[q] >> s) & 1:
-                    if (obs.voids[q] >> obs.trumps) & 1 == 0:
-                        ruff_risk = True
+        ruff_risk = out_trumps != _U0 and (
+            popcount(out & SUIT_MASKS[s]) < 2 or (ruff_suits >> s) & 1 == 1
+        )
         if not ruff_risk and popcount(x) > best_n:
             best, best_n = _lowest_equal(top, hand, out), popcount(x)
     if best >= 0:
@@ -684,6 +749,9 @@ def rule_action(obs, params, rng):
     elif phase == TRUMP_CHOICE:
         a = rule_trump_choice(obs, params)
     elif phase == PLAY:
+        lc = obs.legal_cards
+        if lc & (lc - _U1) == _U0:
+            return lowest_bit(lc) if lc else -1
         misere = obs.contract == MISERE or obs.contract == MISERE_OUVERTE
         if misere:
             if (obs.declarers >> obs.seat) & 1:
