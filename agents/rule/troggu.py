@@ -150,6 +150,16 @@ _POINT_CLASSES = np.array(
 )
 _KINGS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "K"))
 _QUEENS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "Q"))
+_KNIGHTS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "N"))
+_JACKS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "J"))
+# Plain cards worth one point (pips), the one-point trumps II..XX, plain suit bases.
+_PIPS = np.uint64(
+    sum(1 << c for c in range(N_CARDS) if TAROT.suit_of[c] != 0 and TAROT.points[c] == 1)
+)
+_MID_TRUMPS = np.uint64(sum(1 << c for c in range(TRUMP_I + 1, TRUMP_XXI)))
+_SUIT_BASE = np.array(
+    [min(c for c in range(N_CARDS) if TAROT.suit_of[c] == s) for s in range(5)], dtype=np.int64
+)
 
 
 def _card_values() -> np.ndarray:
@@ -183,6 +193,12 @@ def _b(c):
 
 
 @njit(cache=True, inline="always")
+def _above(c):
+    """Cards with a higher index than card ``c``."""
+    return ~((_b(c) << _U1) - _U1)
+
+
+@njit(cache=True, inline="always")
 def _rank(c):
     """Rank inside the suit (trumps: 0 for I up to 21 for the Fool; plain: 0..9)."""
     return c if c <= FOOL else (c - FOOL - 1) % 10
@@ -211,30 +227,45 @@ def beats(a, b):
     return _SUIT_OF[a] == _SUIT_OF[b] and a > b
 
 
+@njit(cache=True, inline="always")
+def _trick_state(obs):
+    """(position, card) winning the current trick so far, and the trick's card points.
+
+    Trumps win by index, else the highest card of the led suit: one pass, no
+    pairwise comparisons. Position -1 for an empty trick.
+    """
+    best, best_key, pts = -1, -1, 0
+    led = _SUIT_OF[obs.trick_cards[0]] if obs.trick_n else 0
+    for i in range(obs.trick_n):
+        c = obs.trick_cards[i]
+        pts += _POINTS[c]
+        if c <= FOOL:
+            key = 100 + c
+        elif _SUIT_OF[c] == led:
+            key = c
+        else:
+            key = -1
+        if key > best_key:
+            best, best_key = i, key
+    card = obs.trick_cards[best] if best >= 0 else NO_CARD
+    return best, card, pts
+
+
 @njit(cache=True)
 def trick_winner_pos(obs):
     """Position of the card winning the current trick so far (-1 if empty)."""
-    best = -1
-    for i in range(obs.trick_n):
-        if best < 0 or beats(obs.trick_cards[i], obs.trick_cards[best]):
-            best = i
-    return best
+    return _trick_state(obs)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beating(cards, w):
     """Subset of ``cards`` that beat the winning card ``w``."""
-    out = np.uint64(0)
-    bits = cards
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        if beats(c, w):
-            out |= _b(c)
-    return out
+    if w <= FOOL:
+        return cards & _TRUMPS & _above(w)
+    return (cards & _SUIT_MASKS[_SUIT_OF[w]] & _above(w)) | (cards & _TRUMPS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unseen_cards(obs):
     """Cards not in hand, not played, and not discarded by this seat."""
     known = obs.hand | obs.discards
@@ -243,7 +274,7 @@ def unseen_cards(obs):
     return _ALL & ~known
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_ally(obs, other):
     """Whether ``other`` plays on this seat's side (defenders are one side; Misère: alone)."""
     me = obs.seat
@@ -258,27 +289,45 @@ def is_ally(obs, other):
     return other != obs.declarer and other != obs.partner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def on_declarer_side(obs):
     """Whether this seat is the declarer or its known-to-itself partner."""
     return obs.declarer == obs.seat or (obs.partner == obs.seat and obs.declarer >= 0)
 
 
+@njit(cache=True, inline="always")
+def _lowest_rank(pips):
+    """The plain card of lowest rank in ``pips`` (ties: the lowest suit), -1 if none."""
+    lanes = np.uint64(0)
+    for s in range(1, 5):
+        lanes |= pips >> np.uint64(_SUIT_BASE[s])
+    lanes &= np.uint64(0x3FF)
+    if not lanes:
+        return NO_CARD
+    r = lowest_bit(lanes)
+    for s in range(1, 5):
+        c = _SUIT_BASE[s] + r
+        if (pips >> np.uint64(c)) & _U1:
+            return c
+    return NO_CARD
+
+
 @njit(cache=True)
 def cheapest(cards):
     """Cheapest card to give up: fewest points, then plain before trump, then lowest rank."""
-    best, best_key = NO_CARD, 1e18
-    bits = cards
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        key = _POINTS[c] * 1000.0 + (500.0 if _SUIT_OF[c] == 0 else 0.0) + _rank(c)
-        if key < best_key:
-            best, best_key = c, key
-    return best
+    pips = cards & _PIPS
+    if pips:
+        return _lowest_rank(pips)
+    for cls in (_MID_TRUMPS, _JACKS, _KNIGHTS, _QUEENS, _KINGS):
+        x = cards & cls
+        if x:
+            return lowest_bit(x)
+    if cards:
+        return lowest_bit(cards)  # I, XXI, Fool in this order
+    return NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_winner(cards):
     """Lowest-ranked card of a set of winners: plain ones before trumps."""
     plain = cards & ~_TRUMPS
@@ -287,27 +336,74 @@ def lowest_winner(cards):
     return lowest_bit(cards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _suit_trumpable(obs, s, remaining):
+    """Whether a later player (of ``remaining``) is void in plain suit ``s`` but not in trumps."""
+    n = obs.n_players
+    p = obs.leader + obs.trick_n + 1  # below 2n: no division needed
+    if p >= n:
+        p -= n
+    for _ in range(remaining):
+        v = obs.voids[p]
+        p += 1
+        if p == n:
+            p = 0
+        if (v >> s) & 1 and not (v & 1):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def is_sure(c, obs, unseen, remaining):
     """Whether card ``c`` (now winning) stays winning against the ``remaining`` later players."""
     if remaining == 0 or c == FOOL:
         return True
     s = _SUIT_OF[c]
-    higher = unseen & _SUIT_MASKS[s] & ~((_b(c) << _U1) - _U1)
-    if higher:
+    out = unseen & _SUIT_MASKS[s]
+    if out & _above(c):
         return False
     if s == 0:
         return True
     if (unseen & _TRUMPS) == 0:
         return True
     # A later player void in the suit may trump; so may one when few cards remain out.
-    n = obs.n_players
-    after = (obs.leader + obs.trick_n + 1) % n
-    for k in range(remaining):
-        p = (after + k) % n
-        if (obs.voids[p] >> s) & 1 and not ((obs.voids[p]) & 1):
-            return False
-    return popcount(unseen & _SUIT_MASKS[s]) >= remaining
+    if _suit_trumpable(obs, s, remaining):
+        return False
+    return popcount(out) >= remaining
+
+
+@njit(cache=True)
+def first_sure(cands, obs, unseen, remaining):
+    """Lowest card of ``cands`` (Fool excluded) for which :func:`is_sure` holds, -1 if none.
+
+    Only the lowest card above every unseen card of its suit can be the one;
+    the trump threat to a plain suit does not depend on the card.
+    """
+    if not cands:
+        return NO_CARD
+    if remaining == 0:
+        return lowest_bit(cands)
+    out_t = unseen & _TRUMPS
+    t = cands & _TRUMPS
+    if t:
+        if out_t:
+            t &= _above(highest_bit(out_t))
+        if t:
+            return lowest_bit(t)
+    for s in range(1, 5):
+        mine = cands & _SUIT_MASKS[s]
+        if not mine:
+            continue
+        out = unseen & _SUIT_MASKS[s]
+        if out:
+            mine &= _above(highest_bit(out))
+        if not mine:
+            continue
+        if not out_t:
+            return lowest_bit(mine)
+        if not _suit_trumpable(obs, s, remaining) and popcount(out) >= remaining:
+            return lowest_bit(mine)
+    return NO_CARD
 
 
 # ---------------------------------------------------------------------- bidding
@@ -341,12 +437,31 @@ def hand_strength(hand, n, void_bonus):
 @njit(cache=True)
 def bid_call(obs, params):
     """Solo, Tapp or Pass from the hand strength against thresholds scaled by player count."""
+    return _bid_call(
+        obs,
+        params[P_TAPP_BASE],
+        params[P_TAPP_PER_PLAYER],
+        params[P_PARTNER_DISCOUNT],
+        params[P_SOLO_BASE],
+        params[P_SOLO_PER_PLAYER],
+        params[P_VOID_BONUS],
+    )
+
+
+# The rules proper take the thresholds as scalars: passing the ``params`` array
+# down the calls costs a reference-count update per call.
+
+
+@njit(cache=True)
+def _bid_call(
+    obs, tapp_base, tapp_per_player, partner_discount, solo_base, solo_per_player, void_bonus
+):
     n = obs.n_players
-    ratio = hand_strength(obs.hand, n, params[P_VOID_BONUS])
-    tapp_at = params[P_TAPP_BASE] + params[P_TAPP_PER_PLAYER] * (n - 3)
+    ratio = hand_strength(obs.hand, n, void_bonus)
+    tapp_at = tapp_base + tapp_per_player * (n - 3)
     if n >= 7:
-        tapp_at -= params[P_PARTNER_DISCOUNT]
-    solo_at = params[P_SOLO_BASE] + params[P_SOLO_PER_PLAYER] * (n - 3)
+        tapp_at -= partner_discount
+    solo_at = solo_base + solo_per_player * (n - 3)
     calls = obs.legal_calls
     if ratio >= solo_at and (calls >> np.uint64(SOLO_CALL - CALL_BASE)) & _U1:
         return SOLO_CALL
@@ -362,33 +477,44 @@ def bid_call(obs, params):
 def discard_choice(obs):
     """Next discard: shortest plain suit first (voids), its highest-point card banked."""
     hand = obs.hand
-    best, best_key = NO_CARD, 1e18
-    bits = obs.legal_cards
-    while bits:
-        c = lowest_bit(bits)
-        bits &= bits - _U1
-        s = _SUIT_OF[c]
-        if s == 0:
-            key = 1000.0 + c
-        elif _b(c) & _KINGS:
-            key = 900.0
+    legal = obs.legal_cards
+    # Per plain suit the best non-King card: most points banked, a Queen under
+    # its King last (a second winner); the suit with the fewest cards first.
+    best, best_key = NO_CARD, 1 << 30
+    for s in range(1, 5):
+        mine = legal & _SUIT_MASKS[s] & ~_KINGS
+        if not mine:
+            continue
+        suit = hand & _SUIT_MASKS[s]
+        guarded = (suit & _KINGS) != 0
+        if mine & _QUEENS and not guarded:
+            c, key = lowest_bit(mine & _QUEENS), -4
+        elif mine & _KNIGHTS:
+            c, key = lowest_bit(mine & _KNIGHTS), -3
+        elif mine & _JACKS:
+            c, key = lowest_bit(mine & _JACKS), -2
+        elif mine & _PIPS:
+            c, key = lowest_bit(mine & _PIPS), -1
         else:
-            suit = hand & _SUIT_MASKS[s]
-            key = 10.0 * popcount(suit) - _POINTS[c]
-            if suit & _KINGS and _b(c) & _QUEENS:
-                key += 25.0  # a Queen under its King is a second winner
+            c, key = lowest_bit(mine), 21  # the Queen under its King
+        key += 10 * popcount(suit)
         if key < best_key:
             best, best_key = c, key
-    return best
+    if best >= 0:
+        return best
+    if legal & _KINGS:
+        return lowest_bit(legal & _KINGS)
+    if legal:
+        return lowest_bit(legal)
+    return NO_CARD
 
 
 @njit(cache=True)
 def partner_call(obs):
     """7-8 players: the highest trump II-XX the Tappist does not hold or discard."""
-    mine = obs.hand | obs.discards
-    for c in range(TRUMP_XXI - 1, TRUMP_I, -1):
-        if not (mine & _b(c)) and (obs.legal_cards & _b(c)):
-            return c
+    free = obs.legal_cards & _MID_TRUMPS & ~(obs.hand | obs.discards)
+    if free:
+        return highest_bit(free)
     return NO_PARTNER
 
 
@@ -402,6 +528,11 @@ def fool_hold_back(obs, params):
     The Fool is played to win a trick of the other side worth at least
     ``fool_trick_min`` points; held back otherwise (always in Misère).
     """
+    return _fool_hold_back(obs, params[P_FOOL_TRICK_MIN])
+
+
+@njit(cache=True, inline="always")
+def _fool_hold_back(obs, fool_trick_min):
     legal = obs.legal_cards
     if obs.trick_n == 0 or not (legal & _FOOL_BIT) or legal == _FOOL_BIT:
         return -1
@@ -412,19 +543,23 @@ def fool_hold_back(obs, params):
         return -1
     if obs.contract == MISERE:
         return 0
-    w = trick_winner_pos(obs)
-    wseat = (obs.leader + w) % obs.n_players
+    w, _, pts = _trick_state(obs)
+    wseat = obs.leader + w
+    if wseat >= obs.n_players:
+        wseat -= obs.n_players
     if is_ally(obs, wseat):
         return 0
-    pts = 0
-    for i in range(obs.trick_n):
-        pts += _POINTS[obs.trick_cards[i]]
-    return 1 if pts >= params[P_FOOL_TRICK_MIN] else 0
+    return 1 if pts >= fool_trick_min else 0
 
 
 @njit(cache=True)
 def lead_card(obs, params):
     """Lead: draw trumps when strong, cash boss cards, else lead low from a long suit."""
+    return _lead_card(obs, params[P_DRAW_SHARE])
+
+
+@njit(cache=True)
+def _lead_card(obs, draw_share):
     legal = obs.legal_cards
     unseen = unseen_cards(obs)
     n = obs.n_players
@@ -433,7 +568,7 @@ def lead_card(obs, params):
     out_t = unseen & _TRUMPS
     # Draw trumps (declarer side): from the top when holding the boss, else low.
     if declaring and mine_t and out_t:
-        if popcount(legal & _TRUMPS) >= params[P_DRAW_SHARE] * popcount(out_t):
+        if popcount(legal & _TRUMPS) >= draw_share * popcount(out_t):
             top = highest_bit(mine_t)
             if top > highest_bit(out_t):
                 return top
@@ -441,34 +576,36 @@ def lead_card(obs, params):
             if low:
                 return lowest_bit(low)
     # Cash a boss plain card while the suit is still out and no opponent is void.
-    best, best_key = NO_CARD, -1.0
+    opp_voids = 0
+    for p in range(n):
+        if not is_ally(obs, p):
+            opp_voids |= obs.voids[p]
+    best, best_key = NO_CARD, -1
     for s in range(1, 5):
         suit = legal & _SUIT_MASKS[s]
-        if not suit:
+        if not suit or (opp_voids >> s) & 1:
             continue
         top = highest_bit(suit)
         out = unseen & _SUIT_MASKS[s]
         if out and top > highest_bit(out):
-            safe = True
-            for p in range(n):
-                if not is_ally(obs, p) and (obs.voids[p] >> s) & 1:
-                    safe = False
-            if safe and popcount(out) >= n - 1:
-                key = _POINTS[top] * 10.0 + popcount(out)
+            k = popcount(out)
+            if k >= n - 1:
+                key = _POINTS[top] * 10 + k
                 if key > best_key:
                     best, best_key = top, key
     if best >= 0:
         return best
     # Otherwise lead low from the longest plain suit (defenders: where the declarer follows).
-    best, best_key = NO_CARD, -1e18
+    dvoids = obs.voids[obs.declarer] if not declaring and obs.declarer >= 0 else 0
+    best, best_key = NO_CARD, -(1 << 30)
     for s in range(1, 5):
         suit = legal & _SUIT_MASKS[s]
         if not suit:
             continue
         c = lowest_bit(suit)
-        key = 10.0 * popcount(suit) - 3.0 * _POINTS[c]
-        if not declaring and obs.declarer >= 0 and (obs.voids[obs.declarer] >> s) & 1:
-            key -= 50.0
+        key = 10 * popcount(suit) - 3 * _POINTS[c]
+        if (dvoids >> s) & 1:
+            key -= 50
         if key > best_key:
             best, best_key = c, key
     if best >= 0:
@@ -479,19 +616,41 @@ def lead_card(obs, params):
     return highest_bit(legal)
 
 
+@njit(cache=True, inline="always")
+def _smear(cards):
+    """The card to smear: the most points that will not be wasted.
+
+    Order: I, Kings, Queens, Knights, XXI, Fool, Jacks, the lowest pip, else
+    the lowest trump.
+    """
+    if cards & _I_BIT:
+        return TRUMP_I
+    for cls in (_KINGS, _QUEENS, _KNIGHTS, _XXI_BIT, _FOOL_BIT, _JACKS):
+        x = cards & cls
+        if x:
+            return lowest_bit(x)
+    pips = cards & _PIPS
+    if pips:
+        return _lowest_rank(pips)
+    return lowest_bit(cards)
+
+
 @njit(cache=True)
 def follow_card(obs, params):
     """Follow: smear on a safe own-side trick, win cheaply, else discard cheaply."""
+    return _follow_card(obs, params[P_FOOL_TRICK_MIN], params[P_WIN_MIN_POINTS])
+
+
+@njit(cache=True)
+def _follow_card(obs, fool_trick_min, win_min_points):
     legal = obs.legal_cards
     n = obs.n_players
     unseen = unseen_cards(obs)
     remaining = n - 1 - obs.trick_n
-    w = trick_winner_pos(obs)
-    wcard = obs.trick_cards[w]
-    wseat = (obs.leader + w) % n
-    pts = 0
-    for i in range(obs.trick_n):
-        pts += _POINTS[obs.trick_cards[i]]
+    w, wcard, pts = _trick_state(obs)
+    wseat = obs.leader + w
+    if wseat >= n:
+        wseat -= n
     winners = beating(legal, wcard)
     if is_ally(obs, wseat):
         if is_sure(wcard, obs, unseen, remaining):
@@ -499,25 +658,8 @@ def follow_card(obs, params):
             smear = legal & ~_FOOL_BIT & ~_XXI_BIT
             if not smear:
                 smear = legal
-            best, best_key = NO_CARD, -1e18
-            bits = smear
-            while bits:
-                c = lowest_bit(bits)
-                bits &= bits - _U1
-                key = _POINTS[c] * 100.0 - _rank(c)
-                if _SUIT_OF[c] == 0 and c != TRUMP_I:
-                    key -= 200.0
-                if key > best_key:
-                    best, best_key = c, key
-            return best
-        sure = NO_CARD
-        bits = winners & ~_FOOL_BIT
-        while bits:
-            c = lowest_bit(bits)
-            bits &= bits - _U1
-            if is_sure(c, obs, unseen, remaining):
-                sure = c
-                break
+            return _smear(smear)
+        sure = first_sure(winners & ~_FOOL_BIT, obs, unseen, remaining)
         if sure >= 0:
             return sure
         return cheapest(legal & ~_FOOL_BIT) if legal & ~_FOOL_BIT else lowest_bit(legal)
@@ -526,18 +668,15 @@ def follow_card(obs, params):
             cand = winners & ~_FOOL_BIT
             if cand:
                 return lowest_winner(cand)
-            if pts >= params[P_FOOL_TRICK_MIN] or legal == _FOOL_BIT:
+            if pts >= fool_trick_min or legal == _FOOL_BIT:
                 return FOOL
         else:
-            bits = winners & ~_FOOL_BIT
-            while bits:
-                c = lowest_bit(bits)
-                bits &= bits - _U1
-                if c != TRUMP_I and is_sure(c, obs, unseen, remaining):
-                    return c
-            if winners & _FOOL_BIT and pts >= params[P_FOOL_TRICK_MIN]:
+            c = first_sure(winners & ~_FOOL_BIT & ~_I_BIT, obs, unseen, remaining)
+            if c >= 0:
+                return c
+            if winners & _FOOL_BIT and pts >= fool_trick_min:
                 return FOOL
-            if pts >= params[P_WIN_MIN_POINTS]:
+            if pts >= win_min_points:
                 cand = winners & ~_FOOL_BIT & ~_I_BIT
                 if cand:
                     return highest_bit(cand)
@@ -575,8 +714,7 @@ def misere_follow(obs):
     cand = legal & ~_FOOL_BIT
     if not cand:
         return lowest_bit(legal)
-    w = trick_winner_pos(obs)
-    wcard = obs.trick_cards[w]
+    wcard = _trick_state(obs)[1]
     winners = beating(cand, wcard)
     ducks = cand & ~winners
     if ducks:
@@ -607,10 +745,15 @@ def misere_follow(obs):
 @njit(cache=True)
 def play_card(obs, params):
     """Card play in any contract."""
+    return _play_card(obs, params[P_FOOL_TRICK_MIN], params[P_WIN_MIN_POINTS], params[P_DRAW_SHARE])
+
+
+@njit(cache=True)
+def _play_card(obs, fool_trick_min, win_min_points, draw_share):
     legal = obs.legal_cards
     if popcount(legal) == 1:
         return lowest_bit(legal)
-    fool = fool_hold_back(obs, params)
+    fool = _fool_hold_back(obs, fool_trick_min)
     if fool == 1:
         return FOOL
     if obs.contract == MISERE:
@@ -620,11 +763,11 @@ def play_card(obs, params):
     if fool == 0:
         return cheapest(legal & ~_FOOL_BIT)
     if obs.trick_n == 0:
-        return lead_card(obs, params)
-    return follow_card(obs, params)
+        return _lead_card(obs, draw_share)
+    return _follow_card(obs, fool_trick_min, win_min_points)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_legal(obs, action):
     if 0 <= action < CALL_BASE:
         return (obs.legal_cards >> np.uint64(action)) & _U1 != 0
@@ -633,24 +776,64 @@ def _is_legal(obs, action):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_action(obs, params, rng):
     """The rule agent's action from the seat's observation record ``obs``.
 
     Dispatches on the phase to the named rules; an illegal or missing
-    choice falls back to the lowest legal action.
+    choice falls back to the lowest legal action. Inlined into its caller
+    and handing only scalars on, so that no array crosses a call (each such
+    crossing costs reference-count updates); ``rng`` is unused.
     """
+    return _rule_action(
+        obs,
+        params[P_TAPP_BASE],
+        params[P_TAPP_PER_PLAYER],
+        params[P_PARTNER_DISCOUNT],
+        params[P_SOLO_BASE],
+        params[P_SOLO_PER_PLAYER],
+        params[P_VOID_BONUS],
+        params[P_FOOL_TRICK_MIN],
+        params[P_WIN_MIN_POINTS],
+        params[P_DRAW_SHARE],
+    )
+
+
+@njit(cache=True)
+def _rule_action(
+    obs,
+    tapp_base,
+    tapp_per_player,
+    partner_discount,
+    solo_base,
+    solo_per_player,
+    void_bonus,
+    fool_trick_min,
+    win_min_points,
+    draw_share,
+):
     phase = obs.phase
+    legal = obs.legal_cards
     if phase == AUCTION:
-        action = bid_call(obs, params)
+        action = _bid_call(
+            obs,
+            tapp_base,
+            tapp_per_player,
+            partner_discount,
+            solo_base,
+            solo_per_player,
+            void_bonus,
+        )
     elif phase == DISCARD:
         action = discard_choice(obs)
     elif phase == CALL:
         action = partner_call(obs)
+    elif legal & (legal - _U1) == 0:  # a single legal card (or none)
+        action = lowest_bit(legal)
     else:
-        action = play_card(obs, params)
+        action = _play_card(obs, fool_trick_min, win_min_points, draw_share)
     if _is_legal(obs, action):
         return action
-    if obs.legal_cards:
-        return lowest_bit(obs.legal_cards)
+    if legal:
+        return lowest_bit(legal)
     return CALL_BASE + lowest_bit(obs.legal_calls)
