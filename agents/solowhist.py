@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit
 
 from trickgym.games.solowhist.constants import CALL_BASE, DEAL_OVER
-from trickgym.games.solowhist.rules import apply_action, legal_sets, observe
+from trickgym.games.solowhist.rules import apply_action, legal_sets, observe_core
 from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
 
 from .builtin import ORACLE, RANDOM, RULE
@@ -25,8 +25,8 @@ ORACLE_ROLLOUTS = 8  # rule-agent playouts per candidate action
 
 @njit(cache=True)
 def _act_rule(state, seat, rng, obs, params):
-    """The rule agent: acts on ``seat``'s observation only."""
-    observe(state, seat, obs[0])
+    """The rule agent: acts on ``seat``'s observation only (the fields it reads)."""
+    observe_core(state, seat, obs[0])
     return rule_action(obs[0], params[seat], rng)
 
 
