@@ -127,6 +127,12 @@ _SUIT = np.uint64(0xFFF)
 _COUNTERS = np.uint64(sum(0xFC0 << (12 * s) for s in range(4)))  # K, 10, A
 _ACES = np.uint64(sum(0xC00 << (12 * s) for s in range(4)))
 _NINE, _JACK, _QUEEN, _KING, _TEN, _ACE = 0, 1, 2, 3, 4, 5
+_EVEN = np.uint64(sum(1 << (2 * i) for i in range(24)))  # the first copy of every kind
+_AROUND = np.uint64(sum(1 << (12 * s) for s in range(4)))  # one kind in every suit
+_KINGS = _AROUND << np.uint64(2 * _KING)
+_RUN = np.uint64(sum(1 << (2 * r) for r in (_JACK, _QUEEN, _KING, _TEN, _ACE)))
+_ROYAL = np.uint64((1 << (2 * _KING)) | (1 << (2 * _QUEEN)))
+_PIN = np.uint64((1 << (2 * _QUEEN)) | (1 << (24 + 2 * _JACK)))  # Q spades, J diamonds
 
 
 # ------------------------------------------------------------------ card helpers
@@ -145,6 +151,16 @@ def _bit(c):
 @njit(cache=True, inline="always")
 def _rank(c):
     return (c % 12) >> 1
+
+
+@njit(cache=True, inline="always")
+def _kinds(cards):
+    """``cards`` without the second copy of a kind whose first copy is there.
+
+    Every rule values both copies alike and keeps the first (lowest) on a
+    tie, so the candidate loops only visit these.
+    """
+    return cards & ~((cards & _EVEN) << _U1)
 
 
 @njit(cache=True, inline="always")
@@ -175,36 +191,86 @@ def _is_counter(c):
 # ------------------------------------------------------------------------ meld
 
 
-@njit(cache=True)
-def meld_points(hand, t):
-    """Meld of ``hand`` with trump suit ``t`` (§6), without allocating."""
-    run = _count(hand, t, _ACE)
-    for r in (_TEN, _KING, _QUEEN, _JACK):
-        run = min(run, _count(hand, t, r))
-    points = 1500 if run == 2 else 150 * run
-    points += 40 * min(_count(hand, t, _KING) - run, _count(hand, t, _QUEEN) - run)
-    for s in range(4):
-        if s != t:
-            points += 20 * min(_count(hand, s, _KING), _count(hand, s, _QUEEN))
-    points += 10 * _count(hand, t, _NINE)
+@njit(cache=True, inline="always")
+def _pairs(hand):
+    """``(one, two)``: bit ``12*s + 2*r`` set where ``hand`` holds at least one / both copies."""
+    hand = np.uint64(hand)
+    lo = hand & _EVEN
+    hi = (hand >> _U1) & _EVEN
+    return lo | hi, lo & hi
+
+
+@njit(cache=True, inline="always")
+def _levels(one, two, mask):
+    """How many times every kind in ``mask`` is held (0, 1 or 2): the min of their counts."""
+    return np.int64((one & mask) == mask) + np.int64((two & mask) == mask)
+
+
+@njit(cache=True, inline="always")
+def _common_meld(one, two):
+    """Trump-independent meld: arounds, pinochles and every marriage at 20."""
+    points = 0
     for r, single in ((_ACE, 100), (_KING, 80), (_QUEEN, 60), (_JACK, 40)):
-        around = min(
-            min(_count(hand, 0, r), _count(hand, 1, r)),
-            min(_count(hand, 2, r), _count(hand, 3, r)),
-        )
+        around = _levels(one, two, _AROUND << np.uint64(2 * r))
         if around == 2:
             points += 10 * single
         elif around == 1:
             points += single
-    pin = min(_count(hand, 0, _QUEEN), _count(hand, 2, _JACK))
+    pin = _levels(one, two, _PIN)
     if pin == 2:
         points += 300
     elif pin == 1:
         points += 40
-    return points
+    kq = _KINGS & one & (one << np.uint64(2))
+    kq2 = _KINGS & two & (two << np.uint64(2))
+    return points + 20 * (popcount(kq) + popcount(kq2))
+
+
+@njit(cache=True, inline="always")
+def _trump_meld(one, two, t):
+    """Meld of trump suit ``t`` on top of ``_common_meld`` (run, royal marriages, dix)."""
+    sh = np.uint64(12 * t)
+    run = _levels(one, two, _RUN << sh)
+    points = 1500 if run == 2 else 150 * run
+    royal = _levels(one, two, _ROYAL << sh)
+    points += 40 * (royal - run) - 20 * royal  # the common part counted them at 20
+    nine = np.uint64(1) << sh
+    return points + 10 * (np.int64((one & nine) != _U0) + np.int64((two & nine) != _U0))
+
+
+@njit(cache=True, inline="always")
+def _meld(hand, t):
+    one, two = _pairs(hand)
+    return _common_meld(one, two) + _trump_meld(one, two, t)
+
+
+@njit(cache=True)
+def meld_points(hand, t):
+    """Meld of ``hand`` with trump suit ``t`` (§6), without allocating."""
+    return _meld(hand, t)
 
 
 # --------------------------------------------------------------------- bidding
+
+
+@njit(cache=True, inline="always")
+def _options(params):
+    """The parameter row as a tuple of floats.
+
+    The rules take this tuple rather than the array: passing an array between
+    compiled functions costs two atomic reference-count updates per call.
+    """
+    return (
+        params[0],
+        params[1],
+        params[2],
+        params[3],
+        params[4],
+        params[5],
+        params[6],
+        params[7],
+        params[8],
+    )
 
 
 @njit(cache=True)
@@ -218,10 +284,20 @@ def hand_estimate(hand, t, params):
 
 @njit(cache=True)
 def best_estimate(hand, params):
-    """``(estimate, suit)`` of the best trump suit for ``hand``."""
+    """``(estimate, suit)`` of the best trump suit for ``hand`` (``hand_estimate`` of each)."""
+    return _best_estimate(hand, _options(params))
+
+
+@njit(cache=True)
+def _best_estimate(hand, params):
+    hand = np.uint64(hand)
+    one, two = _pairs(hand)
+    base = params[COUNTER_BASE] + params[PER_ACE] * popcount(hand & _ACES)
+    base += _common_meld(one, two) + params[PARTNER_MELD]
     best, best_suit = -1.0, 0
     for t in range(4):
-        e = hand_estimate(hand, t, params)
+        n_trumps = popcount(hand & _suit_mask(t))
+        e = base + _trump_meld(one, two, t) + params[PER_TRUMP] * n_trumps
         if e > best:
             best, best_suit = e, t
     return best, best_suit
@@ -241,6 +317,11 @@ def _lowest_bid_action(obs):
 @njit(cache=True)
 def bid_rule(obs, params):
     """Raise by 10 while the hand's estimate covers the next bid; pass otherwise."""
+    return _bid(obs, _options(params))
+
+
+@njit(cache=True)
+def _bid(obs, params):
     action = _lowest_bid_action(obs)
     can_pass = (obs.legal_low >> np.uint64(PASS)) & _U1
     if action < 0:
@@ -251,7 +332,7 @@ def bid_rule(obs, params):
     partner = (obs.seat + 2) % 4
     if obs.holder == partner and obs.high > 0:
         return PASS  # do not outbid the partner; its bid stands
-    estimate, _ = best_estimate(obs.hand, params)
+    estimate, _ = _best_estimate(obs.hand, params)
     for i in range(obs.n_calls):
         if obs.call_seats[i] == partner and obs.calls[i] > 0:
             estimate += params[PARTNER_BID_BONUS]
@@ -266,14 +347,14 @@ def bid_rule(obs, params):
 @njit(cache=True)
 def trump_rule(obs, params):
     """Name the suit with the best meld-and-length estimate."""
-    _, suit = best_estimate(obs.hand, params)
+    _, suit = _best_estimate(obs.hand, _options(params))
     return TRUMP_BASE + suit
 
 
 # ------------------------------------------------------------ discard / passing
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep_value(hand, c, t, base_meld, bury):
     """How much the declarer wants to keep card ``c`` (lower goes first).
 
@@ -284,8 +365,9 @@ def _keep_value(hand, c, t, base_meld, bury):
     r = _rank(c)
     if s == t:
         return 1000 + r
-    loss = base_meld - meld_points(hand & ~_bit(c), t)
-    value = 10.0 * loss
+    value = 0.0
+    if r != _NINE and r != _TEN:  # side nines and tens are in no meld
+        value = 10.0 * (base_meld - _meld(hand & ~_bit(c), t))
     if r == _ACE:
         value += 300.0
     elif bury and (r == _TEN or r == _KING):
@@ -300,9 +382,11 @@ def _keep_value(hand, c, t, base_meld, bury):
 def _least_kept(obs, bury):
     hand = obs.hand
     t = obs.trumps
-    base = meld_points(hand, t)
+    base = _meld(hand, t)
     best, best_value = -1, 1e300
-    cards = obs.legal_low & _ALL
+    legal = obs.legal_low & _ALL
+    # The second copy of a kind is worth the first and loses the tie: skip it.
+    cards = _kinds(legal)
     while cards:
         c = lowest_bit(cards)
         cards &= cards - _U1
@@ -330,7 +414,7 @@ def pass_in_rule(obs):
     hand = obs.hand & obs.legal_low
     t = obs.trumps
     best, best_value = -1, -1e300
-    cards = hand
+    cards = _kinds(hand)
     while cards:
         c = lowest_bit(cards)
         cards &= cards - _U1
@@ -351,78 +435,106 @@ def pass_in_rule(obs):
 # ------------------------------------------------------------------------ play
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unseen(obs):
     """Cards this seat has not seen: not its own, not played, not its own discards."""
-    seen = obs.hand | obs.discards
-    for s in range(4):
-        seen |= obs.played[s]
+    played = obs.played
+    seen = obs.hand | obs.discards | played[0] | played[1] | played[2] | played[3]
     return _ALL & ~seen
 
 
-@njit(cache=True)
-def _possible(obs, o, unseen):
-    """Cards opponent ``o`` may hold: unseen, not shown by another seat, not in a void suit."""
-    poss = unseen
-    for s in range(4):
-        if s != o and s != obs.seat:
-            poss &= ~(obs.meld_cards[s] & ~obs.played[s])
-    if obs.seat == obs.declarer and o != (obs.seat + 2) % 4:
-        poss &= ~(obs.passed_back & ~obs.played[(obs.seat + 2) % 4])
-    for s in range(4):
-        if (obs.voids[o] >> s) & 1:
-            poss &= ~_suit_mask(s)
-    return poss
+@njit(cache=True, inline="always")
+def _void_mask(voids):
+    """The cards of the suits flagged in the 4-bit ``voids`` (branch-free)."""
+    v = np.uint64(voids) & np.uint64(15)
+    # Spread bit s to bit 12*s, then fill each suit's 12 bits.
+    spread = (
+        (v & _U1)
+        | ((v & np.uint64(2)) << np.uint64(11))
+        | ((v & np.uint64(4)) << np.uint64(22))
+        | ((v & np.uint64(8)) << np.uint64(33))
+    )
+    return spread * _SUIT
 
 
-@njit(cache=True)
-def _safe(obs, c, t, led, n_after, unseen):
-    """Whether card ``c``, winning the trick, survives the opponents still to play."""
+@njit(cache=True, inline="always")
+def _opponents(obs, unseen):
+    """``(poss1, poss3)``: cards the next / the last seat may hold.
+
+    Unseen, not shown in another seat's meld (nor passed back to the
+    declarer's partner), not in a suit the seat is void in.
+    """
     me = obs.seat
-    for k in range(1, n_after + 1):
-        o = (me + k) % 4
-        if k == 2:
-            continue  # the partner
-        poss = _possible(obs, o, unseen)
-        if poss & _higher(c):
+    o1 = (me + 1) % 4
+    p = (me + 2) % 4
+    o3 = (me + 3) % 4
+    shown1 = obs.meld_cards[o1] & ~obs.played[o1]
+    shown_p = obs.meld_cards[p] & ~obs.played[p]
+    shown3 = obs.meld_cards[o3] & ~obs.played[o3]
+    poss = unseen & ~shown_p
+    if me == obs.declarer:
+        poss &= ~(obs.passed_back & ~obs.played[p])
+    poss1 = poss & ~shown3 & ~_void_mask(obs.voids[o1])
+    poss3 = poss & ~shown1 & ~_void_mask(obs.voids[o3])
+    return poss1, poss3
+
+
+@njit(cache=True, inline="always")
+def _safe(c, t, led, n_after, poss1, poss3):
+    """Whether card ``c``, winning the trick, survives the opponents still to play.
+
+    ``poss1`` / ``poss3``: what the next / the last seat may hold (``_opponents``).
+    """
+    higher = _higher(c)
+    side = c // 12 != t
+    led_mask = _suit_mask(led)
+    t_mask = _suit_mask(t)
+    if n_after >= 1:
+        if poss1 & higher:
             return False
-        if c // 12 != t and (poss & _suit_mask(led)) == 0 and (poss & _suit_mask(t)):
+        if side and (poss1 & led_mask) == 0 and (poss1 & t_mask):
             return False  # the opponent is out of the led suit and may trump
+    if n_after >= 3:
+        if poss3 & higher:
+            return False
+        if side and (poss3 & led_mask) == 0 and (poss3 & t_mask):
+            return False
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _throw_cost(c, t, unseen):
-    """Cost of giving card ``c`` away: counters, trumps and masters are dear."""
+    """Cost of giving card ``c`` away: counters, trumps and masters are dear (an int)."""
     r = _rank(c)
-    cost = float(r)
+    cost = r
     if _is_counter(c):
-        cost += 10.0
+        cost += 10
     if c // 12 == t:
-        cost += 30.0
+        cost += 30
     if (unseen & _higher(c)) == 0:
-        cost += 5.0
+        cost += 5
     return cost
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _feed_value(c, t, unseen):
     """Value of giving card ``c`` to the partner's trick: counters that would not win later."""
     r = _rank(c)
     if _is_counter(c):
-        v = 20.0 + r
+        v = 20 + r
         if (unseen & _higher(c)) == 0:
-            v -= 10.0  # a master may win its own trick later
+            v -= 10  # a master may win its own trick later
     else:
-        v = -float(r)
+        v = -r
     if c // 12 == t:
-        v -= 15.0
+        v -= 15
     return v
 
 
 @njit(cache=True)
 def _min_cost(cards, t, unseen):
-    best, best_cost = -1, 1e300
+    best, best_cost = -1, 1 << 30
+    cards = _kinds(cards)
     while cards:
         c = lowest_bit(cards)
         cards &= cards - _U1
@@ -435,35 +547,42 @@ def _min_cost(cards, t, unseen):
 @njit(cache=True)
 def lead_rule(obs, params):
     """Lead: draw trumps, cash masters, lead to the partner's void, else lead low."""
+    return _lead(obs, params[DRAW_TRUMPS_MIN])
+
+
+@njit(cache=True)
+def _lead(obs, draw_trumps_min):
     hand = obs.hand & obs.legal_low
     t = obs.trumps
     me = obs.seat
     partner = (me + 2) % 4
+    if _kinds(hand) & (_kinds(hand) - _U1) == 0:
+        return lowest_bit(hand)  # a single legal kind
     unseen = _unseen(obs)
     trumps = hand & _suit_mask(t)
-    opp_trumps = _U0
-    for k in (1, 3):
-        opp_trumps |= _possible(obs, (me + k) % 4, unseen) & _suit_mask(t)
+    poss1, poss3 = _opponents(obs, unseen)
+    t_mask = _suit_mask(t)
+    opp_trumps = (poss1 | poss3) & t_mask
+    # An opponent out of a suit that may hold trumps.
+    trump1 = (poss1 & t_mask) != _U0
+    trump3 = (poss3 & t_mask) != _U0
     # 1. Draw trumps: the declarer with a long trump suit leads its master trump.
-    if me == obs.declarer and popcount(trumps) >= params[DRAW_TRUMPS_MIN] and opp_trumps:
+    if me == obs.declarer and popcount(trumps) >= draw_trumps_min and opp_trumps:
         top = highest_bit(trumps)
         if (unseen & _higher(top)) == 0:
             return top
     # 2. Cash side masters the opponents can follow (or cannot trump).
     best, best_v = -1, -1.0
     side = hand & ~_suit_mask(t)
-    c_set = side
+    c_set = _kinds(side)
     while c_set:
         c = lowest_bit(c_set)
         c_set &= c_set - _U1
         if unseen & _higher(c):
             continue
         s = c // 12
-        ok = True
-        for k in (1, 3):
-            poss = _possible(obs, (me + k) % 4, unseen)
-            if (poss & _suit_mask(s)) == 0 and (poss & _suit_mask(t)):
-                ok = False
+        s_mask = _suit_mask(s)
+        ok = not (trump1 and (poss1 & s_mask) == 0) and not (trump3 and (poss3 & s_mask) == 0)
         if ok:
             v = float(_rank(c)) + 0.1 * popcount(unseen & _suit_mask(s))
             if v > best_v:
@@ -477,12 +596,13 @@ def lead_rule(obs, params):
                 return _min_cost(hand & _suit_mask(s), t, unseen)
     # 4. Lead low from a side suit (short suits first); only trumps left: low trump.
     if side:
-        best, best_v = -1, 1e300
-        c_set = side
+        best, best_v = -1, 1 << 30
+        c_set = _kinds(side)
         while c_set:
             c = lowest_bit(c_set)
             c_set &= c_set - _U1
-            v = _throw_cost(c, t, unseen) + 0.5 * popcount(hand & _suit_mask(c // 12))
+            # Twice (throw cost + half the suit length), in integers.
+            v = 2 * _throw_cost(c, t, unseen) + popcount(hand & _suit_mask(c // 12))
             if v < best_v:
                 best, best_v = c, v
         return best
@@ -493,6 +613,9 @@ def lead_rule(obs, params):
 def follow_rule(obs):
     """Follow: feed a safe partner trick, win cheaply and safely, else throw low."""
     legal = obs.legal_low & _ALL
+    kinds = _kinds(legal)
+    if kinds & (kinds - _U1) == 0:
+        return lowest_bit(legal)  # a single legal kind
     t = obs.trumps
     me = obs.seat
     n = obs.trick_n
@@ -505,16 +628,13 @@ def follow_rule(obs):
     winner_seat = (obs.leader + wpos) % 4
     n_after = 3 - n
     unseen = _unseen(obs)
-    winners = _U0
-    c_set = legal
-    while c_set:
-        c = lowest_bit(c_set)
-        c_set &= c_set - _U1
-        if _beats(c, w, t):
-            winners |= _bit(c)
-    if winner_seat == (me + 2) % 4 and _safe(obs, w, t, led, n_after, unseen):
-        pool = legal & ~winners if legal & ~winners else legal
-        best, best_v = -1, -1e300
+    poss1, poss3 = _opponents(obs, unseen)
+    winners = legal & _higher(w)  # _beats: a higher card of the winner's suit
+    if w // 12 != t:
+        winners |= legal & _suit_mask(t)  # or any trump on a side card
+    if winner_seat == (me + 2) % 4 and _safe(w, t, led, n_after, poss1, poss3):
+        pool = _kinds(legal & ~winners if legal & ~winners else legal)
+        best, best_v = -1, -(1 << 30)
         while pool:
             c = lowest_bit(pool)
             pool &= pool - _U1
@@ -523,11 +643,11 @@ def follow_rule(obs):
                 best, best_v = c, v
         return best
     # Cheapest safe winner (lowest kind; a side card before a trump).
-    c_set = winners
+    c_set = _kinds(winners)
     while c_set:
         c = lowest_bit(c_set)
         c_set &= c_set - _U1
-        if _safe(obs, c, t, led, n_after, unseen):
+        if _safe(c, t, led, n_after, poss1, poss3):
             return c
     if winner_seat == (me + 2) % 4 or winners == 0:
         return _min_cost(legal, t, unseen)
@@ -562,11 +682,12 @@ def rule_action(obs, params, rng):
 
     Deterministic (``rng`` is unused); falls back to the lowest legal action.
     """
+    opts = _options(params)  # the array is not used past this point
     phase = obs.phase
     if phase == AUCTION:
-        a = bid_rule(obs, params)
+        a = _bid(obs, opts)
     elif phase == TRUMP:
-        a = trump_rule(obs, params)
+        a = TRUMP_BASE + _best_estimate(obs.hand, opts)[1]
     elif phase == DISCARD:
         a = discard_rule(obs)
     elif phase == PASS_IN:
@@ -574,7 +695,7 @@ def rule_action(obs, params, rng):
     elif phase == PASS_BACK:
         a = pass_back_rule(obs)
     elif phase == PLAY:
-        a = lead_rule(obs, params) if obs.trick_n == 0 else follow_rule(obs)
+        a = _lead(obs, opts[DRAW_TRUMPS_MIN]) if obs.trick_n == 0 else follow_rule(obs)
     else:
         a = -1
     if _is_legal(obs, a):
