@@ -19,6 +19,55 @@ class Agent(Protocol):
         ...
 
 
+# Optional hooks a Python agent may define (looked up with getattr, so plain
+# ``act`` agents keep working):
+#   act_record(record, action_mask) -> int
+#       called instead of ``act`` with the seat's raw observation record (a
+#       one-record array of the game's OBS_DTYPE): what Monte Carlo agents
+#       sample from. Still only that seat's information set.
+#   start_deal(seed, seat) -> None
+#       called when a deal starts, with a seed derived from the run's seed and
+#       the deal's index, so that an agent's own randomness is reproducible
+#       whatever the chunking, thread count or backend.
+
+AGENT_SEED_STREAM = 100  # derive_seed stream of Python agents: 100 + seat
+
+
+def python_action(agent, game, array: np.ndarray, index: int, seat: int) -> int:
+    """The action a Python agent picks for ``seat`` in ``array[index]``.
+
+    The agent sees only the seat's information set: the observation record
+    (``act_record``) or its encoding (``act``). Raises ``ValueError`` if the
+    agent picks an illegal action, leaving the state unchanged.
+    """
+    record = np.zeros(1, dtype=game.obs_dtype)
+    game.kernels.observe_at(array, index, seat, record, 0)
+    encoded = game.encode_observation(record, 0)
+    mask = encoded["action_mask"]
+    act_record = getattr(agent, "act_record", None)
+    if act_record is not None:
+        action = act_record(record, mask)
+    else:
+        action = agent.act(encoded, mask)
+    action = int(action)
+    if not (0 <= action < len(mask) and mask[action]):
+        raise ValueError(
+            f"agent {agent!r} at seat {seat} chose illegal action {action}; "
+            f"legal: {np.flatnonzero(mask).tolist()}"
+        )
+    return action
+
+
+def start_deal(agents, seed: int, index: int) -> None:
+    """Call ``start_deal`` on the Python agents of a deal (deal ``index`` of ``seed``)."""
+    from trickgym.rng import derive_seed
+
+    for seat, agent in enumerate(agents):
+        hook = getattr(agent, "start_deal", None)
+        if hook is not None and not isinstance(agent, str | int):
+            hook(int(derive_seed(seed, index, AGENT_SEED_STREAM + seat)), seat)
+
+
 def resolve_agent(agent) -> int | Agent:
     """A built-in agent's kind (for a name) or the agent object itself.
 
@@ -61,8 +110,10 @@ __all__ = [
     "Agent",
     "RandomAgent",
     "kernel_scratch",
+    "python_action",
     "random_action",
     "resolve_agent",
     "resolve_agents",
     "resolve_kind",
+    "start_deal",
 ]

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from trickgym.agents import resolve_agents
+from trickgym.agents import python_action, resolve_agents, start_deal
 
 import trickgym
 
@@ -174,11 +174,7 @@ class TrickEnv(gym.Env):
             p = self.play_builtin_until(self._array, 0, self._kinds, self._agent_rngs, self._params)
             if p < 0 or p == self.seat:
                 return
-            agent = self._agents[p]
-            obs = self.state.observe(p)
-            action = int(agent.act(obs, obs["action_mask"]))
-            if not self._is_legal_at(self._array, 0, action):
-                raise ValueError(f"opponent {agent!r} at seat {p} chose illegal action {action}")
+            action = python_action(self._agents[p], self.game, self._array, 0, p)
             self._apply_at(self._array, 0, action)
 
     # Episode hooks: one deal per episode unless a subclass says otherwise.
@@ -210,6 +206,7 @@ class TrickEnv(gym.Env):
         draws = self.np_random.integers(0, 2**63, size=self.n_seats, dtype=np.uint64)
         self._agent_rngs[:, 0] = draws
         self._new_episode(seed is not None)
+        start_deal(self._agents, int(draws[0]), 0)
         self._started = True
         self._advance()
         return self._observation(), {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from trickgym.agents import resolve_kind
+from trickgym.agents import python_action, resolve_kind, start_deal
 from trickgym.api import State
 from trickgym.rng import derive_seed
 
@@ -17,11 +17,12 @@ from .solowhist import MAX_PASSED_OUT
 __all__ = ["simulate_python", "simulate_python_matches", "simulate_python_whole_matches"]
 
 
-def _start(game, seed, index, num_deals, agent_rngs) -> State:
+def _start(game, seed, index, num_deals, agent_rngs, agents) -> State:
     """A fresh match seeded like the compiled loop's item ``index``."""
     array = game.new_match(np.uint64(derive_seed(seed, index, 0)), num_deals)
     for s in range(game.n_seats):
         agent_rngs[s, 0] = derive_seed(seed, index, 1 + s)
+    start_deal(agents, seed, index)
     return State(game, array)
 
 
@@ -32,13 +33,7 @@ def _play_out(state: State, spec, agents, kinds, agent_rngs, params) -> None:
         p = spec.play_builtin_until(state.array, 0, kinds, agent_rngs, params)
         if p < 0:
             return
-        obs = state.observe(p)
-        action = int(agents[p].act(obs, obs["action_mask"]))
-        if not k.is_legal_at(state.array, 0, action):
-            raise ValueError(
-                f"agent {agents[p]!r} at seat {p} chose illegal action {action}; "
-                f"legal: {state.legal_actions()}"
-            )
+        action = python_action(agents[p], state.game, state.array, 0, p)
         k.apply_action_at(state.array, 0, action)
 
 
@@ -65,7 +60,7 @@ def simulate_python(game, spec, seed, first, deals, agents, progress=False, para
     kinds = _kinds(agents)
     params = _default_params(game, params)
     for i in tqdm(range(deals), disable=not progress, unit="deal"):
-        state = _start(game, seed, first + i, 1, agent_rngs)
+        state = _start(game, seed, first + i, 1, agent_rngs, agents)
         _play_out(state, spec, agents, kinds, agent_rngs, params)
         spec.write_row(rows[i], state.record, first + i)
     return rows
@@ -84,7 +79,7 @@ def simulate_python_matches(
     kinds = _kinds(agents)
     params = _default_params(game, params)
     for m in tqdm(range(matches), disable=not progress, unit="match"):
-        state = _start(game, seed, first_match + m, num_deals, agent_rngs)
+        state = _start(game, seed, first_match + m, num_deals, agent_rngs, agents)
         passed_out = 0
         while True:
             _play_out(state, spec, agents, kinds, agent_rngs, params)
@@ -122,7 +117,7 @@ def simulate_python_whole_matches(
     kinds = _kinds(agents)
     params = _default_params(game, params)
     for m in tqdm(range(matches), disable=not progress, unit="match"):
-        state = _start(game, seed, first_match + m, None, agent_rngs)
+        state = _start(game, seed, first_match + m, None, agent_rngs, agents)
         k = 0
         while True:
             _play_out(state, spec, agents, kinds, agent_rngs, params)
