@@ -27,7 +27,7 @@ ORACLE_ROLLOUTS = 8  # rule-agent playouts per candidate action
 def _act_rule(state, seat, rng, obs, params):
     """The rule agent: acts on ``seat``'s observation only (the fields it reads)."""
     observe_core(state, seat, obs[0])
-    return rule_action(obs[0], params[seat], rng)
+    return rule_action(obs[0], params[seat].values, rng)
 
 
 @njit(cache=True)
@@ -67,7 +67,7 @@ def act_solowhist(kind, state, seat, rng, obs, params):
 
     ``rng`` is the agent's ``uint64[1]`` generator, ``obs`` a one-record
     ``OBS_DTYPE`` scratch array, ``params`` the per-seat rule parameters
-    (``float64[n_seats, MAX_PARAMS]``).
+    (``PARAMS_DTYPE[n_seats]`` records from ``params_matrix``).
     """
     # Random first and without touching params: the hot path of random simulations.
     if kind == RANDOM:
@@ -100,7 +100,11 @@ def _play_fair_until(state, kinds, agent_rngs, obs, params):
             low, high = legal_sets(state)
             action = random_action(low, high, CALL_BASE, agent_rngs[p])
         elif kind == RULE:
-            action = _act_rule(state, p, agent_rngs[p], obs, params)
+            # _act_rule written out: as a call (or a numba-inlined one) the arrays
+            # passed cost atomic reference-count updates, a quarter of the time
+            # of a rule-agent deal.
+            observe_core(state, p, obs[0])
+            action = rule_action(obs[0], params[p].values, agent_rngs[p])
         else:
             return p
         apply_action(state, action)

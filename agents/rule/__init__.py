@@ -5,6 +5,12 @@ heuristics' thresholds) and a compiled ``rule_action(obs, params, rng)``
 that reads the seat's observation record and a float64 parameter row. The
 options become that row through :func:`params_row`, so compiled loops can
 give each seat its own settings (sweeps, tournaments of two settings).
+
+Compiled loops get the rows as :data:`PARAMS_DTYPE` records (one per seat)
+and hand a rule agent ``params[seat].values``: an array inside a record has
+no reference count, whereas a row view of a 2-D array costs two atomic
+reference-count updates per decision (about 6 ns, a fifth of a card's
+rule logic).
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ import dataclasses
 
 import numpy as np
 
-__all__ = ["MAX_PARAMS", "params_matrix", "params_row"]
+__all__ = ["MAX_PARAMS", "PARAMS_DTYPE", "params_matrix", "params_row"]
 
 MAX_PARAMS = 16  # width of a parameter row; games use the first fields
+PARAMS_DTYPE = np.dtype([("values", np.float64, (MAX_PARAMS,))])
 
 
 def params_row(options) -> np.ndarray:
@@ -29,7 +36,10 @@ def params_row(options) -> np.ndarray:
 
 
 def params_matrix(game_name: str, n_seats: int, options=None) -> np.ndarray:
-    """Per-seat parameter rows: ``options`` is None (defaults), one options object, or a list."""
+    """Per-seat parameter records (:data:`PARAMS_DTYPE`, field ``values``).
+
+    ``options`` is None (defaults), one options object, or a list of one per seat.
+    """
     from . import phat, pinochle, solowhist, troggu
 
     defaults = {
@@ -48,4 +58,6 @@ def params_matrix(game_name: str, n_seats: int, options=None) -> np.ndarray:
         if not isinstance(o, defaults):
             raise ValueError(f"rule options for {game_name} must be {defaults.__name__}, got {o!r}")
         rows.append(params_row(o))
-    return np.array(rows, dtype=np.float64)
+    params = np.zeros(n_seats, dtype=PARAMS_DTYPE)
+    params["values"] = rows
+    return params

@@ -316,7 +316,7 @@ def _lowest_blank(cards):
     return lowest_bit(b & (_RANK_ROW << np.uint64(lowest_bit(ranks))))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best(cards, trumps, boss, params, mode):
     """Argmax over ``cards`` of a score; ties go to the lowest card.
 
@@ -396,7 +396,7 @@ def choose_pitch(obs, params):
     return lowest_bit(cards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lead_draw_trumps(obs, trumps, unseen, params):
     """Lead the boss trump while the opponents may hold trumps (or NONE)."""
     tm = SUIT_MASKS[trumps]
@@ -414,7 +414,7 @@ def lead_draw_trumps(obs, trumps, unseen, params):
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lead_boss_side(obs, trumps, unseen, params):
     """Lead a side-suit boss the opponents are not expected to ruff (or NONE)."""
     me = obs.seat
@@ -447,7 +447,7 @@ def _cheapest_blank(cards, trumps):
     return _lowest_blank(cards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lead_to_partner_void(obs, trumps, unseen, params):
     """Lead low where partner has shown out and may ruff, the opponents not (or NONE)."""
     me = obs.seat
@@ -465,7 +465,7 @@ def lead_to_partner_void(obs, trumps, unseen, params):
     return NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lead_low(obs, trumps, unseen, params):
     """The cheapest lead: a blank side card from the longest suit, else least loss."""
     best, best_len = NONE, -1
@@ -554,7 +554,7 @@ def duck_low(obs, trumps, unseen, params):
 # ------------------------------------------------------------------- driver
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead(obs, params):
     trumps = np.int64(obs.trumps)
     if trumps < 0:
@@ -570,7 +570,7 @@ def _lead(obs, params):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow(obs, params):
     trumps = np.int64(obs.trumps)
     tm = SUIT_MASKS[trumps]

@@ -244,7 +244,7 @@ def _meld(hand, t):
     return _common_meld(one, two) + _trump_meld(one, two, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_points(hand, t):
     """Meld of ``hand`` with trump suit ``t`` (§6), without allocating."""
     return _meld(hand, t)
@@ -273,7 +273,7 @@ def _options(params):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_estimate(hand, t, params):
     """Expected team score with trump ``t``: own meld, partner's meld, counters."""
     n_trumps = popcount(hand & _suit_mask(t))
@@ -282,13 +282,13 @@ def hand_estimate(hand, t, params):
     return meld_points(hand, t) + params[PARTNER_MELD] + counters
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_estimate(hand, params):
     """``(estimate, suit)`` of the best trump suit for ``hand`` (``hand_estimate`` of each)."""
     return _best_estimate(hand, _options(params))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_estimate(hand, params):
     hand = np.uint64(hand)
     one, two = _pairs(hand)
@@ -303,7 +303,7 @@ def _best_estimate(hand, params):
     return best, best_suit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest_bid_action(obs):
     """Lowest legal bid action, or -1."""
     low = obs.legal_low & ~((_U1 << np.uint64(BID_BASE)) - _U1)
@@ -314,13 +314,13 @@ def _lowest_bid_action(obs):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_rule(obs, params):
     """Raise by 10 while the hand's estimate covers the next bid; pass otherwise."""
     return _bid(obs, _options(params))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bid(obs, params):
     action = _lowest_bid_action(obs)
     can_pass = (obs.legal_low >> np.uint64(PASS)) & _U1
@@ -344,7 +344,7 @@ def _bid(obs, params):
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trump_rule(obs, params):
     """Name the suit with the best meld-and-length estimate."""
     _, suit = _best_estimate(obs.hand, _options(params))
@@ -378,7 +378,7 @@ def _keep_value(hand, c, t, base_meld, bury):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _least_kept(obs, bury):
     hand = obs.hand
     t = obs.trumps
@@ -396,19 +396,19 @@ def _least_kept(obs, bury):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_rule(obs):
     """Kitty mode: bury the card the declarer needs least (side counters first)."""
     return _least_kept(obs, True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pass_back_rule(obs):
     """Exchange mode: the declarer passes back the card it needs least."""
     return _least_kept(obs, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pass_in_rule(obs):
     """Exchange mode: the partner passes trumps (highest first), then aces, then counters."""
     hand = obs.hand & obs.legal_low
@@ -531,7 +531,7 @@ def _feed_value(c, t, unseen):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _min_cost(cards, t, unseen):
     best, best_cost = -1, 1 << 30
     cards = _kinds(cards)
@@ -544,13 +544,13 @@ def _min_cost(cards, t, unseen):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lead_rule(obs, params):
     """Lead: draw trumps, cash masters, lead to the partner's void, else lead low."""
     return _lead(obs, params[DRAW_TRUMPS_MIN])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead(obs, draw_trumps_min):
     hand = obs.hand & obs.legal_low
     t = obs.trumps
@@ -609,7 +609,7 @@ def _lead(obs, draw_trumps_min):
     return lowest_bit(hand)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def follow_rule(obs):
     """Follow: feed a safe partner trick, win cheaply and safely, else throw low."""
     legal = obs.legal_low & _ALL
@@ -660,14 +660,14 @@ def follow_rule(obs):
 # ---------------------------------------------------------------------- driver
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fallback(obs):
     if obs.legal_low:
         return lowest_bit(obs.legal_low)
     return CALL_BASE + lowest_bit(obs.legal_high)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_legal(obs, a):
     if a < 0:
         return False

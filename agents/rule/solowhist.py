@@ -188,7 +188,7 @@ def _has(cards, c):
     return (cards >> np.uint64(c)) & _U1 != _U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest_rank(cards, prefer_long):
     """Card of the lowest rank in ``cards`` (-1 if empty); ties: longer suit if ``prefer_long``."""
     best, best_r, best_n = -1, 99, -1
@@ -203,7 +203,7 @@ def _lowest_rank(cards, prefer_long):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _highest_rank(cards):
     """Card of the highest rank in ``cards`` (-1 if empty); ties: shorter suit."""
     best, best_r, best_n = -1, -1, 99
@@ -218,7 +218,7 @@ def _highest_rank(cards):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unseen(obs):
     """Cards this seat has not seen: not in its hand and not played."""
     played = obs.played
@@ -244,7 +244,7 @@ def _legal(obs, action):
     return _has(obs.legal_calls, action - CALL_BASE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _trick_winner(obs, trump_mask):
     """Position in play order of the card winning the current trick."""
     cards = obs.trick_cards
@@ -260,7 +260,7 @@ def _trick_winner(obs, trump_mask):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _later_can_beat(obs, side, w, out):
     """Whether a player still to play this trick, not on ``side``'s side, may beat card ``w``."""
     led = np.int64(obs.trick_cards[0]) // 13
@@ -286,23 +286,19 @@ def _later_can_beat(obs, side, w, out):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_master(c, out):
     """No unseen card of ``c``'s suit ranks above ``c``."""
     return (out & SUIT_MASKS[c // 13] & _above(c)) == _U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest_equal(c, hand, out):
     """The lowest card of ``hand`` worth the same as ``c`` (no unseen card between them)."""
-    base = 13 * (c // 13)
-    best = c
-    k = c - 1
-    while k >= base and not _has(out, k):
-        if _has(hand, k):
-            best = k
-        k -= 1
-    return best
+    suit = SUIT_MASKS[c // 13]
+    lower_out = out & suit & _below(c)
+    floor = _above(highest_bit(lower_out)) if lower_out else suit
+    return lowest_bit(hand & suit & floor & (_below(c) | _bit(c)))
 
 
 # -------------------------------------------------------------- hand evaluation
@@ -370,7 +366,7 @@ def _tricks_with(t, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, ruff_value):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_tricks(hand, trump, king_value, queen_value, ruff_value):
     """Estimated tricks of ``hand`` with ``trump`` (suit index, -1 for none).
 
@@ -400,7 +396,7 @@ def hand_tricks(hand, trump, king_value, queen_value, ruff_value):
     return _tricks_with(trump, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, ruff_value)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def misere_danger(hand, slack):
     """Number of cards that may be forced to win: rank > 2 k + slack, k own lower cards."""
     danger = 0
@@ -414,7 +410,7 @@ def misere_danger(hand, slack):
     return danger
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def declared_safe(hand):
     """Every card a sure winner at no trumps with the lead (Abundance Declared).
 
@@ -430,7 +426,7 @@ def declared_safe(hand):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_trump(hand, params):
     """(suit, estimate) of the best trump suit for ``hand``; ties go to the longer suit."""
     kv, qv, rv = params[P_KING_VALUE], params[P_QUEEN_VALUE], params[P_RUFF_VALUE]
@@ -447,7 +443,7 @@ def _best_trump(hand, params):
     return best, best_v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _solo_call(obs, params, solo_min, with_prop):
     """The highest legal call among the contracts ``obs.hand`` qualifies for, or -1."""
     hand = obs.hand
@@ -494,14 +490,14 @@ def _solo_call(obs, params, solo_min, with_prop):
 # ---------------------------------------------------------------------- bidding
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_bid(obs, params):
     """Auction: the highest legal contract the hand qualifies for, else Pass."""
     a = _solo_call(obs, params, params[P_SOLO_MIN], True)
     return PASS if a < 0 else a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_cop_offer(obs, params):
     """Cop re-entry: accept the Prop with ``cop_min`` estimated tricks, else Decline."""
     est = hand_tricks(
@@ -514,14 +510,14 @@ def rule_cop_offer(obs, params):
     return COP if est >= params[P_COP_MIN] else DECLINE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_upgrade(obs, params):
     """Lone proposer: a contract it qualifies for (Solo with slack), else Pass."""
     a = _solo_call(obs, params, params[P_SOLO_MIN] - params[P_UPGRADE_SLACK], False)
     return PASS if a < 0 else a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_trump_choice(obs, params):
     """Abundance trumps: the suit with the best estimate (longest on ties)."""
     s, _ = _best_trump(obs.hand, params)
@@ -531,7 +527,7 @@ def rule_trump_choice(obs, params):
 # -------------------------------------------------- play: trick-taking contracts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_lead(obs, params):
     """Lead: draw trumps (declaring side), cash a safe master, else low from the longest suit."""
     hand = obs.hand
@@ -587,7 +583,7 @@ def rule_lead(obs, params):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_follow(obs, params):
     """Follow suit: partner's safe winner low, 2nd low / cover, 3rd high, last cheapest."""
     hand = obs.hand
@@ -629,7 +625,7 @@ def rule_follow(obs, params):
     return _lowest_equal(top, hand, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_void(obs, params):
     """Out of the led suit: ruff (over-ruff) when the opponents may win, else discard low."""
     hand = obs.hand
@@ -653,7 +649,7 @@ def rule_void(obs, params):
 # ------------------------------------------------------------- play: misère
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_misere_declarer(obs, params):
     """Misère declarer: duck under the winner, discard the highest, lead the safest low card."""
     hand = obs.hand
@@ -691,7 +687,7 @@ def rule_misere_declarer(obs, params):
     return _highest_rank(hand)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rule_misere_defender(obs, params):
     """Misère defender: stay under the declarer's card, low before it, unload high cards."""
     hand = obs.hand

@@ -204,7 +204,7 @@ def _rank(c):
     return c if c <= FOOL else (c - FOOL - 1) % 10
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_points(cards):
     """Card points of a set of cards."""
     total = 0
@@ -213,7 +213,7 @@ def set_points(cards):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(a, b):
     """Whether card ``a`` beats the current winning card ``b`` (``b`` set the suit or trumped)."""
     ta = _SUIT_OF[a] == 0
@@ -251,7 +251,7 @@ def _trick_state(obs):
     return best, card, pts
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_winner_pos(obs):
     """Position of the card winning the current trick so far (-1 if empty)."""
     return _trick_state(obs)[0]
@@ -312,7 +312,7 @@ def _lowest_rank(pips):
     return NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cheapest(cards):
     """Cheapest card to give up: fewest points, then plain before trump, then lowest rank."""
     pips = cards & _PIPS
@@ -372,7 +372,7 @@ def is_sure(c, obs, unseen, remaining):
     return popcount(out) >= remaining
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def first_sure(cands, obs, unseen, remaining):
     """Lowest card of ``cands`` (Fool excluded) for which :func:`is_sure` holds, -1 if none.
 
@@ -409,7 +409,7 @@ def first_sure(cands, obs, unseen, remaining):
 # ---------------------------------------------------------------------- bidding
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_strength(hand, n, void_bonus):
     """Hand value over the value of an average hand of the same size (1.0 = average)."""
     total = 0.0
@@ -434,7 +434,7 @@ def hand_strength(hand, n, void_bonus):
     return total / (_VALUE_MEAN * _HAND_SIZE[n])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bid_call(obs, params):
     """Solo, Tapp or Pass from the hand strength against thresholds scaled by player count."""
     return _bid_call(
@@ -452,7 +452,7 @@ def bid_call(obs, params):
 # down the calls costs a reference-count update per call.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bid_call(
     obs, tapp_base, tapp_per_player, partner_discount, solo_base, solo_per_player, void_bonus
 ):
@@ -473,7 +473,7 @@ def _bid_call(
 # ---------------------------------------------------------------- Tapp and call
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_choice(obs):
     """Next discard: shortest plain suit first (voids), its highest-point card banked."""
     hand = obs.hand
@@ -509,7 +509,7 @@ def discard_choice(obs):
     return NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partner_call(obs):
     """7-8 players: the highest trump II-XX the Tappist does not hold or discard."""
     free = obs.legal_cards & _MID_TRUMPS & ~(obs.hand | obs.discards)
@@ -521,7 +521,7 @@ def partner_call(obs):
 # ------------------------------------------------------------------------- play
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fool_hold_back(obs, params):
     """Fool as only trump, trump required: 1 play it, 0 hold it back, -1 not this case.
 
@@ -552,13 +552,13 @@ def _fool_hold_back(obs, fool_trick_min):
     return 1 if pts >= fool_trick_min else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lead_card(obs, params):
     """Lead: draw trumps when strong, cash boss cards, else lead low from a long suit."""
     return _lead_card(obs, params[P_DRAW_SHARE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lead_card(obs, draw_share):
     legal = obs.legal_cards
     unseen = unseen_cards(obs)
@@ -635,13 +635,13 @@ def _smear(cards):
     return lowest_bit(cards)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def follow_card(obs, params):
     """Follow: smear on a safe own-side trick, win cheaply, else discard cheaply."""
     return _follow_card(obs, params[P_FOOL_TRICK_MIN], params[P_WIN_MIN_POINTS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _follow_card(obs, fool_trick_min, win_min_points):
     legal = obs.legal_cards
     n = obs.n_players
@@ -686,7 +686,7 @@ def _follow_card(obs, fool_trick_min, win_min_points):
     return lowest_bit(legal)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def misere_lead(obs):
     """Misère lead: the low card that the most unseen cards of its suit outrank."""
     legal = obs.legal_cards
@@ -707,7 +707,7 @@ def misere_lead(obs):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def misere_follow(obs):
     """Misère follow: duck with the highest-point non-winning card; forced, win low-point."""
     legal = obs.legal_cards
@@ -742,13 +742,13 @@ def misere_follow(obs):
     return cheapest(cand)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_card(obs, params):
     """Card play in any contract."""
     return _play_card(obs, params[P_FOOL_TRICK_MIN], params[P_WIN_MIN_POINTS], params[P_DRAW_SHARE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_card(obs, fool_trick_min, win_min_points, draw_share):
     legal = obs.legal_cards
     if popcount(legal) == 1:
@@ -799,7 +799,7 @@ def rule_action(obs, params, rng):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rule_action(
     obs,
     tapp_base,

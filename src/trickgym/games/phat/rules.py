@@ -268,13 +268,14 @@ def _end_deal(state, winner):
 
 
 @njit(cache=True)
-def observe(state, seat, obs):
-    """Write ``seat``'s information set into the ``OBS_DTYPE`` record ``obs``.
+def observe_core(state, seat, obs):
+    """The part of ``observe`` a player needs to choose: hand, trumps, trick, legal set.
 
-    Everything but the other hands is public (§6).
+    Fills ``seat, phase, to_move, hand, trumps, trick_no, leader, trick_n,
+    trick_cards, played, voids, legal_cards`` and leaves the other fields as
+    they were: the built-in rule agent reads only these.
     """
     obs.seat = seat
-    obs.pitcher = state.pitcher
     obs.phase = state.phase
     obs.to_move = state.to_move
     obs.hand = state.hands[seat]
@@ -282,20 +283,31 @@ def observe(state, seat, obs):
     obs.trick_no = state.trick_no
     obs.leader = state.leader
     obs.trick_n = state.trick_n
-    obs.last_leader = state.last_leader
     for s in range(4):
         obs.trick_cards[s] = state.trick_cards[s]
-        obs.last_trick_cards[s] = state.last_trick_cards[s]
-        obs.tricks_won[s] = state.tricks_won[s]
         obs.played[s] = state.played[s]
         obs.voids[s] = state.voids[s]
+    obs.legal_cards = legal_sets(state)[0] if state.to_move == seat else np.uint64(0)
+
+
+@njit(cache=True)
+def observe(state, seat, obs):
+    """Write ``seat``'s information set into the ``OBS_DTYPE`` record ``obs``.
+
+    Everything but the other hands is public (§6).
+    """
+    observe_core(state, seat, obs)
+    obs.pitcher = state.pitcher
+    obs.last_leader = state.last_leader
+    for s in range(4):
+        obs.last_trick_cards[s] = state.last_trick_cards[s]
+        obs.tricks_won[s] = state.tricks_won[s]
     for t in range(2):
         obs.scores[t] = state.scores[t]
         obs.phat[t] = state.phat[t]
         obs.muck[t] = state.muck[t]
         obs.games_won[t] = state.games_won[t]
     obs.carry = state.carry
-    obs.legal_cards = legal_sets(state)[0] if state.to_move == seat else np.uint64(0)
 
 
 # ------------------------------------------------------ entry points for Python

@@ -421,6 +421,48 @@ def _score_hand(state, last_team):
 
 
 @njit(cache=True)
+def observe_core(state, seat, obs):
+    """The part of ``observe`` a player needs to choose: hand, auction, trick, legal sets.
+
+    Fills ``seat, mode, phase, to_move, hand, high, holder, n_calls,
+    calls, call_seats, declarer, trumps, discards, passed_back, leader,
+    trick_n, meld_cards, trick_cards, played, voids, legal_low,
+    legal_high`` and leaves the other fields as they were: the built-in
+    rule agent reads only these, and copying less per decision keeps it fast.
+    """
+    obs.seat = seat
+    obs.mode = state.mode
+    obs.phase = state.phase
+    obs.to_move = state.to_move
+    obs.hand = state.hands[seat]
+    obs.high = state.high
+    obs.holder = state.holder
+    obs.n_calls = state.n_calls
+    for i in range(state.n_calls):  # entries past n_calls are stale: readers stop there
+        obs.calls[i] = state.calls[i]
+        obs.call_seats[i] = state.call_seats[i]
+    obs.declarer = state.declarer
+    obs.trumps = state.trumps
+    d = state.declarer
+    obs.discards = state.discards if seat == d else _ZERO
+    partners = d >= 0 and (seat == d or seat == (d + 2) % 4)
+    obs.passed_back = state.passed_back if partners else _ZERO
+    obs.leader = state.leader
+    obs.trick_n = state.trick_n
+    for s in range(4):
+        obs.meld_cards[s] = state.meld_cards[s]
+        obs.trick_cards[s] = state.trick_cards[s]
+        obs.played[s] = state.played[s]
+        obs.voids[s] = state.voids[s]
+    if state.to_move == seat:
+        low, high = legal_sets(state)
+    else:
+        low, high = _ZERO, _ZERO
+    obs.legal_low = low
+    obs.legal_high = high
+
+
+@njit(cache=True)
 def observe(state, seat, obs):
     """Write ``seat``'s information set into the ``OBS_DTYPE`` record ``obs``.
 
@@ -428,49 +470,23 @@ def observe(state, seat, obs):
     meld cards, all played cards. Private: the declarer's discards (to the
     declarer), the passed cards (to the two partners).
     """
-    obs.seat = seat
-    obs.mode = state.mode
+    observe_core(state, seat, obs)
     obs.dealer = state.dealer
-    obs.phase = state.phase
-    obs.to_move = state.to_move
-    obs.hand = state.hands[seat]
     shown = state.mode == KITTY_MODE and state.declarer >= 0
     obs.kitty = state.kitty if shown else _ZERO
-    obs.high = state.high
-    obs.holder = state.holder
     obs.passed = state.passed
-    obs.n_calls = state.n_calls
-    for i in range(state.n_calls):  # entries past n_calls are stale: readers stop there
-        obs.calls[i] = state.calls[i]
-        obs.call_seats[i] = state.call_seats[i]
-    obs.declarer = state.declarer
     obs.bid = state.bid
-    obs.trumps = state.trumps
     d = state.declarer
-    obs.discards = state.discards if seat == d else _ZERO
     partners = d >= 0 and (seat == d or seat == (d + 2) % 4)
     obs.passed_in = state.passed_in if partners else _ZERO
-    obs.passed_back = state.passed_back if partners else _ZERO
     obs.trick_no = state.trick_no
-    obs.leader = state.leader
-    obs.trick_n = state.trick_n
     obs.last_leader = state.last_leader
     for s in range(4):
         obs.meld[s] = state.meld[s]
-        obs.meld_cards[s] = state.meld_cards[s]
-        obs.trick_cards[s] = state.trick_cards[s]
         obs.last_trick_cards[s] = state.last_trick_cards[s]
         obs.tricks_won[s] = state.tricks_won[s]
-        obs.played[s] = state.played[s]
-        obs.voids[s] = state.voids[s]
     obs.scores[0] = state.scores[0]
     obs.scores[1] = state.scores[1]
-    if state.to_move == seat:
-        low, high = legal_sets(state)
-    else:
-        low, high = _ZERO, _ZERO
-    obs.legal_low = low
-    obs.legal_high = high
 
 
 # ------------------------------------------------------ entry points for Python

@@ -501,17 +501,18 @@ def misere_payoffs(points, n, out):
 
 
 @njit(cache=True)
-def observe(state, seat, obs):
-    """Write ``seat``'s information set into the ``OBS_DTYPE`` record ``obs``.
+def observe_core(state, seat, obs):
+    """The part of ``observe`` a player needs to choose: hand, contract, trick, legal sets.
 
-    Hidden: other hands, the Tapp and the discards (seen only by the
-    Tappist, TR-D14), who holds the called card until it is played (the
-    partner knows), and others' Fool hold-backs.
+    Fills ``seat, n_players, phase, to_move, hand, contract, declarer,
+    called_card, partner, tapp, discards, held_back, trick_no, leader,
+    trick_n, trick_cards, played, voids, legal_cards, legal_calls`` and
+    leaves the other fields as they were: the built-in rule agent reads only
+    these, and copying less per decision keeps it fast.
     """
     n = state.n_players
     obs.seat = seat
     obs.n_players = n
-    obs.dealer = state.dealer
     obs.phase = state.phase
     obs.to_move = state.to_move
     obs.hand = state.hands[seat]
@@ -527,24 +528,37 @@ def observe(state, seat, obs):
     obs.trick_no = state.trick_no
     obs.leader = state.leader
     obs.trick_n = state.trick_n
-    obs.last_leader = state.last_leader
-    # Cards only the Tappist saw leave the piles: discards, and a Soloist's Tapp.
-    unseen = state.discards | (state.initial_tapp if state.contract == SOLO else np.uint64(0))
     for s in range(8):
-        obs.calls[s] = state.calls[s]
         obs.trick_cards[s] = state.trick_cards[s]
-        obs.last_trick_cards[s] = state.last_trick_cards[s]
-        obs.tricks_won[s] = state.tricks_won[s]
         obs.played[s] = state.played[s]
         obs.voids[s] = state.voids[s]
-        obs.scores[s] = state.scores[s]
-        obs.trick_points[s] = card_points(state.won[s] & ~unseen)
     if state.to_move == seat:
         cards, calls = legal_sets(state)
     else:
         cards, calls = np.uint64(0), np.uint64(0)
     obs.legal_cards = cards
     obs.legal_calls = calls
+
+
+@njit(cache=True)
+def observe(state, seat, obs):
+    """Write ``seat``'s information set into the ``OBS_DTYPE`` record ``obs``.
+
+    Hidden: other hands, the Tapp and the discards (seen only by the
+    Tappist, TR-D14), who holds the called card until it is played (the
+    partner knows), and others' Fool hold-backs.
+    """
+    observe_core(state, seat, obs)
+    obs.dealer = state.dealer
+    obs.last_leader = state.last_leader
+    # Cards only the Tappist saw leave the piles: discards, and a Soloist's Tapp.
+    unseen = state.discards | (state.initial_tapp if state.contract == SOLO else np.uint64(0))
+    for s in range(8):
+        obs.calls[s] = state.calls[s]
+        obs.last_trick_cards[s] = state.last_trick_cards[s]
+        obs.tricks_won[s] = state.tricks_won[s]
+        obs.scores[s] = state.scores[s]
+        obs.trick_points[s] = card_points(state.won[s] & ~unseen)
 
 
 # ------------------------------------------------------ entry points for Python
