@@ -260,7 +260,7 @@ def _trick_winner(obs, trump_mask):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _later_can_beat(obs, side, w, out):
     """Whether a player still to play this trick, not on ``side``'s side, may beat card ``w``."""
     led = np.int64(obs.trick_cards[0]) // 13
@@ -396,7 +396,7 @@ def hand_tricks(hand, trump, king_value, queen_value, ruff_value):
     return _tricks_with(trump, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, ruff_value)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def misere_danger(hand, slack):
     """Number of cards that may be forced to win: rank > 2 k + slack, k own lower cards."""
     danger = 0
@@ -443,7 +443,7 @@ def _best_trump(hand, params):
     return best, best_v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _solo_call(obs, params, solo_min, with_prop):
     """The highest legal call among the contracts ``obs.hand`` qualifies for, or -1."""
     hand = obs.hand

@@ -372,7 +372,7 @@ def is_sure(c, obs, unseen, remaining):
     return popcount(out) >= remaining
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def first_sure(cands, obs, unseen, remaining):
     """Lowest card of ``cands`` (Fool excluded) for which :func:`is_sure` holds, -1 if none.
 
@@ -434,7 +434,7 @@ def hand_strength(hand, n, void_bonus):
     return total / (_VALUE_MEAN * _HAND_SIZE[n])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bid_call(obs, params):
     """Solo, Tapp or Pass from the hand strength against thresholds scaled by player count."""
     return _bid_call(
@@ -521,7 +521,7 @@ def partner_call(obs):
 # ------------------------------------------------------------------------- play
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fool_hold_back(obs, params):
     """Fool as only trump, trump required: 1 play it, 0 hold it back, -1 not this case.
 
@@ -552,7 +552,7 @@ def _fool_hold_back(obs, fool_trick_min):
     return 1 if pts >= fool_trick_min else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lead_card(obs, params):
     """Lead: draw trumps when strong, cash boss cards, else lead low from a long suit."""
     return _lead_card(obs, params[P_DRAW_SHARE])
@@ -635,7 +635,7 @@ def _smear(cards):
     return lowest_bit(cards)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow_card(obs, params):
     """Follow: smear on a safe own-side trick, win cheaply, else discard cheaply."""
     return _follow_card(obs, params[P_FOOL_TRICK_MIN], params[P_WIN_MIN_POINTS])
@@ -742,7 +742,7 @@ def misere_follow(obs):
     return cheapest(cand)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_card(obs, params):
     """Card play in any contract."""
     return _play_card(obs, params[P_FOOL_TRICK_MIN], params[P_WIN_MIN_POINTS], params[P_DRAW_SHARE])
@@ -799,7 +799,7 @@ def rule_action(obs, params, rng):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rule_action(
     obs,
     tapp_base,
