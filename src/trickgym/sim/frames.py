@@ -11,9 +11,17 @@ from trickgym.cards.decks import STANDARD, TAROT
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_LETTERS, CONTRACT_NAMES
 from trickgym.games.troggu import constants as troggu
 
+from .features import FEATURE_COLUMNS
+
 __all__ = ["auction_codes", "phat_frame", "pinochle_frame", "solowhist_frame", "troggu_frame"]
 
 _TRUMP_NAMES = ["NT", "S", "H", "D", "C"]
+
+
+def _add_features(frame: dict, rows: np.ndarray, game: str) -> None:
+    """Append the game's ``hf_*`` hand-feature columns (see ``trickgym.sim.features``)."""
+    for name in FEATURE_COLUMNS[game]:
+        frame[name] = rows[name]
 
 
 def auction_codes(
@@ -95,6 +103,7 @@ def solowhist_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
     if match_mode:
         for s in range(4):
             frame[f"score_{s}"] = rows["scores"][:, s]
+    _add_features(frame, rows, "solowhist")
     return pd.DataFrame(frame)
 
 
@@ -137,6 +146,7 @@ def troggu_frame(rows: np.ndarray, n_players: int) -> pd.DataFrame:
     for s in range(n):
         frame[f"hand_{s}"] = rows["hands"][:, s]
     frame["tapp"] = rows["tapp"]
+    _add_features(frame, rows, "troggu")
     return pd.DataFrame(frame)
 
 
@@ -164,6 +174,7 @@ def phat_frame(rows: np.ndarray) -> pd.DataFrame:
     }
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
+    _add_features(frame, rows, "phat")
     return pd.DataFrame(frame)
 
 
@@ -234,4 +245,5 @@ def pinochle_frame(rows: np.ndarray) -> pd.DataFrame:
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
     frame["kitty"] = rows["kitty"]
+    _add_features(frame, rows, "pinochle")
     return pd.DataFrame(frame)

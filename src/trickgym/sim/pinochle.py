@@ -14,6 +14,8 @@ from trickgym.games.pinochle.rules import init_match
 from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
 from trickgym.rng import derive_seed
 
+from .features import pinochle_features
+
 __all__ = ["ROW_DTYPE", "simulate_block", "write_row"]
 
 ROW_DTYPE = np.dtype(
@@ -35,6 +37,10 @@ ROW_DTYPE = np.dtype(
         ("call_seats", np.int8, (MAX_CALLS,)),
         ("hands", np.uint64, (4,)),
         ("kitty", np.uint64),
+        # Features of the declarer's dealt hand, before the kitty or exchange.
+        ("hf_meld", np.int16),
+        ("hf_trump_len", np.int8),
+        ("hf_aces", np.int8),
     ],
     align=True,
 )
@@ -63,6 +69,15 @@ def write_row(row, state, deal):
     for s in range(4):
         row.hands[s] = state.initial_hands[s]
     row.kitty = state.kitty
+    if state.declarer >= 0 and state.trumps >= 0:
+        features = pinochle_features(state.initial_hands[state.declarer], state.trumps)
+        row.hf_meld = features[0]
+        row.hf_trump_len = features[1]
+        row.hf_aces = features[2]
+    else:
+        row.hf_meld = -1
+        row.hf_trump_len = -1
+        row.hf_aces = -1
 
 
 @njit(cache=True, parallel=True)
