@@ -66,6 +66,7 @@ def simulate(
     backend: str = "local",
     scheduler=None,
     on_chunk=None,
+    columns: list[str] | None = None,
     **options,
 ):
     """Play ``deals`` deals (or ``matches`` whole matches); one row per deal.
@@ -133,6 +134,9 @@ def simulate(
     on_chunk : callable, optional
         ``on_chunk(index, rows)`` after each chunk is done (and written),
         with the chunk's row count.
+    columns : list of str, optional
+        Without ``out``: keep only these columns, chunk by chunk, so a huge
+        run's memory is only what they take.
     **options
         Game options (``unit=...``), validated by the game.
 
@@ -185,13 +189,27 @@ def simulate(
         options,
     )
     if out is None:
-        parts = []
+        parts = {}  # by chunk index: Dask yields chunks as they finish
         for index, rows in _execute(spec, None, "rows", backend, scheduler, threads, progress):
-            parts.append(rows)
+            parts[index] = rows if columns is None else _columns(rows_to_frame(spec, rows), columns)
             if on_chunk is not None:
                 on_chunk(index, len(rows))
-        return rows_to_frame(spec, np.concatenate(parts))
+        ordered = [parts[i] for i in sorted(parts)]
+        if columns is None:
+            return rows_to_frame(spec, np.concatenate(ordered))
+        return pd.concat(ordered, ignore_index=True)
+    if columns is not None:
+        raise ValueError("columns= is for runs without out= (read_dataset reads columns)")
     return _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_chunk)
+
+
+def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"unknown column(s) {', '.join(missing)}; have: {', '.join(frame.columns)}"
+        )
+    return frame[list(columns)]
 
 
 def _execute(spec, indices, kind, backend, scheduler, threads, progress):
@@ -203,7 +221,7 @@ def _execute(spec, indices, kind, backend, scheduler, threads, progress):
     if indices is None:
         indices = list(range(spec.n_chunks))
     total = sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in indices)
-    unit = spec.items[:-1]  # "deal" or "match"
+    unit = "deal" if spec.items == "deals" else "match"
     with tqdm(total=total, unit=unit, unit_scale=True, disable=not progress) as bar:
         if backend == "dask":
             yield from run_dask(spec, indices, kind, threads, bar.update, scheduler)
