@@ -21,8 +21,10 @@ BACKENDS = ("local", "dask")
 def chunk_result(spec: RunSpec, index: int, kind: str, tick=None):
     """Chunk ``index`` as ``"rows"`` (numpy records) or ``"parquet"`` (file bytes)."""
     rows = run_chunk_rows(spec, index, tick)
-    if kind == "rows":
-        return rows
+    return rows if kind == "rows" else _encode(spec, rows)
+
+
+def _encode(spec: RunSpec, rows):
     from .dataset import frame_to_parquet
 
     return frame_to_parquet(rows_to_frame(spec, rows))
@@ -31,15 +33,33 @@ def chunk_result(spec: RunSpec, index: int, kind: str, tick=None):
 def run_local(
     spec: RunSpec, indices: list[int], kind: str, threads: int | None, tick: Callable | None
 ) -> Iterator[tuple[int, object]]:
-    """Run the chunks one after another here, each on ``threads`` numba threads."""
+    """Run the chunks one after another here, each on ``threads`` numba threads.
+
+    For a dataset, chunk ``i`` is encoded to Parquet on a helper thread
+    while chunk ``i+1`` is played (the compiled loops release the GIL), so
+    the cores do not wait for the encoding; at most two chunks are held.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
     import numba
 
     old = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        for index in indices:
-            yield index, chunk_result(spec, index, kind, tick)
+        if kind == "rows":
+            for index in indices:
+                yield index, run_chunk_rows(spec, index, tick)
+            return
+        with ThreadPoolExecutor(max_workers=1) as encoder:
+            pending = None
+            for index in indices:
+                rows = run_chunk_rows(spec, index, tick)
+                if pending is not None:
+                    yield pending[0], pending[1].result()
+                pending = (index, encoder.submit(_encode, spec, rows))
+            if pending is not None:
+                yield pending[0], pending[1].result()
     finally:
         numba.set_num_threads(old)
 

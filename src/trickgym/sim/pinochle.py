@@ -108,7 +108,7 @@ def write_row(row, state, deal):
         row.hf_aces = -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_block(
     seed,
     first,
@@ -151,7 +151,7 @@ def simulate_block(
             write_row(rows[i], states[0], deal)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_match_block(
     seed,
     first_match,
