@@ -121,3 +121,13 @@ def test_cli_dask_backend_and_pack(tmp_path, capsys):
     assert "--scheduler is for --backend dask" in capsys.readouterr().err
     assert main(["simulate", "--deals", "10", "--resume", "--quiet"]) == 2
     assert "--resume needs --out" in capsys.readouterr().err
+
+
+def test_cli_bid_table_summed_by_parts_equals_the_whole_table():
+    """The CLI sums the table chunk by chunk (bounded memory): same text as in one go."""
+    from trickgym.analysis import bid_success, format_bid_table
+    from trickgym.cli import _bid_table
+
+    df = simulate("solowhist", 3000, "rule", seed=12, columns=["contract", "made", "declarer"])
+    parts = [df.iloc[:7], df.iloc[7:1500], df.iloc[1500:]]
+    assert _bid_table(parts) == (format_bid_table(bid_success(df)), 3000)

@@ -99,8 +99,31 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
     return game, kwargs
 
 
+def _bid_table(parts) -> tuple[str, int]:
+    """The bid success table of row frames summed part by part, and the row count."""
+    import numpy as np
+
+    from .analysis import bid_success, format_bid_table, wilson_interval
+
+    total = None
+    for part in parts:
+        table = bid_success(part)[["count", "made"]]
+        table = table.assign(declared=table["made"].notna(), made=table["made"].fillna(0))
+        total = table if total is None else total.add(table, fill_value=0)
+    total = total.sort_index()
+    low, high = wilson_interval(total["made"], total["count"])
+    total["made_pct"] = 100 * total["made"] / total["count"]
+    total["ci_low_pct"] = 100 * low
+    total["ci_high_pct"] = 100 * high
+    undeclared = total.pop("declared") == 0
+    total.loc[undeclared, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
+    return format_bid_table(total), int(total["count"].sum())
+
+
 def _simulate(args) -> int:
-    from .analysis import bid_success, format_bid_table, format_phat_summary, phat_summary
+    import pandas as pd
+
+    from .analysis import format_phat_summary, phat_summary
     from .sim import read_dataset, simulate
 
     if args.out:
@@ -116,30 +139,35 @@ def _simulate(args) -> int:
         "backend": args.backend,
         "scheduler": args.scheduler,
     }
-    # The printed summary needs a few columns only: a huge run is not held in memory.
+    # The printed summary needs a few columns only, summed chunk by chunk, so a huge
+    # run is never held in memory.
     summary = None if game == "phat" else ["contract", "made", "declarer"]
     start = time.perf_counter()
     if args.out:
         result = simulate(game, out=args.out, resume=args.resume, **kwargs, **run)
-        df = read_dataset(args.out, columns=summary)
         spec = result.spec
+        parts = (read_dataset(args.out, summary, chunks=[i]) for i in range(spec.n_chunks))
     else:
         df = simulate(game, columns=summary, **kwargs, **run)
         result, spec = None, None
+        step = 1 << 20
+        parts = (df.iloc[i : i + step] for i in range(0, len(df), step))
+    if game == "phat":
+        df = pd.concat(parts, ignore_index=True)
+        table, n_rows = format_phat_summary(phat_summary(df)), len(df)
+    else:
+        table, n_rows = _bid_table(parts)
     elapsed = time.perf_counter() - start
     agents = kwargs["agents"]
     agents = agents if isinstance(agents, str) else ",".join(agents)
     options = {k: v for k, v in kwargs.items() if k not in _NOT_OPTIONS}
     shown = ", ".join(f"{k}={v}" for k, v in options.items())
     print(
-        f"{game}{f' ({shown})' if shown else ''}: {len(df):,} deals, "
+        f"{game}{f' ({shown})' if shown else ''}: {n_rows:,} deals, "
         f"agents {agents}, seed {kwargs['seed']}"
     )
-    if game == "phat":
-        print(format_phat_summary(phat_summary(df)))
-    else:
-        print(format_bid_table(bid_success(df)))
-    made = len(df) if result is None else result.rows
+    print(table)
+    made = n_rows if result is None else result.rows
     print(f"{made / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
     if result is not None:
         if result.chunks_skipped:

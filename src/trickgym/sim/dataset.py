@@ -151,11 +151,14 @@ class Dataset:
         _write_atomic(self.path / chunk_name(self.spec, index), parquet)
 
 
-def read_dataset(path, columns: list[str] | None = None, partial: bool = False) -> pd.DataFrame:
+def read_dataset(
+    path, columns: list[str] | None = None, partial: bool = False, chunks=None
+) -> pd.DataFrame:
     """The rows of a dataset folder in chunk order, as ``simulate`` would return them.
 
-    ``columns`` reads only those columns (cheap: Parquet is columnar). An
-    unfinished run raises ``ValueError`` unless ``partial`` is true.
+    ``columns`` reads only those columns (cheap: Parquet is columnar), and
+    ``chunks`` only those chunk indices. An unfinished run raises
+    ``ValueError`` unless ``partial`` is true.
     """
     meta = read_metadata(path)
     files = {}
@@ -169,6 +172,11 @@ def read_dataset(path, columns: list[str] | None = None, partial: bool = False) 
             f"dataset {str(path)!r} is unfinished: {len(missing)} of {meta['n_chunks']} chunks "
             "missing (resume the run, or pass partial=True)"
         )
+    if chunks is not None:
+        absent = [i for i in chunks if i not in files]
+        if absent:
+            raise ValueError(f"dataset {str(path)!r} has no chunk(s) {absent}")
+        files = {i: files[i] for i in chunks}
     parts = [pd.read_parquet(files[i], columns=columns) for i in sorted(files)]
     if not parts:
         raise ValueError(f"dataset {str(path)!r} holds no chunks yet")
