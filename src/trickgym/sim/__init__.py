@@ -23,6 +23,7 @@ import pandas as pd
 from .backends import BACKENDS
 from .dataset import read_dataset
 from .plan import RunSpec, make_spec, rows_to_frame
+from .specs import SPECS
 
 __all__ = ["SimulationRun", "read_dataset", "simulate"]
 
@@ -189,6 +190,8 @@ def simulate(
         options,
     )
     if out is None:
+        if columns is not None:  # check the names before any deal is played
+            _columns(rows_to_frame(spec, np.zeros(0, SPECS[spec.game].row_dtype)), columns)
         parts = {}  # by chunk index: Dask yields chunks as they finish
         for index, rows in _execute(spec, None, "rows", backend, scheduler, threads, progress):
             parts[index] = rows if columns is None else _columns(rows_to_frame(spec, rows), columns)
