@@ -48,7 +48,7 @@ def test_rows_do_not_depend_on_backend_threads_or_chunks(cluster):
     for backend, threads, chunk in [
         ("local", 2, 2000),
         ("local", 1, 333),
-        ("local", 2, 1),
+        ("local", 2, 7),
         ("dask", None, 250),
         ("dask", 2, 999),
     ]:
@@ -81,6 +81,26 @@ def test_dask_whole_matches_and_resume(tmp_path, cluster):
     )  # fmt: skip
     assert (run.chunks_skipped, run.chunks_run) == (1, 6)
     assert_frame_equal(read_dataset(out), base)
+
+
+def test_interrupted_dask_run_resumes(tmp_path, cluster):
+    """Stopping a Dask run cancels its queued chunks; resuming completes it exactly."""
+    _, client = cluster
+    out = tmp_path / "sw"
+    kwargs = {"deals": 1200, "agents": "rule", "seed": 3, "chunk": 100, "out": out}
+
+    def stop(index, rows):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate("solowhist", backend="dask", scheduler=client, on_chunk=stop, **kwargs)
+    kept = [f for f in os.listdir(out) if f.startswith("chunk-")]
+    assert len(kept) == 1
+    run = simulate("solowhist", backend="dask", scheduler=client, resume=True, **kwargs)
+    assert (run.chunks_skipped, run.chunks_run) == (1, 11)
+    df = read_dataset(out)
+    assert df["deal"].tolist() == list(range(1200))
+    assert_frame_equal(df, simulate("solowhist", 1200, "rule", seed=3))
 
 
 def test_backend_errors():

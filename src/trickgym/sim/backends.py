@@ -130,18 +130,21 @@ def run_dask(
         pending = list(indices)[::-1]
         running = as_completed()
         index_of = {}
+        submitted = {}
 
         def submit():
             index = pending.pop()
             key = f"trickgym-chunk-{index}-{token}"
             index_of[key] = index
-            running.add(client.submit(_dask_task, spec, index, kind, threads, key=key))
+            submitted[key] = client.submit(_dask_task, spec, index, kind, threads, key=key)
+            running.add(submitted[key])
 
         for _ in range(min(slots, len(pending))):
             submit()
         for future in running:
             result = future.result()
             index = index_of.pop(future.key)
+            submitted.pop(future.key)
             future.release()
             if tick is not None:
                 start, stop = spec.chunk_range(index)
@@ -150,6 +153,8 @@ def run_dask(
                 submit()
             yield index, result
     finally:
+        if submitted:  # interrupted: stop the chunks still queued or running
+            client.cancel(list(submitted.values()))
         if owned:
             client.close()
         if cluster is not None:
