@@ -265,3 +265,18 @@ def test_registered_agents_mix_with_built_ins(tmp_path):
         _FACTORIES.pop("seeded-test", None)
     with pytest.raises(ValueError, match="unknown agent 'seeded-test'; known agents: oracle"):
         make_agent("seeded-test", "solowhist")
+
+
+def test_pinochle_whole_matches_python_loop_matches_the_compiled_loop():
+    """The Python loop (used when a seat has a Python agent) plays the same matches."""
+    from trickgym.rng import seed_rng
+    from trickgym.sim.frames import pinochle_frame
+    from trickgym.sim.python_loop import simulate_python_whole_matches
+    from trickgym.sim.specs import SPECS
+
+    game = trickgym.game("pinochle", target=500)
+    rows = simulate_python_whole_matches(
+        game, SPECS["pinochle"], np.uint64(seed_rng(6)), 3, 4, ["rule"] * 4
+    )
+    expected = simulate("pinochle", matches=4, agents="rule", seed=6, first=3, target=500)
+    assert_frame_equal(pinochle_frame(rows, True), expected)
