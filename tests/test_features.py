@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trickgym.cards.decks import PINOCHLE, STANDARD, TAROT
 from trickgym.cards.notation import parse_hand
@@ -48,6 +50,32 @@ def test_whist_features_worked_example():
     assert whist_features(hand, -1) == (-1, -1, 10, 0, 0, 4)
     void_hand = parse_hand("AKQJT98765432...")
     assert whist_features(void_hand, 0) == (13, 4, 10, 3, 0, 13)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(range(52)), st.integers(-1, 3))
+def test_whist_features_on_random_hands(pack, trumps):
+    hand = sum(1 << c for c in pack[:13])
+    assert whist_features(hand, trumps) == whist_reference(hand, trumps)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(range(62)), st.integers(3, 20))
+def test_troggu_features_on_random_hands(pack, size):
+    cards = pack[:size]
+    hand = sum(1 << c for c in cards)
+    names = [TAROT.card_names[c] for c in cards]
+    trumps = [c for c in cards if c < 21]
+    expect = (
+        len(trumps),
+        sum(
+            TAROT.card_names[c] in ("XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")
+            for c in trumps
+        ),
+        int("Fool" in names),
+        sum(n.startswith("K") for n in names),
+    )
+    assert troggu_features(hand) == expect
 
 
 @pytest.fixture(scope="module")
