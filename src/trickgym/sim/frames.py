@@ -11,9 +11,17 @@ from trickgym.cards.decks import STANDARD, TAROT
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_LETTERS, CONTRACT_NAMES
 from trickgym.games.troggu import constants as troggu
 
+from .features import FEATURE_COLUMNS
+
 __all__ = ["auction_codes", "phat_frame", "pinochle_frame", "solowhist_frame", "troggu_frame"]
 
 _TRUMP_NAMES = ["NT", "S", "H", "D", "C"]
+
+
+def _add_features(frame: dict, rows: np.ndarray, game: str) -> None:
+    """Append the game's ``hf_*`` hand-feature columns (see ``trickgym.sim.features``)."""
+    for name in FEATURE_COLUMNS[game]:
+        frame[name] = rows[name]
 
 
 def auction_codes(
@@ -95,6 +103,7 @@ def solowhist_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
     if match_mode:
         for s in range(4):
             frame[f"score_{s}"] = rows["scores"][:, s]
+    _add_features(frame, rows, "solowhist")
     return pd.DataFrame(frame)
 
 
@@ -137,6 +146,7 @@ def troggu_frame(rows: np.ndarray, n_players: int) -> pd.DataFrame:
     for s in range(n):
         frame[f"hand_{s}"] = rows["hands"][:, s]
     frame["tapp"] = rows["tapp"]
+    _add_features(frame, rows, "troggu")
     return pd.DataFrame(frame)
 
 
@@ -164,6 +174,7 @@ def phat_frame(rows: np.ndarray) -> pd.DataFrame:
     }
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
+    _add_features(frame, rows, "phat")
     return pd.DataFrame(frame)
 
 
@@ -207,12 +218,18 @@ def _bid_buffers(seats, calls):
     return data[:pos].copy(), offsets
 
 
-def pinochle_frame(rows: np.ndarray) -> pd.DataFrame:
-    """One row per Pinochle hand: see :func:`trickgym.sim.simulate` for the columns."""
+def pinochle_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
+    """One row per Pinochle hand: see :func:`trickgym.sim.simulate` for the columns.
+
+    ``match_mode`` (whole races to the target) puts ``match`` first (``deal``
+    is then the hand's index in its match) and adds the match scores after
+    the hand, ``match_ns, match_ew``, with ``game_over`` and ``winner``.
+    """
     bid = rows["bid"].astype(np.int64)
     low = bid // 50 * 50
     contract = np.where(rows["passed_out"], "Passed out", [f"{a}-{a + 40}" for a in low.tolist()])
     frame = {
+        **({"match": rows["match"]} if match_mode else {}),
         "deal": rows["deal"],
         "mode": pd.Categorical.from_codes(rows["mode"].astype(np.int64), ["kitty", "exchange"]),
         "dealer": rows["dealer"],
@@ -231,7 +248,13 @@ def pinochle_frame(rows: np.ndarray) -> pd.DataFrame:
         "score_ew": rows["hand_scores"][:, 1],
         "auction": _bid_auction(rows["call_seats"], rows["calls"]),
     }
+    if match_mode:
+        frame["match_ns"] = rows["scores"][:, 0]
+        frame["match_ew"] = rows["scores"][:, 1]
+        frame["game_over"] = rows["game_over"]
+        frame["winner"] = pd.Categorical.from_codes(rows["winner"].astype(np.int64), ["NS", "EW"])
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
     frame["kitty"] = rows["kitty"]
+    _add_features(frame, rows, "pinochle")
     return pd.DataFrame(frame)

@@ -19,6 +19,8 @@ from trickgym.games.phat.rules import init_match, match_over, next_deal
 from trickgym.games.phat.state import STATE_DTYPE
 from trickgym.rng import derive_seed
 
+from .features import whist_features
+
 __all__ = ["ROW_DTYPE", "simulate_match_block", "slots_per_match", "write_row"]
 
 ROW_DTYPE = np.dtype(
@@ -38,6 +40,10 @@ ROW_DTYPE = np.dtype(
         ("game_over", np.bool_),
         ("winner", np.int8),
         ("hands", np.uint64, (4,)),
+        # Features of the pitcher's dealt hand (see trickgym.sim.features).
+        ("hf_trump_len", np.int8),
+        ("hf_hcp", np.int8),
+        ("hf_voids", np.int8),
     ],
     align=True,
 )
@@ -68,9 +74,15 @@ def write_row(row, state, match):
     row.winner = state.winner
     for s in range(4):
         row.hands[s] = state.initial_hands[s]
+    trump_len, _, hcp, voids, _, _ = whist_features(
+        state.initial_hands[state.pitcher], state.trumps
+    )
+    row.hf_trump_len = trump_len
+    row.hf_hcp = hcp
+    row.hf_voids = voids
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_match_block(seed, first_match, kinds, params, target, games_in_match, slots, rows):
     """Fill ``rows`` with the deals of matches ``first_match ..``; unused slots get deal -1.
 

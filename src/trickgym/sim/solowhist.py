@@ -19,6 +19,8 @@ from trickgym.games.solowhist.rules import init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.rng import derive_seed
 
+from .features import whist_features
+
 __all__ = ["MAX_PASSED_OUT", "ROW_DTYPE", "play_deal", "simulate_block", "simulate_match_block"]
 
 # A match whose agents pass out this many deals in a row is abandoned (its rows
@@ -46,6 +48,13 @@ ROW_DTYPE = np.dtype(
         ("payoffs", np.int32, (4,)),
         ("hands", np.uint64, (4,)),
         ("scores", np.int32, (4,)),  # match scores after this deal
+        # Features of the declarer's dealt hand (see trickgym.sim.features).
+        ("hf_trump_len", np.int8),
+        ("hf_trump_top", np.int8),
+        ("hf_hcp", np.int8),
+        ("hf_voids", np.int8),
+        ("hf_singletons", np.int8),
+        ("hf_longest", np.int8),
     ],
     align=True,
 )
@@ -90,9 +99,24 @@ def write_row(row, state, deal):
         row.payoffs[s] = state.payoffs[s]
         row.hands[s] = state.initial_hands[s]
         row.scores[s] = state.scores[s]
+    if state.declarer >= 0:
+        features = whist_features(state.initial_hands[state.declarer], state.trumps)
+        row.hf_trump_len = features[0]
+        row.hf_trump_top = features[1]
+        row.hf_hcp = features[2]
+        row.hf_voids = features[3]
+        row.hf_singletons = features[4]
+        row.hf_longest = features[5]
+    else:
+        row.hf_trump_len = -1
+        row.hf_trump_top = -1
+        row.hf_hcp = -1
+        row.hf_voids = -1
+        row.hf_singletons = -1
+        row.hf_longest = -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_block(seed, first, kinds, params, unit, early_stop, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``.
 
@@ -110,7 +134,7 @@ def simulate_block(seed, first, kinds, params, unit, early_stop, chunk, rows):
             write_row(rows[i], state, first + i)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_match_block(
     seed, first_match, kinds, params, unit, num_deals, always_shuffle, early_stop, rows
 ):

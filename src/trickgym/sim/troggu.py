@@ -14,6 +14,8 @@ from trickgym.games.troggu.rules import init_match
 from trickgym.games.troggu.state import STATE_DTYPE
 from trickgym.rng import derive_seed
 
+from .features import troggu_features
+
 __all__ = ["ROW_DTYPE", "simulate_block", "write_row"]
 
 ROW_DTYPE = np.dtype(
@@ -34,6 +36,11 @@ ROW_DTYPE = np.dtype(
         ("points", np.int16, (8,)),
         ("hands", np.uint64, (8,)),
         ("tapp", np.uint64),
+        # Features of the declarer's dealt hand, before the Tapp exchange.
+        ("hf_trumps", np.int8),
+        ("hf_high_trumps", np.int8),
+        ("hf_fool", np.int8),
+        ("hf_kings", np.int8),
     ],
     align=True,
 )
@@ -64,9 +71,20 @@ def write_row(row, state, deal):
         row.points[s] = state.points[s]
         row.hands[s] = state.initial_hands[s]
     row.tapp = state.initial_tapp
+    if state.declarer >= 0:
+        features = troggu_features(state.initial_hands[state.declarer])
+        row.hf_trumps = features[0]
+        row.hf_high_trumps = features[1]
+        row.hf_fool = features[2]
+        row.hf_kings = features[3]
+    else:
+        row.hf_trumps = -1
+        row.hf_high_trumps = -1
+        row.hf_fool = -1
+        row.hf_kings = -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_block(seed, first, kinds, params, n_players, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``."""
     count = rows.shape[0]
