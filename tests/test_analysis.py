@@ -294,3 +294,26 @@ def test_load_dataset_file_and_folder(whist_rule, tmp_path):
     assert A.detect_game(both) == "solowhist"
     with pytest.raises(ValueError, match="does not exist"):
         A.load_dataset(tmp_path / "nothing")
+
+
+def test_tables_select_contracts_by_label(whist_rule):
+    # Plain index levels: .loc with a list of labels picks those rows (pandas 3.1 gets
+    # categorical MultiIndex levels with unused categories wrong).
+    for table in (
+        A.success_by_position(whist_rule),
+        A.success_by_feature(whist_rule, "hf_trump_len"),
+        A.expected_payoff(whist_rule, by=["contract", "dealer"]),
+    ):
+        picked = table.loc[["Solo"]]
+        assert set(picked.index.get_level_values(0)) == {"Solo"}
+        assert picked["count"].sum() == table.loc["Solo"]["count"].sum()
+
+
+def test_docstring_examples():
+    import doctest
+
+    import trickgym.analysis.intervals
+
+    for module in (A, trickgym.analysis.intervals):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0

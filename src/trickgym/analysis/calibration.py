@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .columns import declared, require
+from .columns import declared, plain_index, require
 from .intervals import wilson_interval
 
 __all__ = ["SuccessModel", "calibration_table", "fit_success_model", "out_of_fold_predictions"]
@@ -167,4 +167,4 @@ def calibration_table(df: pd.DataFrame, predicted="p_made", bins: int = 10) -> p
         if n
         else np.nan
     )
-    return table
+    return plain_index(table)

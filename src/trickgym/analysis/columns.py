@@ -15,6 +15,7 @@ __all__ = [
     "declarer_payoff",
     "detect_game",
     "feature_columns",
+    "plain_index",
     "require",
     "seat_position",
 ]
@@ -111,3 +112,26 @@ def seat_position(df: pd.DataFrame) -> pd.Series:
 def feature_columns(df: pd.DataFrame) -> list[str]:
     """The hand-feature columns of ``df`` (named ``hf_*``), in frame order."""
     return [c for c in df.columns if str(c).startswith("hf_")]
+
+
+def plain_index(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with categorical index levels turned into plain ones (same values, same order).
+
+    Group-by on categorical columns leaves categorical index levels, and
+    pandas 3.1 selects the wrong rows of such a MultiIndex with
+    ``table.loc[["Solo"]]`` when a category is unused (it looks up category
+    codes as level codes). Plain levels select correctly.
+    """
+
+    def plain(level: pd.Index) -> pd.Index:
+        if isinstance(level.dtype, pd.CategoricalDtype):
+            return level.astype(level.categories.dtype)
+        return level
+
+    index = table.index
+    if isinstance(index, pd.MultiIndex):
+        arrays = [plain(index.get_level_values(i)) for i in range(index.nlevels)]
+        table.index = pd.MultiIndex.from_arrays(arrays, names=index.names)
+    else:
+        table.index = plain(index)
+    return table

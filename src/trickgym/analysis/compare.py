@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import declared, declarer_payoff, require
+from .columns import declared, declarer_payoff, plain_index, require
 from .intervals import Z95, newcombe_interval
 
 __all__ = ["compare_payoff", "compare_success"]
@@ -59,7 +59,7 @@ def compare_success(a: pd.DataFrame, b: pd.DataFrame, by="contract", labels=("a"
     )
     out["freq_diff_pct"] = out[f"freq_pct_{la}"] - out[f"freq_pct_{lb}"]
     out["freq_diff_low_pct"], out["freq_diff_high_pct"] = 100 * flow, 100 * fhigh
-    return out
+    return plain_index(out)
 
 
 def compare_payoff(a: pd.DataFrame, b: pd.DataFrame, by="contract", labels=("a", "b")):
@@ -89,4 +89,4 @@ def compare_payoff(a: pd.DataFrame, b: pd.DataFrame, by="contract", labels=("a",
     )
     out["diff_low"] = out["diff"] - Z95 * se  # nan when a side has fewer than 2 deals
     out["diff_high"] = out["diff"] + Z95 * se
-    return out
+    return plain_index(out)

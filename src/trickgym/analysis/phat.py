@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import require
+from .columns import plain_index, require
 from .intervals import wilson_interval
 
 __all__ = ["format_phat_summary", "phat_summary", "pitch_frame", "race_table"]
@@ -110,4 +110,4 @@ def race_table(df: pd.DataFrame, bins=(-181, -60, -30, -10, 10, 30, 60, 181)) ->
     table["ns_win_pct"] = 100 * table["ns_won"] / table["count"]
     table["ci_low_pct"] = 100 * low
     table["ci_high_pct"] = 100 * high
-    return table
+    return plain_index(table)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import declared, declarer_payoff, require, seat_position
+from .columns import declared, declarer_payoff, plain_index, require, seat_position
 from .intervals import mean_interval, wilson_interval
 
 __all__ = [
@@ -35,7 +35,7 @@ def _rates(grouped, made_col: str = "made") -> pd.DataFrame:
     table["made_pct"] = 100 * table["made"] / table["count"]
     table["ci_low_pct"] = 100 * low
     table["ci_high_pct"] = 100 * high
-    return table
+    return plain_index(table)
 
 
 def _as_list(by) -> list:
@@ -169,7 +169,7 @@ def expected_payoff(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     table["payoff_made"] = rows[rows["made"]].groupby(cols, observed=True)["payoff"].mean()
     table["payoff_set"] = rows[~rows["made"]].groupby(cols, observed=True)["payoff"].mean()
     table["made_pct"] = 100 * grouped["made"].mean()
-    return table[
+    return plain_index(table)[
         [
             "count",
             "mean_payoff",
