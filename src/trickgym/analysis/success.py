@@ -63,7 +63,8 @@ def bid_success(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     grouped = df.groupby(cols, observed=True)
     table = _rates(grouped)
     has_declarer = grouped["declarer"].max() >= 0
-    table.loc[~has_declarer, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
+    if not has_declarer.all():  # keep integer counts when every group has a declarer
+        table.loc[~has_declarer, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
     return table
 
 
