@@ -283,14 +283,15 @@ def test_load_dataset_file_and_folder(whist_rule, tmp_path):
     whist_rule.to_parquet(tmp_path / "one.parquet", index=False)
     one = A.load_dataset(tmp_path / "one.parquet")
     assert len(one) == len(whist_rule)
-    folder = tmp_path / "chunks"
+    # A simulator run folder: chunks named by index and first deal, and the run's spec.
+    folder = tmp_path / "run"
     folder.mkdir()
-    whist_rule.iloc[:1000].to_parquet(folder / "part-00000.parquet", index=False)
-    whist_rule.iloc[1000:].to_parquet(folder / "part-00001.parquet", index=False)
-    (folder / "metadata.json").write_text('{"game": "solowhist"}')
+    whist_rule.iloc[:1000].to_parquet(folder / "chunk-000000-deals-000000000000.parquet")
+    whist_rule.iloc[1000:].to_parquet(folder / "chunk-000001-deals-000000001000.parquet")
+    (folder / "_trickgym_run.json").write_text('{"game": "solowhist", "n_chunks": 2}')
     both = A.load_dataset(folder)
     assert both["deal"].tolist() == whist_rule["deal"].tolist()
-    assert both.attrs["metadata"]["metadata.json"]["game"] == "solowhist"
+    assert both.attrs["metadata"]["_trickgym_run.json"]["game"] == "solowhist"
     assert A.detect_game(both) == "solowhist"
     with pytest.raises(ValueError, match="does not exist"):
         A.load_dataset(tmp_path / "nothing")

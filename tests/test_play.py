@@ -242,3 +242,19 @@ def test_env_ansi_render_marks_the_learners_cards():
     assert _marked_cards(line, trickgym.game("phat").deck) == set(
         np.flatnonzero(mask[:52]).tolist()
     )
+
+
+def test_other_seats_discards_stay_hidden():
+    # Pinochle kitty mode: the declarer buries four cards; a person at another seat must
+    # not learn which (the trick cards are named as they are played).
+    for seed in range(1, 40):
+        out = io.StringIO()
+        play_deal("pinochle", 0, "rule", seed, stdin=io.StringIO("1\n" * 100), stdout=out)
+        text = out.getvalue()
+        if re.search(r"seat [123] \(rule\): Trumps", text):
+            break
+    else:
+        pytest.fail("no seed in 1..39 where another seat declared")
+    buried = re.findall(r"seat [123] \(rule\): discard \(a card you cannot see\)", text)
+    assert len(buried) == 4
+    assert "-- trick won by seat" in text

@@ -52,6 +52,16 @@ def _action_text(game, action: int, color: bool) -> str:
     return game.action_name(action)
 
 
+def _display_order(game, actions: list[int]) -> list[int]:
+    """Cards as the hand shows them (by suit, strongest first), then calls in id order."""
+    deck = game.deck
+
+    def key(a: int):
+        return (1, 0, a) if a >= deck.n_cards else (0, int(deck.suit_of[a]), -a)
+
+    return sorted(actions, key=key)
+
+
 def _menu(game, legal: list[int], color: bool, width: int = 78) -> str:
     """The legal actions numbered from 1, wrapped to ``width`` columns."""
     from .render import strip_ansi
@@ -92,6 +102,31 @@ def _parse_answer(game, state, text: str, legal: list[int]) -> int:
     if action not in legal:
         raise ValueError(f"{game.action_name(action)} is not legal now")
     return action
+
+
+def _phase_name(state) -> str:
+    from importlib import import_module
+
+    names = import_module(f"trickgym.games.{state.game.name}.constants").PHASE_NAMES
+    return names[int(state.record["phase"])]
+
+
+def _apply_and_tell(state, action: int, who: str, color: bool, say, hidden: bool) -> None:
+    """Apply ``action`` and say who did what, and who won the trick it completed.
+
+    With ``hidden``, a card moved outside the play of a trick (a discard, a
+    buried or passed card) is not named: only its owner may know it.
+    """
+    phase = _phase_name(state)
+    before = state.record["tricks_won"].copy()
+    state.apply(action)
+    if hidden and action < state.game.deck.n_cards and phase != "play":
+        say(f"  {who}: {phase} (a card you cannot see)")
+    else:
+        say(f"  {who}: {_action_text(state.game, action, color)}")
+    gained = np.flatnonzero(state.record["tricks_won"] > before)
+    if len(gained):
+        say(f"  -- trick won by seat {int(gained[0])}")
 
 
 def play_deal(
@@ -146,10 +181,9 @@ def play_deal(
         p = state.current_player
         if p != seat:
             action = int(act(KINDS[others[p]], state.array[0], p, rngs[p], obs, params))
-            state.apply(action)
-            say(f"  seat {p} ({others[p]}): {_action_text(game, action, color)}")
+            _apply_and_tell(state, action, f"seat {p} ({others[p]})", color, say, hidden=True)
             continue
-        legal = state.legal_actions()
+        legal = _display_order(game, state.legal_actions())
         say()
         say(game.render(state, color=color, viewer=seat, mark_legal=True))
         say("Your legal actions:")
@@ -175,8 +209,7 @@ def play_deal(
                 say(_menu(game, legal, color))
                 continue
             break
-        state.apply(action)
-        say(f"  seat {p} (you): {_action_text(game, action, color)}")
+        _apply_and_tell(state, action, f"seat {p} (you)", color, say, hidden=False)
     payoffs = state.payoffs
     say()
     say(game.render(state, color=color))

@@ -109,7 +109,7 @@ class Phat(Game):
                 state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
             )
             lines.append(
-                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 32)} "
+                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 40)} "
                 f"tricks {int(r['tricks_won'][s])}  {mark}"
             )
         if r["trick_n"]:

@@ -215,7 +215,7 @@ class Pinochle(Game):
                 state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
             )
             lines.append(
-                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 34)}"
+                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 44)}"
                 f" meld {int(r['meld'][s]):>4}  tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
             )
         calls = " ".join(

@@ -149,7 +149,7 @@ class SoloWhist(Game):
                 face_up=bool(r["exposed"]) and s == r["declarer"],
             )
             lines.append(
-                f"  {s}: {ljust(hand, 32)} tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
+                f"  {s}: {ljust(hand, 40)} tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
             )
         lines.append("  auction: " + (auction_string(r) or "-"))
         if r["contract"]:
