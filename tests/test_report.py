@@ -52,3 +52,12 @@ def test_report_errors(tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "bad.parquet"), "--out", "/no/such/dir/r.html"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_report_uses_a_predicted_probability_column(troggu_rows, tmp_path):
+    from trickgym.analysis import html_report
+
+    rows = troggu_rows.assign(p_made=0.8)
+    text = html_report(rows)
+    assert "Calibration of the agents&#x27; own predictions (p_made)" in text
+    assert "(p_made)" not in html_report(troggu_rows)

@@ -85,6 +85,16 @@ def _bid_sections(out: _Builder, df: pd.DataFrame, folds: int) -> None:
     out.note("Position after the dealer: 1 = eldest (first to speak), ..., 0 = the dealer.")
     out.table(success_by_position(df))
 
+    if "p_made" in df.columns:  # the agents' own estimates of making their bids
+        table = calibration_table(df, "p_made")
+        out.heading("Calibration of the agents' own predictions (p_made)")
+        out.note(
+            f"Brier score {table.attrs['brier']:.4f}, expected calibration error "
+            f"{table.attrs['ece']:.2f} points."
+        )
+        out.table(table)
+        out.figure(plots.plot_calibration(table), "calibration of p_made")
+
     features = feature_columns(df)
     if not features:
         out.note("No hand-feature (hf_*) columns in this dataset.")
