@@ -67,7 +67,7 @@ class _Builder:
         self.parts.append(f'<img src="{figure_uri(fig)}" alt="{html.escape(alt)}">')
 
 
-def _bid_sections(out: _Builder, df: pd.DataFrame, folds: int) -> None:
+def _bid_sections(out: _Builder, df: pd.DataFrame, folds: int, position: bool = True) -> None:
     """Success by contract, payoff, position, features and calibration of a bid frame."""
     success = bid_success(df)
     out.heading("Bid success by contract")
@@ -81,9 +81,10 @@ def _bid_sections(out: _Builder, df: pd.DataFrame, folds: int) -> None:
     out.table(payoff)
     out.figure(plots.plot_expected_payoff(payoff), "expected payoff per contract")
 
-    out.heading("Success by seat position")
-    out.note("Position after the dealer: 1 = eldest (first to speak), ..., 0 = the dealer.")
-    out.table(success_by_position(df))
+    if position:
+        out.heading("Success by seat position")
+        out.note("Position after the dealer: 1 = eldest (first to speak), ..., 0 = the dealer.")
+        out.table(success_by_position(df))
 
     if "p_made" in df.columns:  # the agents' own estimates of making their bids
         table = calibration_table(df, "p_made")
@@ -144,7 +145,7 @@ def html_report(df: pd.DataFrame, title: str | None = None, folds: int = 5) -> s
             "The pitcher's team 'makes' its pitch when it takes more phat in the deal than "
             "the other team (completed deals only)."
         )
-        _bid_sections(out, pitch_frame(df), folds)
+        _bid_sections(out, pitch_frame(df), folds, position=False)  # the pitcher is always eldest
     else:
         _bid_sections(out, df, folds)
     body = "\n".join(out.parts)
