@@ -8,6 +8,7 @@ import numpy as np
 
 from .builtin import KINDS, RANDOM, resolve_kind
 from .random import RandomAgent, random_action
+from .registry import known_agents, make_agent, register_agent
 
 
 @runtime_checkable
@@ -110,8 +111,11 @@ __all__ = [
     "Agent",
     "RandomAgent",
     "kernel_scratch",
+    "known_agents",
+    "make_agent",
     "python_action",
     "random_action",
+    "register_agent",
     "resolve_agent",
     "resolve_agents",
     "resolve_kind",

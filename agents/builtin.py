@@ -17,5 +17,12 @@ KINDS = {"random": RANDOM, "rule": RULE, "oracle": ORACLE}
 def resolve_kind(name: str) -> int:
     """Kind number of a built-in agent name, with a clear error otherwise."""
     if name not in KINDS:
-        raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(sorted(KINDS))}")
+        from .registry import known_agents, registered_agents
+
+        if name in registered_agents():
+            raise ValueError(
+                f"agent {name!r} is a registered Python agent, not a compiled kind: "
+                "make it with trickgym.agents.registry.make_agent(name, game)"
+            )
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known_agents())}")
     return KINDS[name]

@@ -15,6 +15,7 @@ from trickgym.games.solowhist.constants import CALL_LETTERS, CONTRACT_NAMES
 from trickgym.games.solowhist.rules import settlement
 from trickgym.rng import seed_rng
 from trickgym.sim import simulate
+from trickgym.sim.features import FEATURE_COLUMNS
 from trickgym.sim.frames import solowhist_frame
 from trickgym.sim.python_loop import simulate_python
 from trickgym.sim.specs import SPECS
@@ -123,6 +124,7 @@ def test_columns_and_dtypes(big):
         *PAYOFFS,
         "auction",
         *HANDS,
+        *FEATURE_COLUMNS["solowhist"],
     ]
     assert list(big["contract"].cat.categories) == list(CONTRACT_NAMES)
     assert big["deal"].tolist() == list(range(len(big)))

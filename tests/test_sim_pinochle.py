@@ -18,6 +18,7 @@ import trickgym
 from trickgym.games.pinochle.meld import meld
 from trickgym.rng import seed_rng
 from trickgym.sim import simulate
+from trickgym.sim.features import FEATURE_COLUMNS
 from trickgym.sim.frames import pinochle_frame
 from trickgym.sim.python_loop import simulate_python
 from trickgym.sim.specs import SPECS
@@ -94,8 +95,8 @@ def test_python_agents_same_deals(mode):
 def test_dealing_match_and_matches_are_refused():
     with pytest.raises(ValueError, match="dealing='match' is not available for pinochle"):
         simulate("pinochle", 10, dealing="match")
-    with pytest.raises(ValueError, match="matches="):
-        simulate("pinochle", matches=3)
+    with pytest.raises(ValueError, match="pass matches=N, not deals=10"):
+        simulate("pinochle", 10, matches=3)
     with pytest.raises(ValueError, match="mode"):
         simulate("pinochle", 10, mode="x")
     with pytest.raises(ValueError, match="max_bid"):
@@ -127,6 +128,7 @@ def test_columns(big):
         "auction",
         *HANDS,
         "kitty",
+        *FEATURE_COLUMNS["pinochle"],
     ]
     assert df["deal"].tolist() == list(range(len(df)))
     assert (df["mode"] == o.mode).all() and list(df["mode"].cat.categories) == ["kitty", "exchange"]

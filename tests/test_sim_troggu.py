@@ -16,6 +16,7 @@ import trickgym
 from trickgym.cards import TAROT
 from trickgym.rng import seed_rng
 from trickgym.sim import simulate
+from trickgym.sim.features import FEATURE_COLUMNS
 from trickgym.sim.frames import troggu_frame
 from trickgym.sim.python_loop import simulate_python
 from trickgym.sim.specs import SPECS
@@ -121,6 +122,7 @@ def test_columns(big):
         *cols("points", n),
         *cols("hand", n),
         "tapp",
+        *FEATURE_COLUMNS["troggu"],
     ]
     assert df["deal"].tolist() == list(range(len(df)))
     assert (df["players"] == n).all() and df["dealer"].between(0, n - 1).all()

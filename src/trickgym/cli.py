@@ -2,8 +2,9 @@
 
 Example::
 
-    trickgym simulate --game solowhist --deals 1000000 --agents random --seed 1 \\
-        --out results.parquet
+    trickgym simulate --game solowhist --deals 1000000 --agents rule --seed 1 \\
+        --out runs/solowhist_rule   # a Parquet dataset, one file per chunk
+    trickgym simulate --experiment experiments/solowhist_rule_1m.toml --out runs/x --resume
 """
 
 from __future__ import annotations
@@ -44,58 +45,154 @@ def _check_writable(path: str) -> None:
         raise ValueError(f"--out {path!r}: folder {folder!r} is not writable")
 
 
-def _simulate(args) -> int:
-    from .analysis import bid_success, format_bid_table, format_phat_summary, phat_summary
-    from .sim import simulate
+# Flags that decide the rows: an experiment file fixes them, so they may not be given with it.
+_RESULT_FLAGS = (
+    "game",
+    "deals",
+    "matches",
+    "agents",
+    "seed",
+    "dealing",
+    "pack",
+    "chunk",
+    "players",
+    "mode",
+)
 
-    if args.out:
-        _check_writable(args.out)
+
+def _simulate_kwargs(args) -> tuple[str, dict]:
+    """The game and ``simulate`` arguments from an experiment file or the flags."""
+    if args.experiment:
+        from .experiment import load_experiment
+
+        given = [f"--{k}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
+        if args.option:
+            given.append("--option")
+        if given:
+            raise ValueError(
+                f"{', '.join(given)} would change the results fixed by --experiment "
+                f"{args.experiment}; edit (a copy of) the file instead"
+            )
+        kwargs = load_experiment(args.experiment)
+        return kwargs.pop("game"), kwargs
     options = _game_options(args.option)
     if args.players is not None:
         options["players"] = args.players
     if args.mode is not None:
         options["mode"] = args.mode
-    agents = args.agents.split(",")
-    if len(agents) == 1:
-        agents = agents[0]
-    # Phat is a race over a match, so it is simulated in whole matches.
-    whole_matches = args.game == "phat"
-    if whole_matches and args.deals is not None:
-        raise ValueError("phat is simulated in whole matches: use --matches N, not --deals")
-    counts = (
-        {"matches": args.matches or 1000}
-        if whole_matches
-        else {"deals": 100_000 if args.deals is None else args.deals, "dealing": args.dealing}
-    )
-    if not whole_matches and args.matches is not None:
-        raise ValueError("--matches is for phat; use --deals N")
-    start = time.perf_counter()
-    df = simulate(
-        args.game,
-        agents=agents,
-        seed=args.seed,
-        threads=args.threads,
-        chunk=args.chunk,
-        progress=not args.quiet,
-        **counts,
+    agents = (args.agents or "random").split(",")
+    kwargs = {
+        "agents": agents[0] if len(agents) == 1 else agents,
+        "seed": 0 if args.seed is None else args.seed,
+        "dealing": args.dealing,
+        "pack": args.pack,
+        "chunk": args.chunk,
         **options,
-    )
-    elapsed = time.perf_counter() - start
+    }
+    game = args.game or "solowhist"
+    if args.matches is not None:
+        kwargs["matches"] = args.matches
+    elif game == "phat":
+        kwargs["matches"] = 1000
+    if args.deals is not None or (args.matches is None and game != "phat"):
+        kwargs["deals"] = 100_000 if args.deals is None else args.deals
+    return game, kwargs
+
+
+def _bid_table(parts) -> tuple[str, int]:
+    """The bid success table of row frames summed part by part, and the row count."""
+    import numpy as np
+
+    from .analysis import bid_success, format_bid_table, wilson_interval
+
+    total = None
+    for part in parts:
+        table = bid_success(part)[["count", "made"]]
+        table = table.assign(declared=table["made"].notna(), made=table["made"].fillna(0))
+        total = table if total is None else total.add(table, fill_value=0)
+    total = total.sort_index()
+    low, high = wilson_interval(total["made"], total["count"])
+    total["made_pct"] = 100 * total["made"] / total["count"]
+    total["ci_low_pct"] = 100 * low
+    total["ci_high_pct"] = 100 * high
+    undeclared = total.pop("declared") == 0
+    total.loc[undeclared, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
+    return format_bid_table(total), int(total["count"].sum())
+
+
+def _simulate(args) -> int:
+    import pandas as pd
+
+    from .analysis import format_phat_summary, phat_summary
+    from .sim import read_dataset, simulate
+
     if args.out:
-        df.to_parquet(args.out, index=False)
+        _check_writable(args.out)
+    if args.resume and not args.out:
+        raise ValueError("--resume needs --out (the dataset folder to complete)")
+    if args.scheduler and args.backend != "dask":
+        raise ValueError("--scheduler is for --backend dask")
+    game, kwargs = _simulate_kwargs(args)
+    run = {
+        "threads": args.threads,
+        "progress": not args.quiet,
+        "backend": args.backend,
+        "scheduler": args.scheduler,
+    }
+    # The printed summary needs a few columns only, summed chunk by chunk, so a huge
+    # run is never held in memory.
+    summary = None if game == "phat" else ["contract", "made", "declarer"]
+    start = time.perf_counter()
+    if args.out:
+        result = simulate(game, out=args.out, resume=args.resume, **kwargs, **run)
+        spec = result.spec
+        parts = (read_dataset(args.out, summary, chunks=[i]) for i in range(spec.n_chunks))
+    else:
+        df = simulate(game, columns=summary, **kwargs, **run)
+        result, spec = None, None
+        step = 1 << 20
+        parts = (df.iloc[i : i + step] for i in range(0, len(df), step))
+    if game == "phat":
+        df = pd.concat(parts, ignore_index=True)
+        table, n_rows = format_phat_summary(phat_summary(df)), len(df)
+    else:
+        table, n_rows = _bid_table(parts)
+    elapsed = time.perf_counter() - start
+    agents = kwargs["agents"]
+    agents = agents if isinstance(agents, str) else ",".join(agents)
+    options = {k: v for k, v in kwargs.items() if k not in _NOT_OPTIONS}
     shown = ", ".join(f"{k}={v}" for k, v in options.items())
     print(
-        f"{args.game}{f' ({shown})' if shown else ''}: {len(df):,} deals, "
-        f"agents {args.agents}, seed {args.seed}"
+        f"{game}{f' ({shown})' if shown else ''}: {n_rows:,} deals, "
+        f"agents {agents}, seed {kwargs['seed']}"
     )
-    if whole_matches:
-        print(format_phat_summary(phat_summary(df)))
-    else:
-        print(format_bid_table(bid_success(df)))
-    print(f"{len(df) / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
-    if args.out:
-        print(f"wrote {args.out}")
+    print(table)
+    made = n_rows if result is None else result.rows
+    print(f"{made / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
+    if result is not None:
+        if result.chunks_skipped:
+            print(
+                f"resumed: {result.chunks_skipped} of {spec.n_chunks} chunks were already done, "
+                f"ran {result.chunks_run}"
+            )
+        print(
+            f"wrote {args.out} ({spec.n_chunks} chunks of {spec.chunk} {spec.items}, unit: "
+            f"{spec.unit})"
+        )
     return 0
+
+
+_NOT_OPTIONS = {
+    "agents",
+    "seed",
+    "dealing",
+    "pack",
+    "chunk",
+    "deals",
+    "matches",
+    "first",
+    "rule_options",
+}
 
 
 def _tournament(args) -> int:
@@ -124,27 +221,44 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="trickgym", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="simulate deals and print the bid success table")
-    sim.add_argument("--game", default="solowhist")
+    sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat, pinochle")
     sim.add_argument("--deals", type=int, default=None, help="deals to simulate (100000)")
-    sim.add_argument("--matches", type=int, default=None, help="phat: whole matches (1000)")
     sim.add_argument(
-        "--agents", default="random", help="one name, or one per seat: random,random,..."
+        "--matches", type=int, default=None, help="whole matches: phat (1000), pinochle"
     )
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument(
+        "--agents", default=None, help="one name, or one per seat: rule,rule,random,pimc"
+    )
+    sim.add_argument("--seed", type=int, default=None, help="seed (0)")
     sim.add_argument(
         "--dealing",
         choices=["shuffled", "match"],
-        default="shuffled",
+        default=None,
         help="independent shuffled deals, or the deals of whole matches dealt as on BGA",
     )
+    sim.add_argument(
+        "--pack", choices=["bga", "shuffled"], default=None, help="bga = --dealing match"
+    )
     sim.add_argument("--threads", type=int, default=None)
-    sim.add_argument("--chunk", type=int, default=1024)
+    sim.add_argument(
+        "--chunk", type=int, default=None, help="deals (or matches) per chunk file (~65536 rows)"
+    )
     sim.add_argument("--players", type=int, default=None, help="players (Troggu: 3..8)")
     sim.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
     sim.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
     )
-    sim.add_argument("--out", default=None, help="write the rows to this Parquet file")
+    sim.add_argument(
+        "--experiment", default=None, metavar="FILE", help="a TOML file fixing the whole run"
+    )
+    sim.add_argument(
+        "--out", default=None, help="write a Parquet dataset (one file per chunk) to this folder"
+    )
+    sim.add_argument("--resume", action="store_true", help="complete the interrupted run in --out")
+    sim.add_argument("--backend", choices=["local", "dask"], default="local")
+    sim.add_argument(
+        "--scheduler", default=None, help="Dask scheduler address (default: a LocalCluster)"
+    )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
 

@@ -1,36 +1,50 @@
-"""Batch simulation: N deals with given agents and seed, as a DataFrame.
+"""Batch simulation: N deals with given agents and seed, as a DataFrame or a Parquet dataset.
 
 Built-in agents (names such as ``"random"``) run inside one compiled,
-parallel loop; Python agents (objects with ``act(observation, action_mask)``)
-run through the slower Python game API. Either way deal ``k`` of a seed is
-the same deal, whatever the number of threads or the chunk size.
+parallel loop; Python agents (objects with ``act(observation, action_mask)``,
+or names registered with ``trickgym.agents.register_agent``) run through the
+slower Python game API. Either way deal ``k`` of a seed is the same deal,
+whatever the number of threads, the chunk size or the backend.
+
+A run is cut into chunks (:mod:`trickgym.sim.plan`); with ``out=`` each chunk
+is written to a Parquet dataset as soon as it is done
+(:mod:`trickgym.sim.dataset`), and chunks run here or on a Dask cluster
+(:mod:`trickgym.sim.backends`).
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
-from ..games import GAMES
-from ..games import game as make_game
-from ..rng import seed_rng
-from .solowhist import MAX_PASSED_OUT
-from .specs import SPECS
+from .backends import BACKENDS
+from .dataset import read_dataset
+from .plan import RunSpec, make_spec, rows_to_frame
 
-__all__ = ["simulate"]
-
-_BLOCK = 1 << 16
+__all__ = ["SimulationRun", "read_dataset", "simulate"]
 
 
-def _agent_kinds(agents, n_seats: int):
-    """Per-seat built-in kinds (or ``None`` if any agent is a Python object), and the agents."""
-    from trickgym.agents import resolve_agents
+@dataclass(frozen=True)
+class SimulationRun:
+    """What ``simulate(..., out=...)`` did: the dataset folder, its spec, the work done.
 
-    resolved = resolve_agents(agents, n_seats)
-    if all(isinstance(a, int) for a in resolved):
-        return np.array(resolved, dtype=np.int64), resolved
-    names = agents if isinstance(agents, list | tuple) else [agents] * n_seats
-    return None, list(names)
+    ``chunks_run`` chunks were played now, ``chunks_skipped`` were already
+    in the folder (a resumed run); ``rows`` rows were written now.
+    """
+
+    path: str
+    spec: RunSpec
+    chunks_run: int
+    chunks_skipped: int
+    rows: int
+    seconds: float
+
+    def read(self, columns: list[str] | None = None) -> pd.DataFrame:
+        """The whole dataset as a DataFrame (see :func:`read_dataset`)."""
+        return read_dataset(self.path, columns)
 
 
 def simulate(
@@ -41,14 +55,24 @@ def simulate(
     *,
     matches: int | None = None,
     first: int = 0,
-    dealing: str = "shuffled",
-    chunk: int = 1024,
+    dealing: str | None = None,
+    pack: str | None = None,
+    chunk: int | None = None,
     threads: int | None = None,
     progress: bool = False,
     rule_options=None,
+    out=None,
+    resume: bool = False,
+    backend: str = "local",
+    scheduler=None,
+    on_chunk=None,
+    columns: list[str] | None = None,
     **options,
-) -> pd.DataFrame:
-    """Play ``deals`` deals (Phat: ``matches`` whole matches) and return one row per deal.
+):
+    """Play ``deals`` deals (or ``matches`` whole matches); one row per deal.
+
+    Returns a DataFrame, or with ``out=`` writes a Parquet dataset chunk by
+    chunk and returns a :class:`SimulationRun`.
 
     Parameters
     ----------
@@ -58,37 +82,67 @@ def simulate(
         Number of deals (default 1000); rows are deals ``first ..
         first+deals-1`` of ``seed``. Not for Phat.
     matches : int
-        Phat only: number of matches (races to 181, ``games_in_match`` each;
-        default 100); rows are all the deals of matches ``first ..
+        Whole matches raced to a target, the unit of work where the rules
+        carry state from deal to deal: Phat (always; races to 181,
+        ``games_in_match`` each; default 100) and Pinochle (race to
+        ``target``); rows are every deal of matches ``first ..
         first+matches-1``, and match ``m`` depends only on ``(seed, m)``.
     agents : str, Agent, or list of them
         One agent for every seat, or one per seat: built-in names
-        (``"random"``) or objects with ``act(observation, action_mask)``.
+        (``"random"``, ``"rule"``, ``"oracle"``), registered names
+        (``trickgym.agents.register_agent``) or objects with
+        ``act(observation, action_mask)``.
     seed : int
         Reproducibility seed; deal ``k`` depends only on ``(seed, k)``.
+        ``None`` draws one (recorded in a dataset's metadata).
     dealing : ``"shuffled"`` or ``"match"``
-        ``"shuffled"``: every deal is the freshly shuffled first deal of its
-        own match. ``"match"`` (Solo Whist): rows are the scored deals of whole matches of
+        ``"shuffled"`` (default): every deal is the freshly shuffled first
+        deal of its own match (unit of work: a deal). ``"match"`` (Solo
+        Whist): rows are the scored deals of whole matches of
         ``num_deals`` (a game option), dealt as on BGA (dealer rotation,
         gather-and-cut unless the previous contract was Abundance or
-        higher); ``deals`` and ``first`` must be multiples of ``num_deals``
-        and match ``m`` depends only on ``(seed, m)``.
-    chunk : int
-        Deals per parallel work item (does not change results).
+        higher; unit of work: a match); ``deals``, ``first`` and ``chunk``
+        must be multiples of ``num_deals`` and match ``m`` depends only on
+        ``(seed, m)``.
+    pack : ``"bga"`` or ``"shuffled"``, optional
+        Another name for the dealing: ``pack="bga"`` is
+        ``dealing="match"`` (BGA's gathered-and-cut pack), ``pack="shuffled"``
+        is ``dealing="shuffled"``.
+    chunk : int, optional
+        Deals (or matches) per chunk: the unit written to one file, sent to
+        one Dask task, and redone after an interruption; memory is bounded
+        by it. Does not change results. Default: about 65536 rows.
     threads : int, optional
-        numba threads to use (default: all).
+        numba threads to use (default: all; Dask: each worker's threads).
     progress : bool
-        Show a tqdm progress bar.
+        Show a tqdm progress bar (deals or matches per second, ETA).
     rule_options : optional
         The rule agents' settings (``trickgym.agents.rule.<game>.RuleOptions``):
         one object for every seat or a list with one per seat; default
         settings when omitted.
+    out : path, optional
+        Folder of a Parquet dataset to write, one file per chunk as it
+        finishes, with the run's spec in ``_trickgym_run.json`` (see
+        :mod:`trickgym.sim.dataset`). Read it with :func:`read_dataset`.
+    resume : bool
+        Complete the run already in ``out`` (same spec, else ``ValueError``)
+        by running only its missing chunks.
+    backend : ``"local"`` or ``"dask"``
+        Run chunks in this process, or on a Dask distributed cluster.
+    scheduler : str or distributed.Client, optional
+        Dask scheduler address (default: a ``LocalCluster``).
+    on_chunk : callable, optional
+        ``on_chunk(index, rows)`` after each chunk is done (and written),
+        with the chunk's row count.
+    columns : list of str, optional
+        Without ``out``: keep only these columns, chunk by chunk, so a huge
+        run's memory is only what they take.
     **options
         Game options (``unit=...``), validated by the game.
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or SimulationRun
         For Solo Whist: ``deal, dealer, turn_up, contract, declarer, partner,
         trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``;
         match mode adds ``match, deal_in_match, passed_out_before, shuffled``
@@ -100,103 +154,112 @@ def simulate(
         For Phat: ``match, game, deal, pitcher, trumps, tricks, phat_ns,
         phat_ew, muck_ns, muck_ew, bonus_to, bonus, carry, score_ns,
         score_ew, game_over, winner, hand_0..3``.
+        For Pinochle: ``deal, mode, dealer, declarer, bid, contract, trumps,
+        meld_ns, meld_ew, counters_ns, counters_ew, saved_ns, saved_ew, made,
+        score_ns, score_ew, auction, hand_0..3, kitty``; whole matches put
+        ``match`` first (``deal`` is then the hand in its match) and add
+        ``match_ns, match_ew, game_over, winner``.
+        Every game ends with ``hf_*`` features of the declarer's dealt hand
+        (see :mod:`trickgym.sim.features`).
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
-    g = make_game(game, **options)
-    spec = SPECS[game]
-    from trickgym.agents.rule import params_matrix
-
-    params = params_matrix(game, g.n_seats, rule_options)
-    if spec.unit == "match":
-        if deals is not None:
-            raise ValueError(
-                f"{game} is simulated in whole matches: pass matches=N, not deals={deals!r}"
-            )
-        _check_count("chunk", chunk, 1)  # unused: a whole match is the unit of work
-        n_matches = 100 if matches is None else matches
-        return _simulate_whole_matches(
-            g, spec, n_matches, agents, seed, first, threads, progress, params
-        )
-    if matches is not None:
-        raise ValueError("matches= is for games simulated in whole matches (phat); use deals=")
-    deals = 1000 if deals is None else deals
-    for name, value, low in (("deals", deals, 1), ("chunk", chunk, 1), ("first", first, 0)):
-        _check_count(name, value, low)
+    if pack is not None:
+        mapped = {"bga": "match", "shuffled": "shuffled"}.get(pack)
+        if mapped is None:
+            raise ValueError(f"pack must be 'bga' or 'shuffled', got {pack!r}")
+        if dealing is not None and dealing != mapped:
+            raise ValueError(f"pack={pack!r} contradicts dealing={dealing!r}")
+        dealing = mapped
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("scheduler= is for backend='dask'")
+    if resume and out is None:
+        raise ValueError("resume=True needs out= (the dataset folder to complete)")
     _check_threads(threads)
-    if dealing not in ("shuffled", "match"):
-        raise ValueError(f"dealing must be 'shuffled' or 'match', got {dealing!r}")
-    match_mode = dealing == "match"
-    if match_mode and spec.match_block is None:
-        raise ValueError(f"dealing='match' is not available for {game}; use dealing='shuffled'")
-    per_match = g.options.num_deals if match_mode else 1
-    if match_mode and (deals % per_match or first % per_match):
+    spec = make_spec(
+        game,
+        deals,
+        matches,
+        agents,
+        seed,
+        first,
+        dealing or "shuffled",
+        chunk,
+        rule_options,
+        options,
+    )
+    if out is None:
+        parts = {}  # by chunk index: Dask yields chunks as they finish
+        for index, rows in _execute(spec, None, "rows", backend, scheduler, threads, progress):
+            parts[index] = rows if columns is None else _columns(rows_to_frame(spec, rows), columns)
+            if on_chunk is not None:
+                on_chunk(index, len(rows))
+        ordered = [parts[i] for i in sorted(parts)]
+        if columns is None:
+            return rows_to_frame(spec, np.concatenate(ordered))
+        return pd.concat(ordered, ignore_index=True)
+    if columns is not None:
+        raise ValueError("columns= is for runs without out= (read_dataset reads columns)")
+    return _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_chunk)
+
+
+def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
         raise ValueError(
-            f"with dealing='match', deals ({deals}) and first ({first}) must be multiples of "
-            f"num_deals ({per_match})"
+            f"unknown column(s) {', '.join(missing)}; have: {', '.join(frame.columns)}"
         )
-    seed = np.uint64(seed_rng(seed))
-    kinds, agent_list = _agent_kinds(agents, g.n_seats)
-    if kinds is None:
-        from .python_loop import simulate_python, simulate_python_matches
-
-        if match_mode:
-            rows = simulate_python_matches(
-                g, spec, seed, first // per_match, deals // per_match, agent_list, progress, params
-            )
-        else:
-            rows = simulate_python(g, spec, seed, first, deals, agent_list, progress, params)
-    else:
-        rows = _simulate_compiled(
-            g, spec, seed, first, deals, kinds, params, chunk, threads, progress, match_mode
-        )
-    if match_mode and (rows["deal"] < 0).any():
-        raise ValueError(
-            "some matches were abandoned after their agents passed out "
-            f"{MAX_PASSED_OUT} deals in a row; use agents that bid"
-        )
-    return spec.frame(rows, g, match_mode)
+    return frame[list(columns)]
 
 
-def _check_count(name: str, value, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-
-
-def _simulate_whole_matches(g, spec, matches, agents, seed, first, threads, progress, params):
-    """Phat: all deals of ``matches`` matches, compiled or through the Python loop."""
-    import numba
+def _execute(spec, indices, kind, backend, scheduler, threads, progress):
+    """Yield ``(index, result)`` for the chunks ``indices`` (default all), with a progress bar."""
     from tqdm.auto import tqdm
 
-    _check_count("matches", matches, 1)
-    _check_count("first", first, 0)
-    _check_threads(threads)
-    seed = np.uint64(seed_rng(seed))
-    kinds, agent_list = _agent_kinds(agents, g.n_seats)
-    if kinds is None:
-        from .python_loop import simulate_python_whole_matches
+    from .backends import run_dask, run_local
 
-        rows = simulate_python_whole_matches(
-            g, spec, seed, first, matches, agent_list, progress, params
-        )
-        return spec.frame(rows[rows["deal"] >= 0], g, True)
-    slots = spec.slots(g)
-    per_block = max(1, _BLOCK // slots)
-    parts = []
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    try:
-        with tqdm(total=matches, unit="match", disable=not progress, unit_scale=True) as bar:
-            for start in range(0, matches, per_block):
-                count = min(per_block, matches - start)
-                block = np.zeros(count * slots, dtype=spec.row_dtype)
-                spec.match_block(g, seed, first + start, kinds, params, block)
-                parts.append(block[block["deal"] >= 0])
-                bar.update(count)
-    finally:
-        numba.set_num_threads(old_threads)
-    return spec.frame(np.concatenate(parts), g, True)
+    if indices is None:
+        indices = list(range(spec.n_chunks))
+    total = sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in indices)
+    unit = "deal" if spec.items == "deals" else "match"
+    with tqdm(total=total, unit=unit, unit_scale=True, disable=not progress) as bar:
+        if backend == "dask":
+            yield from run_dask(spec, indices, kind, threads, bar.update, scheduler)
+        else:
+            yield from run_local(spec, indices, kind, threads, bar.update)
+
+
+def _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_chunk):
+    """Run the missing chunks of ``spec`` into the dataset folder ``out``."""
+    import pyarrow.parquet as pq
+
+    from .dataset import Dataset
+
+    start = time.perf_counter()
+    dataset = Dataset(out, spec, resume)
+    todo = dataset.missing()
+    rows = 0
+    for index, parquet in _execute(spec, todo, "parquet", backend, scheduler, threads, progress):
+        dataset.write(index, parquet)
+        n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
+        rows += n
+        if on_chunk is not None:
+            on_chunk(index, n)
+    return SimulationRun(
+        path=str(out),
+        spec=spec,
+        chunks_run=len(todo),
+        chunks_skipped=spec.n_chunks - len(todo),
+        rows=rows,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _buffer(data: bytes):
+    """``data`` as a pyarrow buffer reader (to read a Parquet footer from memory)."""
+    import pyarrow as pa
+
+    return pa.BufferReader(data)
 
 
 def _check_threads(threads) -> None:
@@ -208,31 +271,3 @@ def _check_threads(threads) -> None:
     integer = isinstance(threads, int | np.integer) and not isinstance(threads, bool)
     if not integer or not 1 <= threads <= most:
         raise ValueError(f"threads must be an integer 1..{most} (or None for all), got {threads!r}")
-
-
-def _simulate_compiled(
-    g, spec, seed, first, deals, kinds, params, chunk, threads, progress, match_mode
-):
-    import numba
-    from tqdm.auto import tqdm
-
-    rows = np.zeros(deals, dtype=spec.row_dtype)
-    opts = g.options
-    # Whole matches per block in match mode, so a block never splits a match.
-    block_size = _BLOCK - _BLOCK % opts.num_deals if match_mode else _BLOCK
-    old_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    try:
-        with tqdm(total=deals, unit="deal", disable=not progress, unit_scale=True) as bar:
-            for start in range(0, deals, block_size):
-                block = rows[start : start + block_size]
-                if match_mode:
-                    first_match = (first + start) // opts.num_deals
-                    spec.match_block(g, seed, first_match, kinds, params, block)
-                else:
-                    spec.deal_block(g, seed, first + start, kinds, params, chunk, block)
-                bar.update(len(block))
-    finally:
-        numba.set_num_threads(old_threads)
-    return rows

@@ -218,12 +218,18 @@ def _bid_buffers(seats, calls):
     return data[:pos].copy(), offsets
 
 
-def pinochle_frame(rows: np.ndarray) -> pd.DataFrame:
-    """One row per Pinochle hand: see :func:`trickgym.sim.simulate` for the columns."""
+def pinochle_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
+    """One row per Pinochle hand: see :func:`trickgym.sim.simulate` for the columns.
+
+    ``match_mode`` (whole races to the target) puts ``match`` first (``deal``
+    is then the hand's index in its match) and adds the match scores after
+    the hand, ``match_ns, match_ew``, with ``game_over`` and ``winner``.
+    """
     bid = rows["bid"].astype(np.int64)
     low = bid // 50 * 50
     contract = np.where(rows["passed_out"], "Passed out", [f"{a}-{a + 40}" for a in low.tolist()])
     frame = {
+        **({"match": rows["match"]} if match_mode else {}),
         "deal": rows["deal"],
         "mode": pd.Categorical.from_codes(rows["mode"].astype(np.int64), ["kitty", "exchange"]),
         "dealer": rows["dealer"],
@@ -242,6 +248,11 @@ def pinochle_frame(rows: np.ndarray) -> pd.DataFrame:
         "score_ew": rows["hand_scores"][:, 1],
         "auction": _bid_auction(rows["call_seats"], rows["calls"]),
     }
+    if match_mode:
+        frame["match_ns"] = rows["scores"][:, 0]
+        frame["match_ew"] = rows["scores"][:, 1]
+        frame["game_over"] = rows["game_over"]
+        frame["winner"] = pd.Categorical.from_codes(rows["winner"].astype(np.int64), ["NS", "EW"])
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
     frame["kitty"] = rows["kitty"]

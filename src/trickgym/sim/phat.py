@@ -82,7 +82,7 @@ def write_row(row, state, match):
     row.hf_voids = voids
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_match_block(seed, first_match, kinds, params, target, games_in_match, slots, rows):
     """Fill ``rows`` with the deals of matches ``first_match ..``; unused slots get deal -1.
 

@@ -1,7 +1,9 @@
-"""Compiled Pinochle simulation: independent hands, in parallel.
+"""Compiled Pinochle simulation: independent hands or whole matches, in parallel.
 
 Hand ``k`` of seed ``s`` is seeded by ``derive_seed(s, k, 0)`` (cards and
-dealer) and ``derive_seed(s, k, 1 + seat)`` (each seat's agent).
+dealer) and ``derive_seed(s, k, 1 + seat)`` (each seat's agent). A whole
+match (the race to ``target``) is seeded the same way by its match index
+``m``, so match ``m`` depends only on ``(s, m)``.
 """
 
 from __future__ import annotations
@@ -10,17 +12,38 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym.agents.pinochle import play_builtin_until
-from trickgym.games.pinochle.rules import init_match
+from trickgym.games.pinochle.rules import init_match, match_over, next_deal
 from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
 from trickgym.rng import derive_seed
 
 from .features import pinochle_features
 
-__all__ = ["ROW_DTYPE", "simulate_block", "write_row"]
+__all__ = [
+    "MAX_HANDS",
+    "ROW_DTYPE",
+    "default_slots",
+    "simulate_block",
+    "simulate_match_block",
+    "write_row",
+]
+
+# A match still going after this many hands is abandoned (agents that never
+# let a team reach the target), rather than looping for ever.
+MAX_HANDS = 10_000
+
+
+def default_slots(target: int) -> int:
+    """Row slots first reserved per match (a longer match is rerun with exact room)."""
+    return 8 + 2 * -(-target // 250)
+
 
 ROW_DTYPE = np.dtype(
     [
-        ("deal", np.int64),
+        ("deal", np.int64),  # hand index: of the seed, or within its match
+        ("match", np.int64),
+        ("scores", np.int32, (2,)),  # match scores after the hand
+        ("game_over", np.bool_),
+        ("winner", np.int8),
         ("mode", np.int8),
         ("dealer", np.int8),
         ("declarer", np.int8),
@@ -50,6 +73,11 @@ ROW_DTYPE = np.dtype(
 def write_row(row, state, deal):
     """Copy the result of the hand in ``state`` into the ``ROW_DTYPE`` record ``row``."""
     row.deal = deal
+    row.match = deal
+    row.scores[0] = state.scores[0]
+    row.scores[1] = state.scores[1]
+    row.game_over = state.game_over
+    row.winner = state.winner
     row.mode = state.mode
     row.dealer = state.dealer
     row.declarer = state.declarer
@@ -80,7 +108,7 @@ def write_row(row, state, deal):
         row.hf_aces = -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_block(
     seed,
     first,
@@ -121,3 +149,63 @@ def simulate_block(
                 agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
             play_builtin_until(states, 0, kinds, agent_rngs, params)
             write_row(rows[i], states[0], deal)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def simulate_match_block(
+    seed,
+    first_match,
+    kinds,
+    params,
+    mode,
+    pass_count,
+    min_bid,
+    max_bid,
+    redeal,
+    must_head,
+    twenty,
+    target,
+    slots,
+    rows,
+    counts,
+):
+    """Fill ``rows`` with the hands of matches ``first_match ..`` (``slots`` rows each).
+
+    ``counts[m]`` gets the number of hands match ``m`` took; when it exceeds
+    ``slots`` only the first ``slots`` rows are written (the caller reruns
+    that match with more room), and past ``MAX_HANDS`` the match is
+    abandoned. Unused slots keep ``deal == -1``.
+    """
+    n_matches = counts.shape[0]
+    for m in prange(n_matches):
+        match = first_match + m
+        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
+        agent_rngs = np.zeros((4, 1), dtype=np.uint64)
+        init_match(
+            states[0],
+            derive_seed(seed, match, 0),
+            mode,
+            pass_count,
+            min_bid,
+            max_bid,
+            redeal,
+            must_head,
+            twenty,
+            target,
+            -1,
+        )
+        for s in range(4):
+            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
+        for k in range(slots):
+            rows[m * slots + k].deal = -1
+        k = 0
+        while True:
+            play_builtin_until(states, 0, kinds, agent_rngs, params)
+            if k < slots:
+                write_row(rows[m * slots + k], states[0], k)
+                rows[m * slots + k].match = match
+            k += 1
+            if match_over(states[0]) or k > MAX_HANDS:
+                break
+            next_deal(states[0])
+        counts[m] = k

@@ -53,16 +53,16 @@ def _default_params(game, params):
 
 def simulate_python(game, spec, seed, first, deals, agents, progress=False, params=None):
     """Rows (``spec.row_dtype``) of independent deals ``first..first+deals-1``."""
-    from tqdm.auto import tqdm
-
     rows = np.zeros(deals, dtype=spec.row_dtype)
     agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
     params = _default_params(game, params)
-    for i in tqdm(range(deals), disable=not progress, unit="deal"):
-        state = _start(game, seed, first + i, 1, agent_rngs, agents)
-        _play_out(state, spec, agents, kinds, agent_rngs, params)
-        spec.write_row(rows[i], state.record, first + i)
+    with _ticker(progress, deals, "deal") as tick:
+        for i in range(deals):
+            state = _start(game, seed, first + i, 1, agent_rngs, agents)
+            _play_out(state, spec, agents, kinds, agent_rngs, params)
+            spec.write_row(rows[i], state.record, first + i)
+            tick(1)
     return rows
 
 
@@ -70,60 +70,91 @@ def simulate_python_matches(
     game, spec, seed, first_match, matches, agents, progress=False, params=None
 ):
     """Rows of the scored deals of matches ``first_match..``, as the compiled loop."""
-    from tqdm.auto import tqdm
-
     num_deals = game.options.num_deals
     rows = np.zeros(matches * num_deals, dtype=spec.row_dtype)
     rows["deal"] = -1
     agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
     params = _default_params(game, params)
-    for m in tqdm(range(matches), disable=not progress, unit="match"):
-        state = _start(game, seed, first_match + m, num_deals, agent_rngs, agents)
-        passed_out = 0
-        while True:
-            _play_out(state, spec, agents, kinds, agent_rngs, params)
-            record = state.record
-            if record["contract"] == 0:
-                passed_out += 1
-                if passed_out >= MAX_PASSED_OUT:
-                    break
-            else:
-                k = m * num_deals + int(record["deals_played"]) - 1
-                spec.write_row(rows[k], record, first_match * num_deals + k)
-                rows[k]["match"] = first_match + m
-                rows[k]["deal_in_match"] = int(record["deals_played"]) - 1
-                rows[k]["passed_out_before"] = passed_out
-                passed_out = 0
-            if state.match_over:
-                break
-            state.next_deal()
+    with _ticker(progress, matches * num_deals, "deal") as tick:
+        for m in range(matches):
+            _python_match(
+                game, spec, seed, first_match, m, num_deals, agents, kinds, params, agent_rngs, rows
+            )
+            tick(num_deals)
     return rows
+
+
+def _python_match(
+    game, spec, seed, first_match, m, num_deals, agents, kinds, params, agent_rngs, rows
+):
+    """Play match ``first_match + m`` of Solo Whist into its ``num_deals`` rows."""
+    state = _start(game, seed, first_match + m, num_deals, agent_rngs, agents)
+    passed_out = 0
+    while True:
+        _play_out(state, spec, agents, kinds, agent_rngs, params)
+        record = state.record
+        if record["contract"] == 0:
+            passed_out += 1
+            if passed_out >= MAX_PASSED_OUT:
+                break
+        else:
+            k = m * num_deals + int(record["deals_played"]) - 1
+            spec.write_row(rows[k], record, first_match * num_deals + k)
+            rows[k]["match"] = first_match + m
+            rows[k]["deal_in_match"] = int(record["deals_played"]) - 1
+            rows[k]["passed_out_before"] = passed_out
+            passed_out = 0
+        if state.match_over:
+            break
+        state.next_deal()
 
 
 def simulate_python_whole_matches(
     game, spec, seed, first_match, matches, agents, progress=False, params=None
 ):
-    """Rows of every deal of matches ``first_match..`` (Phat), as the compiled loop.
+    """Rows of every deal of matches ``first_match..`` (Phat, Pinochle), as the compiled loop.
 
-    Each match has ``spec.slots(game)`` row slots; unused ones keep deal -1.
+    Returns only the deals played, in match order (no unused slots).
     """
-    from tqdm.auto import tqdm
-
-    slots = spec.slots(game)
-    rows = np.zeros(matches * slots, dtype=spec.row_dtype)
-    rows["deal"] = -1
+    rows = []
     agent_rngs = _agent_rngs(game)
     kinds = _kinds(agents)
     params = _default_params(game, params)
-    for m in tqdm(range(matches), disable=not progress, unit="match"):
-        state = _start(game, seed, first_match + m, None, agent_rngs, agents)
-        k = 0
-        while True:
-            _play_out(state, spec, agents, kinds, agent_rngs, params)
-            spec.write_row(rows[m * slots + k], state.record, first_match + m)
-            k += 1
-            if state.match_over:
-                break
-            state.next_deal()
-    return rows
+    with _ticker(progress, matches, "match") as tick:
+        for m in range(matches):
+            match = first_match + m
+            state = _start(game, seed, match, None, agent_rngs, agents)
+            k = 0
+            while True:
+                _play_out(state, spec, agents, kinds, agent_rngs, params)
+                row = np.zeros(1, dtype=spec.row_dtype)
+                spec.write_match_row(row[0], state.record, match, k)
+                rows.append(row)
+                k += 1
+                if state.match_over:
+                    break
+                state.next_deal()
+            tick(1)
+    return np.concatenate(rows) if rows else np.zeros(0, dtype=spec.row_dtype)
+
+
+class _ticker:
+    """``progress`` as a context giving ``tick(n)``: a callable is called, ``True`` shows tqdm."""
+
+    def __init__(self, progress, total: int, unit: str):
+        self.progress, self.total, self.unit, self.bar = progress, total, unit, None
+
+    def __enter__(self):
+        if callable(self.progress):
+            return self.progress
+        if not self.progress:
+            return lambda n: None
+        from tqdm.auto import tqdm
+
+        self.bar = tqdm(total=self.total, unit=self.unit)
+        return self.bar.update
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()

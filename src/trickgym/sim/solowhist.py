@@ -116,7 +116,7 @@ def write_row(row, state, deal):
         row.hf_longest = -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_block(seed, first, kinds, params, unit, early_stop, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``.
 
@@ -134,7 +134,7 @@ def simulate_block(seed, first, kinds, params, unit, early_stop, chunk, rows):
             write_row(rows[i], state, first + i)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_match_block(
     seed, first_match, kinds, params, unit, num_deals, always_shuffle, early_stop, rows
 ):

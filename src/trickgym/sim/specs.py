@@ -31,6 +31,10 @@ class SimSpec:
     ``play_builtin_until`` and ``write_row`` serve the Python loop.
     ``unit`` is ``"deal"``, or ``"match"`` for a game simulated only in whole
     matches (Phat), whose ``slots(game)`` rows are reserved per match.
+    ``whole_matches(game, seed, first_match, matches, kinds, params)``
+    returns the rows of every deal of whole matches (races to a target:
+    Phat, Pinochle), and ``write_match_row(row, state, match, k)`` writes
+    deal ``k`` of a match from the Python loop.
     """
 
     row_dtype: np.dtype
@@ -41,6 +45,8 @@ class SimSpec:
     write_row: Callable[..., Any]
     unit: str = "deal"
     slots: Callable[..., int] | None = None
+    whole_matches: Callable[..., Any] | None = None
+    write_match_row: Callable[..., Any] | None = None
 
 
 def _solowhist_deals(game, seed, first, kinds, params, chunk, rows):
@@ -75,13 +81,17 @@ def _phat_matches(game, seed, first_match, kinds, params, rows):
     )
 
 
-def _pinochle_deals(game, seed, first, kinds, params, chunk, rows):
+def _phat_whole_matches(game, seed, first_match, matches, kinds, params):
+    slots = phat.slots_per_match(game.options.games_in_match, game.options.target)
+    rows = np.zeros(matches * slots, dtype=phat.ROW_DTYPE)
+    _phat_matches(game, seed, first_match, kinds, params, rows)
+    return rows[rows["deal"] >= 0]
+
+
+def _pinochle_rules(game):
+    """The Pinochle options as the kernels' positional rule arguments."""
     o = game.options
-    pinochle.simulate_block(
-        seed,
-        first,
-        kinds,
-        params,
+    return (
         ["kitty", "exchange"].index(o.mode),
         o.pass_count,
         o.min_bid,
@@ -89,9 +99,50 @@ def _pinochle_deals(game, seed, first, kinds, params, chunk, rows):
         o.all_pass == "redeal",
         o.must_head,
         o.meld_save == "twenty_counters",
-        chunk,
-        rows,
     )
+
+
+def _pinochle_deals(game, seed, first, kinds, params, chunk, rows):
+    pinochle.simulate_block(seed, first, kinds, params, *_pinochle_rules(game), chunk, rows)
+
+
+def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
+    """Rows of every hand of ``matches`` races to the target, in match order.
+
+    Each match first gets ``default_slots`` rows; the few longer ones are
+    played again alone with exactly the room they need (same seeds, same hands).
+    """
+    target = game.options.target
+    slots = pinochle.default_slots(target)
+    rows = np.zeros(matches * slots, dtype=pinochle.ROW_DTYPE)
+    counts = np.zeros(matches, dtype=np.int64)
+    rules = _pinochle_rules(game)
+    pinochle.simulate_match_block(
+        seed, first_match, kinds, params, *rules, target, slots, rows, counts
+    )
+    if (counts > pinochle.MAX_HANDS).any():
+        m = first_match + int(np.argmax(counts > pinochle.MAX_HANDS))
+        raise ValueError(
+            f"pinochle match {m} did not reach the target {target} in {pinochle.MAX_HANDS} "
+            "hands; use agents that bid and take tricks, or a lower target"
+        )
+    parts = []
+    for m in range(matches):
+        if counts[m] <= slots:
+            parts.append(rows[m * slots : m * slots + counts[m]])
+            continue
+        long_rows = np.zeros(counts[m], dtype=pinochle.ROW_DTYPE)
+        one = np.zeros(1, dtype=np.int64)
+        pinochle.simulate_match_block(
+            seed, first_match + m, kinds, params, *rules, target, counts[m], long_rows, one
+        )
+        parts.append(long_rows)
+    return np.concatenate(parts) if parts else rows[:0]
+
+
+def _pinochle_match_row(row, state, match, k):
+    pinochle.write_row(row, state, k)
+    row["match"] = match
 
 
 SPECS = {
@@ -120,13 +171,17 @@ SPECS = {
         write_row=phat.write_row,
         unit="match",
         slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
+        whole_matches=_phat_whole_matches,
+        write_match_row=lambda row, state, match, k: phat.write_row(row, state, match),
     ),
     "pinochle": SimSpec(
         row_dtype=pinochle.ROW_DTYPE,
         deal_block=_pinochle_deals,
         match_block=None,
-        frame=lambda rows, game, match_mode: pinochle_frame(rows),
+        frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
         play_builtin_until=pinochle_agents.play_builtin_until,
         write_row=pinochle.write_row,
+        whole_matches=_pinochle_whole_matches,
+        write_match_row=_pinochle_match_row,
     ),
 }

@@ -84,7 +84,7 @@ def write_row(row, state, deal):
         row.hf_kings = -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def simulate_block(seed, first, kinds, params, n_players, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``."""
     count = rows.shape[0]

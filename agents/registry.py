@@ -1,0 +1,74 @@
+"""Agents by name: the compiled built-in kinds and registered Python agents.
+
+``register_agent("pimc", factory)`` makes ``--agents rule,pimc,rule,pimc``
+and ``simulate(agents=["rule", "pimc", ...])`` work: ``factory(game,
+**kwargs)`` returns a fresh Python agent (an object with ``act`` or
+``act_record``) for one seat of ``game`` (a ``trickgym.api.Game``). The
+built-in names (``random``, ``rule``, ``oracle``) stay compiled kinds and
+cannot be registered over.
+
+A registered name resolves in the process that runs the deals: for a Dask
+cluster, register it in a module the workers import (or pass agent objects,
+which are pickled to them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .builtin import KINDS
+
+__all__ = ["is_builtin", "known_agents", "make_agent", "register_agent", "registered_agents"]
+
+_FACTORIES: dict[str, Callable[..., Any]] = {}
+
+
+def register_agent(name: str, factory: Callable[..., Any], *, replace: bool = False) -> None:
+    """Register ``factory(game, **kwargs) -> agent`` under ``name``.
+
+    Raises ``ValueError`` for a built-in name, a name with a comma (the CLI
+    splits on commas), or a name already registered unless ``replace``.
+    """
+    if not isinstance(name, str) or not name or "," in name or name != name.strip():
+        raise ValueError(f"agent name must be a non-empty string without commas, got {name!r}")
+    if name in KINDS:
+        raise ValueError(f"agent name {name!r} is built in ({', '.join(sorted(KINDS))})")
+    if not callable(factory):
+        raise ValueError(f"factory for agent {name!r} must be callable, got {factory!r}")
+    if name in _FACTORIES and not replace:
+        raise ValueError(f"agent {name!r} is already registered (pass replace=True)")
+    _FACTORIES[name] = factory
+
+
+def registered_agents() -> list[str]:
+    """Names of the registered Python agents, sorted."""
+    return sorted(_FACTORIES)
+
+
+def known_agents() -> list[str]:
+    """Every agent name: built-in kinds and registered Python agents, sorted."""
+    return sorted([*KINDS, *_FACTORIES])
+
+
+def is_builtin(name: str) -> bool:
+    """Whether ``name`` is a compiled built-in agent kind."""
+    return name in KINDS
+
+
+def make_agent(name: str, game, **kwargs):
+    """A fresh agent called ``name`` for ``game`` (a ``Game`` or a game name).
+
+    A built-in name is returned as is (the simulator runs it compiled); a
+    registered name calls its factory. An unknown name raises ``ValueError``
+    listing the known ones.
+    """
+    if name in KINDS:
+        return name
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known_agents())}")
+    if isinstance(game, str):
+        from trickgym.games import game as make_game
+
+        game = make_game(game)
+    return _FACTORIES[name](game, **kwargs)

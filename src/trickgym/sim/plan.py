@@ -1,0 +1,283 @@
+"""A simulation run as data: what to play, cut into chunks that any worker can run.
+
+A :class:`RunSpec` fixes everything that decides the results (game and its
+options, agents per seat, rule parameters, seed, dealing, unit of work, the
+range of deals or matches, the chunk size). :func:`run_chunk` plays one
+chunk from the spec alone, so chunks can run in any order, in any process
+or on any machine, and chunk ``i`` always gives the same rows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..games import GAMES
+from ..games import game as make_game
+from ..rng import seed_rng
+from .solowhist import MAX_PASSED_OUT
+from .specs import SPECS
+
+__all__ = ["DEFAULT_CHUNK_ROWS", "RunSpec", "make_spec", "rows_to_frame", "run_chunk_rows"]
+
+DEFAULT_CHUNK_ROWS = 1 << 16  # rows per chunk aimed at by the default chunk size
+_KERNEL_LOCK = threading.Lock()  # one parallel kernel at a time per process (see run_chunk)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides a run's rows (see :func:`trickgym.sim.simulate`).
+
+    ``unit`` is the independent unit of work: ``"deal"`` (a freshly
+    shuffled deal) or ``"match"`` (a whole match whose rules carry state
+    from deal to deal). ``first``, ``count`` and ``chunk`` count ``items``:
+    ``"deals"``, or ``"matches"`` for races to a target (Phat, Pinochle
+    with ``matches=``). Solo Whist's BGA dealing is counted in deals, whole
+    matches of ``num_deals`` at a time.
+    """
+
+    game: str
+    options: dict
+    agents: tuple
+    rule_params: tuple
+    seed: int
+    dealing: str
+    unit: str
+    items: str
+    first: int
+    count: int
+    chunk: int
+
+    @property
+    def n_chunks(self) -> int:
+        """Number of chunks of the run."""
+        return -(-self.count // self.chunk)
+
+    def chunk_range(self, index: int) -> tuple[int, int]:
+        """``(start, stop)``: the items (absolute indices) of chunk ``index``."""
+        start = self.first + index * self.chunk
+        return start, min(start + self.chunk, self.first + self.count)
+
+    def agent_names(self) -> list[str]:
+        """Per-seat agent names; a Python object is ``python:module.Class``."""
+        return [a if isinstance(a, str) else _object_name(a) for a in self.agents]
+
+    def metadata(self) -> dict:
+        """The spec as JSON-ready data (what a dataset's metadata file records)."""
+        from trickgym import __version__
+
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "agents": self.agent_names(),
+            "rule_params": [list(row) for row in self.rule_params],
+            "seed": self.seed,
+            "dealing": self.dealing,
+            "unit": self.unit,
+            "items": self.items,
+            "first": self.first,
+            "count": self.count,
+            "chunk": self.chunk,
+            "n_chunks": self.n_chunks,
+            "trickgym_version": __version__,
+        }
+
+
+def _object_name(agent) -> str:
+    cls = type(agent)
+    return f"python:{cls.__module__}.{cls.__qualname__}"
+
+
+def _check_count(name: str, value, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+
+
+def _per_seat_agents(agents, n_seats: int) -> tuple:
+    """One entry per seat: a known name (checked) or a Python agent object."""
+    from trickgym.agents import Agent
+    from trickgym.agents.registry import known_agents
+
+    if isinstance(agents, str) or isinstance(agents, Agent):
+        agents = [agents] * n_seats
+    if isinstance(agents, type) or not isinstance(agents, list | tuple) or len(agents) != n_seats:
+        raise ValueError(f"agents must be one agent or a list of {n_seats}, got {agents!r}")
+    for a in agents:
+        if isinstance(a, str):
+            if a not in known_agents():
+                raise ValueError(f"unknown agent {a!r}; known agents: {', '.join(known_agents())}")
+        elif isinstance(a, type) or not isinstance(a, Agent):
+            raise ValueError(
+                f"agent {a!r} is neither a known name ({', '.join(known_agents())}) "
+                "nor an object with act(observation, action_mask)"
+            )
+    return tuple(agents)
+
+
+def make_spec(
+    game: str,
+    deals,
+    matches,
+    agents,
+    seed,
+    first,
+    dealing: str,
+    chunk,
+    rule_options,
+    options: dict,
+) -> RunSpec:
+    """Validate ``simulate``'s arguments into a :class:`RunSpec` (clear errors first)."""
+    from trickgym.agents.rule import params_matrix
+
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
+    g = make_game(game, **options)
+    sim = SPECS[game]
+    agents = _per_seat_agents(agents, g.n_seats)
+    params = params_matrix(game, g.n_seats, rule_options)
+    if dealing not in ("shuffled", "match"):
+        raise ValueError(f"dealing must be 'shuffled' or 'match', got {dealing!r}")
+    _check_count("first", first, 0)
+    if chunk is not None:
+        _check_count("chunk", chunk, 1)
+    if sim.unit == "match" or matches is not None:
+        if sim.whole_matches is None:
+            raise ValueError(
+                f"matches= is for games raced to a target (phat, pinochle), not {game}"
+            )
+        if deals is not None:
+            what = "is simulated in whole matches" if sim.unit == "match" else "takes deals or"
+            raise ValueError(f"{game} {what}: pass matches=N, not deals={deals!r}")
+        if dealing != "shuffled":
+            raise ValueError(
+                f"dealing={dealing!r} is for Solo Whist; {game} matches always shuffle"
+            )
+        count = 100 if matches is None else matches
+        _check_count("matches", count, 1)
+        rows_per_item = sim.slots(g) if sim.slots is not None else 16
+        default_chunk = max(1, DEFAULT_CHUNK_ROWS // rows_per_item)
+        unit, items = "match", "matches"
+    else:
+        count = 1000 if deals is None else deals
+        _check_count("deals", count, 1)
+        default_chunk = DEFAULT_CHUNK_ROWS
+        unit, items = "deal", "deals"
+        if dealing == "match":
+            if sim.match_block is None:
+                raise ValueError(
+                    f"dealing='match' is not available for {game}; use dealing='shuffled'"
+                    + (" or matches=N for whole races to the target" if sim.whole_matches else "")
+                )
+            per = g.options.num_deals
+            if count % per or first % per:
+                raise ValueError(
+                    f"with dealing='match', deals ({count}) and first ({first}) must be "
+                    f"multiples of num_deals ({per})"
+                )
+            if chunk is not None and chunk % per:
+                raise ValueError(
+                    f"with dealing='match', chunk ({chunk}) must be a multiple of num_deals ({per})"
+                )
+            default_chunk -= default_chunk % per
+            default_chunk = max(default_chunk, per)
+            unit = "match"
+    if seed is None:
+        seed = seed_rng(None)  # recorded, so the run can be repeated
+    seed_rng(seed)  # validates
+    return RunSpec(
+        game=game,
+        options=dataclasses.asdict(g.options),
+        agents=agents,
+        rule_params=tuple(tuple(float(x) for x in row) for row in params),
+        seed=int(seed),
+        dealing=dealing,
+        unit=unit,
+        items=items,
+        first=int(first),
+        count=int(count),
+        chunk=int(default_chunk if chunk is None else chunk),
+    )
+
+
+def _resolve(spec: RunSpec, g) -> tuple[np.ndarray | None, list]:
+    """Compiled kinds per seat (``None`` if a seat has a Python agent), and the agents.
+
+    Registered names become fresh agent objects for this chunk.
+    """
+    from trickgym.agents import KINDS
+    from trickgym.agents.registry import make_agent
+
+    if all(isinstance(a, str) and a in KINDS for a in spec.agents):
+        return np.array([KINDS[a] for a in spec.agents], dtype=np.int64), list(spec.agents)
+    agents = [make_agent(a, g) if isinstance(a, str) else a for a in spec.agents]
+    return None, agents
+
+
+def rows_to_frame(spec: RunSpec, rows: np.ndarray) -> pd.DataFrame:
+    """The DataFrame of rows from :func:`run_chunk_rows` (one chunk's or several joined)."""
+    g = make_game(spec.game, **spec.options)
+    return SPECS[spec.game].frame(rows, g, spec.unit == "match")
+
+
+def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
+    """The rows (numpy records of the game's row dtype) of chunk ``index`` of ``spec``.
+
+    Depends only on the spec and the index. ``tick(n)``, if given, is called
+    as deals (Python agents) or whole chunks (compiled) finish. Compiled
+    kernels run one at a time per process (they are parallel already, and
+    some threading layers cannot run two at once).
+    """
+    import numba
+
+    if not 0 <= index < spec.n_chunks:
+        raise ValueError(f"chunk index must be 0..{spec.n_chunks - 1}, got {index!r}")
+    g = make_game(spec.game, **spec.options)
+    sim = SPECS[spec.game]
+    seed = np.uint64(seed_rng(spec.seed))
+    params = np.array(spec.rule_params, dtype=np.float64)
+    start, stop = spec.chunk_range(index)
+    n = stop - start
+    kinds, agents = _resolve(spec, g)
+    whole = spec.items == "matches"
+    match_mode = spec.unit == "match"
+    if kinds is None:
+        from .python_loop import (
+            simulate_python,
+            simulate_python_matches,
+            simulate_python_whole_matches,
+        )
+
+        progress = tick or False
+        if whole:
+            rows = simulate_python_whole_matches(g, sim, seed, start, n, agents, progress, params)
+        elif match_mode:
+            per = g.options.num_deals
+            rows = simulate_python_matches(
+                g, sim, seed, start // per, n // per, agents, progress, params
+            )
+        else:
+            rows = simulate_python(g, sim, seed, start, n, agents, progress, params)
+    else:
+        with _KERNEL_LOCK:
+            if whole:
+                rows = sim.whole_matches(g, seed, start, n, kinds, params)
+            else:
+                rows = np.zeros(n, dtype=sim.row_dtype)
+                if match_mode:
+                    sim.match_block(g, seed, start // g.options.num_deals, kinds, params, rows)
+                else:
+                    # Work items small enough to keep every thread busy; no effect on rows.
+                    work = max(1, min(1024, -(-n // (4 * numba.get_num_threads()))))
+                    sim.deal_block(g, seed, start, kinds, params, work, rows)
+        if tick is not None:
+            tick(n)
+    if match_mode and not whole and (rows["deal"] < 0).any():
+        raise ValueError(
+            "some matches were abandoned after their agents passed out "
+            f"{MAX_PASSED_OUT} deals in a row; use agents that bid"
+        )
+    return rows

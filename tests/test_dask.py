@@ -1,0 +1,92 @@
+"""The Dask backend writes the same rows and the same chunk files as a local run."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from pandas.testing import assert_frame_equal
+
+from trickgym.sim import read_dataset, simulate
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A small in-process cluster: two single-threaded workers."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield cluster, client
+
+
+def files(path) -> dict[str, bytes]:
+    return {f: (path / f).read_bytes() for f in sorted(os.listdir(path))}
+
+
+def test_dask_dataset_is_byte_equal_to_local(tmp_path, cluster):
+    _, client = cluster
+    kwargs = {"deals": 3000, "agents": ["rule", "random", "rule", "random"], "seed": 9}
+    local = simulate("solowhist", chunk=700, out=tmp_path / "local", **kwargs)
+    dask = simulate(
+        "solowhist", chunk=700, out=tmp_path / "dask", backend="dask", scheduler=client, **kwargs
+    )
+    assert local.chunks_run == dask.chunks_run == 5
+    assert files(tmp_path / "local") == files(tmp_path / "dask")
+    frame = read_dataset(tmp_path / "dask")
+    assert_frame_equal(frame, simulate("solowhist", **kwargs))
+    assert frame["deal"].tolist() == list(range(3000))
+
+
+def test_rows_do_not_depend_on_backend_threads_or_chunks(cluster):
+    _, client = cluster
+    base = simulate("troggu", 2000, "rule", seed=4, players=5, threads=1, chunk=2000)
+    for backend, threads, chunk in [
+        ("local", 2, 2000),
+        ("local", 1, 333),
+        ("local", 2, 1),
+        ("dask", None, 250),
+        ("dask", 2, 999),
+    ]:
+        scheduler = client if backend == "dask" else None
+        df = simulate(
+            "troggu", 2000, "rule", seed=4, players=5, threads=threads, chunk=chunk,
+            backend=backend, scheduler=scheduler,
+        )  # fmt: skip
+        assert_frame_equal(df, base)
+
+
+def test_dask_whole_matches_and_resume(tmp_path, cluster):
+    """Phat matches on Dask; a run started locally is completed on the cluster."""
+    scheduler_address = cluster[0].scheduler_address
+    base = simulate("phat", matches=40, agents="rule", seed=2)
+    df = simulate(
+        "phat", matches=40, agents="rule", seed=2, chunk=6, backend="dask", scheduler=cluster[1]
+    )
+    assert_frame_equal(df, base)
+
+    def stop(index, rows):
+        raise KeyboardInterrupt
+
+    out = tmp_path / "phat"
+    with pytest.raises(KeyboardInterrupt):
+        simulate("phat", matches=40, agents="rule", seed=2, chunk=6, out=out, on_chunk=stop)
+    run = simulate(
+        "phat", matches=40, agents="rule", seed=2, chunk=6, out=out, resume=True,
+        backend="dask", scheduler=scheduler_address,
+    )  # fmt: skip
+    assert (run.chunks_skipped, run.chunks_run) == (1, 6)
+    assert_frame_equal(read_dataset(out), base)
+
+
+def test_backend_errors():
+    with pytest.raises(ValueError, match="backend must be one of local, dask"):
+        simulate("solowhist", 10, backend="spark")
+    with pytest.raises(ValueError, match="scheduler= is for backend='dask'"):
+        simulate("solowhist", 10, scheduler="tcp://localhost:8786")
+    with pytest.raises(ValueError, match="scheduler must be an address"):
+        simulate("solowhist", 10, backend="dask", scheduler=42)

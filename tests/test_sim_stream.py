@@ -1,0 +1,267 @@
+"""Streaming runs to a Parquet dataset: chunk files, metadata, interruption and resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+from trickgym.agents import RandomAgent
+
+import trickgym
+from trickgym.sim import SimulationRun, read_dataset, simulate
+from trickgym.sim.dataset import METADATA_NAME, read_metadata
+
+
+class Stop(Exception):
+    """Raised from a chunk callback to interrupt a run."""
+
+
+def stop_after(n_chunks: int):
+    seen = []
+
+    def on_chunk(index, rows):
+        seen.append(index)
+        if len(seen) == n_chunks:
+            raise Stop
+
+    return on_chunk
+
+
+def chunk_files(path) -> list[str]:
+    return sorted(f for f in os.listdir(path) if f.startswith("chunk-"))
+
+
+@pytest.fixture(scope="module")
+def whole():
+    """The uninterrupted in-memory run the dataset tests compare against."""
+    return simulate("solowhist", 2500, "rule", seed=7)
+
+
+def test_dataset_has_one_file_per_chunk_and_the_run_spec(tmp_path, whole):
+    run = simulate("solowhist", 2500, "rule", seed=7, chunk=1000, out=tmp_path / "d")
+    assert isinstance(run, SimulationRun)
+    assert (run.chunks_run, run.chunks_skipped, run.rows) == (3, 0, 2500)
+    assert chunk_files(tmp_path / "d") == [
+        "chunk-000000-deals-000000000000.parquet",
+        "chunk-000001-deals-000000001000.parquet",
+        "chunk-000002-deals-000000002000.parquet",
+    ]
+    meta = json.loads((tmp_path / "d" / METADATA_NAME).read_text())
+    assert meta["game"] == "solowhist" and meta["agents"] == ["rule"] * 4
+    assert meta["seed"] == 7 and meta["dealing"] == "shuffled" and meta["unit"] == "deal"
+    assert (meta["items"], meta["count"], meta["chunk"], meta["n_chunks"]) == (
+        "deals",
+        2500,
+        1000,
+        3,
+    )
+    assert meta["options"] == {
+        "unit": 5,
+        "num_deals": 8,
+        "always_shuffle": False,
+        "early_stop": False,
+    }
+    assert meta["trickgym_version"] == trickgym.__version__
+    assert len(meta["rule_params"]) == 4
+    assert_frame_equal(read_dataset(tmp_path / "d"), whole)
+    assert_frame_equal(run.read(), whole)
+    # Plain pandas reads the folder too (the metadata file is skipped).
+    assert len(pd.read_parquet(tmp_path / "d")) == 2500
+
+
+def test_interrupted_run_resumes_to_the_same_rows(tmp_path, whole):
+    """A run stopped after two chunks keeps them; resume runs only the other three."""
+    out = tmp_path / "r"
+    with pytest.raises(Stop):
+        simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out, on_chunk=stop_after(2))
+    assert len(chunk_files(out)) == 2
+    before = {f: (out / f).stat().st_mtime_ns for f in chunk_files(out)}
+    with pytest.raises(ValueError, match="unfinished: 3 of 5 chunks missing"):
+        read_dataset(out)
+    assert len(read_dataset(out, partial=True)) == 1000
+    done = []
+    run = simulate(
+        "solowhist", 2500, "rule", seed=7, chunk=500, out=out, resume=True,
+        on_chunk=lambda i, n: done.append(i),
+    )  # fmt: skip
+    assert done == [2, 3, 4] and (run.chunks_run, run.chunks_skipped) == (3, 2)
+    assert all((out / f).stat().st_mtime_ns == t for f, t in before.items())  # not redone
+    df = read_dataset(out)
+    assert df["deal"].is_unique
+    assert_frame_equal(df, whole)
+    # Resuming a finished run does nothing.
+    again = simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out, resume=True)
+    assert (again.chunks_run, again.chunks_skipped, again.rows) == (0, 5, 0)
+
+
+def test_killed_process_leaves_only_whole_chunks(tmp_path, whole):
+    """SIGKILL mid-run: finished chunk files stay, a half-written one never appears."""
+    out = tmp_path / "k"
+    script = textwrap.dedent(
+        f"""
+        import time
+        from trickgym.sim import simulate
+        simulate("solowhist", 2500, "rule", seed=7, chunk=250, out={str(out)!r},
+                 on_chunk=lambda i, n: time.sleep(0.3))
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 120
+        while len(chunk_files(out) if out.exists() else []) < 2:
+            assert proc.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    kept = chunk_files(out)
+    assert 2 <= len(kept) < 10
+    # Leave a stale temporary like a kill during a write would: resume ignores it.
+    (out / ".chunk-000009-deals-000000002250.parquet.tmp-1").write_bytes(b"half a file")
+    run = simulate("solowhist", 2500, "rule", seed=7, chunk=250, out=out, resume=True)
+    assert run.chunks_skipped == len(kept) and run.chunks_run == 10 - len(kept)
+    assert not [f for f in os.listdir(out) if ".tmp-" in f]
+    assert_frame_equal(read_dataset(out), whole)
+
+
+def test_resume_refuses_a_different_run(tmp_path):
+    out = tmp_path / "x"
+    with pytest.raises(Stop):
+        simulate("solowhist", 600, "random", seed=1, chunk=200, out=out, on_chunk=stop_after(1))
+    for change, named in [
+        ({"seed": 2}, "seed: folder has 1, this run 2"),
+        ({"chunk": 300}, "chunk"),
+        ({"agents": "rule"}, "agents"),
+        ({"unit": 2}, "options"),
+        ({"deals": 800}, "count"),
+    ]:
+        kwargs = {"deals": 600, "agents": "random", "seed": 1, "chunk": 200, **change}
+        with pytest.raises(ValueError, match=named):
+            simulate("solowhist", out=out, resume=True, **kwargs)
+    with pytest.raises(ValueError, match=r"already holds a run .1 of 3 chunks done.*resume"):
+        simulate("solowhist", 600, "random", seed=1, chunk=200, out=out)
+    assert read_metadata(out)["seed"] == 1
+
+
+def test_output_folder_errors(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match="is a file"):
+        simulate("solowhist", 10, out=tmp_path / "file")
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "notes.txt").write_text("x")
+    with pytest.raises(ValueError, match="not empty and holds no trickgym run"):
+        simulate("solowhist", 10, out=tmp_path / "busy")
+    with pytest.raises(ValueError, match="resume=True needs out="):
+        simulate("solowhist", 10, resume=True)
+    with pytest.raises(ValueError, match="not a trickgym dataset"):
+        read_dataset(tmp_path / "busy")
+
+
+def test_match_units_stream_whole_matches(tmp_path):
+    """BGA-dealt Solo Whist, Phat and Pinochle matches: chunk files hold whole matches."""
+    sw = simulate("solowhist", 96, "rule", seed=3, pack="bga", num_deals=4, chunk=40,
+                  out=tmp_path / "sw")  # fmt: skip
+    assert sw.spec.unit == "match" and read_metadata(tmp_path / "sw")["unit"] == "match"
+    with pytest.raises(ValueError, match=r"chunk .41. must be a multiple of num_deals .4."):
+        simulate("solowhist", 96, "rule", seed=3, pack="bga", num_deals=4, chunk=41)
+    mem = simulate("solowhist", 96, "rule", seed=3, dealing="match", num_deals=4, chunk=8)
+    assert_frame_equal(read_dataset(tmp_path / "sw"), mem)
+    for game, opts in [("phat", {}), ("pinochle", {"target": 500})]:
+        run = simulate(game, matches=30, agents="rule", seed=4, chunk=7, out=tmp_path / game,
+                       **opts)  # fmt: skip
+        assert chunk_files(tmp_path / game)[1] == "chunk-000001-matches-000000000007.parquet"
+        df = read_dataset(tmp_path / game)
+        assert df["match"].tolist() == sorted(df["match"]) and df["match"].nunique() == 30
+        assert_frame_equal(df, simulate(game, matches=30, agents="rule", seed=4, **opts))
+        assert run.spec.unit == "match"
+
+
+def test_pinochle_whole_matches_race_to_the_target():
+    df = simulate("pinochle", matches=25, agents="rule", seed=8, target=600)
+    for _, m in df.groupby("match"):
+        assert m["deal"].tolist() == list(range(len(m)))
+        assert (m["match_ns"].to_numpy() == m["score_ns"].cumsum().to_numpy()).all()
+        assert (m["match_ew"].to_numpy() == m["score_ew"].cumsum().to_numpy()).all()
+        assert m["game_over"].tolist() == [False] * (len(m) - 1) + [True]
+        last = m.iloc[-1]
+        assert max(last["match_ns"], last["match_ew"]) >= 600
+        before = m.iloc[:-1]
+        assert (before["match_ns"] < 600).all() and (before["match_ew"] < 600).all()
+    part = simulate("pinochle", matches=5, agents="rule", seed=8, target=600, first=10)
+    assert_frame_equal(part, df[df["match"].between(10, 14)].reset_index(drop=True))
+
+
+def test_pinochle_long_matches_are_replayed_with_room(monkeypatch):
+    """With one row slot per match, every match overflows and is replayed: same rows."""
+    from trickgym.sim import pinochle as pin
+
+    base = simulate("pinochle", matches=12, agents="rule", seed=2, target=500)
+    monkeypatch.setattr(pin, "default_slots", lambda target: 1)
+    assert_frame_equal(simulate("pinochle", matches=12, agents="rule", seed=2, target=500), base)
+
+
+def test_columns_keeps_only_what_is_asked(whole):
+    df = simulate("solowhist", 2500, "rule", seed=7, chunk=600, columns=["contract", "made"])
+    assert_frame_equal(df, whole[["contract", "made"]])
+    with pytest.raises(ValueError, match=r"unknown column.*nope"):
+        simulate("solowhist", 20, columns=["nope"])
+
+
+# ---------------------------------------------------------------- agent registry
+
+
+class SeededRandom(RandomAgent):
+    """A Python random agent re-seeded per deal through start_deal."""
+
+    def start_deal(self, seed, seat):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask):
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+def test_registered_agents_mix_with_built_ins(tmp_path):
+    from trickgym.agents.registry import _FACTORIES, make_agent, register_agent
+
+    made = []
+
+    def factory(game, **kwargs):
+        made.append(game.name)
+        return SeededRandom()
+
+    register_agent("seeded-test", factory)
+    try:
+        agent = make_agent("seeded-test", "solowhist")
+        assert isinstance(agent, SeededRandom) and made == ["solowhist"]
+        assert make_agent("rule", "solowhist") == "rule"
+        agents = ["rule", "seeded-test", "random", "seeded-test"]
+        a = simulate("solowhist", 60, agents, seed=4, chunk=25)
+        with pytest.raises(Stop):
+            simulate("solowhist", 60, agents, seed=4, chunk=25, out=tmp_path / "a",
+                     on_chunk=stop_after(1))  # fmt: skip
+        simulate("solowhist", 60, agents, seed=4, chunk=25, out=tmp_path / "a", resume=True)
+        assert_frame_equal(read_dataset(tmp_path / "a"), a)
+        assert read_metadata(tmp_path / "a")["agents"] == agents
+        assert_frame_equal(simulate("solowhist", 60, agents, seed=4, chunk=60), a)
+        with pytest.raises(ValueError, match="already registered"):
+            register_agent("seeded-test", factory)
+        with pytest.raises(ValueError, match="built in"):
+            register_agent("rule", factory)
+        with pytest.raises(ValueError, match=r"unknown agent 'pimcx'; known agents: .*seeded-test"):
+            simulate("solowhist", 10, ["rule", "pimcx", "rule", "rule"])
+    finally:
+        _FACTORIES.pop("seeded-test", None)
+    with pytest.raises(ValueError, match="unknown agent 'seeded-test'; known agents: oracle"):
+        make_agent("seeded-test", "solowhist")
