@@ -115,23 +115,19 @@ def feature_columns(df: pd.DataFrame) -> list[str]:
 
 
 def plain_index(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with categorical index levels turned into plain ones (same values, same order).
+    """``table`` with the unused categories of its categorical MultiIndex levels dropped.
 
     Group-by on categorical columns leaves categorical index levels, and
     pandas 3.1 selects the wrong rows of such a MultiIndex with
     ``table.loc[["Solo"]]`` when a category is unused (it looks up category
-    codes as level codes). Plain levels select correctly.
+    codes as level codes). Without unused categories the two agree; the
+    levels stay categorical, so they still sort in contract order. A single
+    categorical index selects correctly and is left as it is.
     """
-
-    def plain(level: pd.Index) -> pd.Index:
-        if isinstance(level.dtype, pd.CategoricalDtype):
-            return level.astype(level.categories.dtype)
-        return level
-
     index = table.index
     if isinstance(index, pd.MultiIndex):
-        arrays = [plain(index.get_level_values(i)) for i in range(index.nlevels)]
-        table.index = pd.MultiIndex.from_arrays(arrays, names=index.names)
-    else:
-        table.index = plain(index)
+        for i, level in enumerate(index.levels):
+            if isinstance(level, pd.CategoricalIndex):
+                index = index.set_levels(level.remove_unused_categories(), level=i)
+        table.index = index
     return table
