@@ -244,5 +244,5 @@ class TrickEnv(gym.Env):
     def render(self):
         """Text picture of the table (``render_mode="ansi"``), all hands shown."""
         if self.render_mode == "ansi":
-            return self.game.render(self.state)
+            return self.game.render(self.state, mark_legal=True)
         return None

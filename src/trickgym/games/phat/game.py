@@ -8,7 +8,8 @@ import numpy as np
 
 from ...api import Game, State
 from ...cards.decks import STANDARD
-from ...cards.notation import format_card, format_hand
+from ...cards.notation import format_card
+from ...render import card_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -82,8 +83,20 @@ class Phat(Game):
         rules.init_match(array[0], np.uint64(seed), opts.target, opts.games_in_match, dealer)
         return array
 
-    def render(self, state: State, symbols: bool = True) -> str:
-        """Text picture: hands, trumps, trick, phat and scores."""
+    def render(
+        self,
+        state: State,
+        symbols: bool = True,
+        color: bool = False,
+        viewer: int | None = None,
+        mark_legal: bool = False,
+    ) -> str:
+        """Text picture: hands, trumps, trick, phat and scores.
+
+        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
+        hands; ``mark_legal`` marks the legal cards of the player to move
+        (see ``trickgym.render``).
+        """
         r = state.record
         trumps = STANDARD.suit_symbols[r["trumps"]] if r["trumps"] >= 0 else "not pitched"
         lines = [
@@ -92,12 +105,18 @@ class Phat(Game):
         ]
         for s in range(N_SEATS):
             mark = "to move" if s == state.current_player else ""
+            hand = seat_hand(
+                state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
+            )
             lines.append(
-                f"  {s} {TEAM_NAMES[s % 2]}: {format_hand(r['hands'][s], symbols=symbols):<32} "
+                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 40)} "
                 f"tricks {int(r['tricks_won'][s])}  {mark}"
             )
         if r["trick_n"]:
-            cards = [format_card(c, symbols=symbols) for c in r["trick_cards"][: r["trick_n"]]]
+            cards = [
+                card_text(c, STANDARD, color) if symbols else format_card(c)
+                for c in r["trick_cards"][: r["trick_n"]]
+            ]
             lines.append(
                 f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
             )

@@ -9,6 +9,7 @@ import numpy as np
 from ...api import Game, State
 from ...cards.decks import PINOCHLE
 from ...cards.notation import format_card, format_hand
+from ...render import card_text, hand_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -186,8 +187,20 @@ class Pinochle(Game):
         )
         return array
 
-    def render(self, state: State, symbols: bool = True) -> str:
-        """Text picture: hands, auction, contract, meld, trick and scores."""
+    def render(
+        self,
+        state: State,
+        symbols: bool = True,
+        color: bool = False,
+        viewer: int | None = None,
+        mark_legal: bool = False,
+    ) -> str:
+        """Text picture: hands, auction, contract, meld, trick and scores.
+
+        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
+        hands; ``mark_legal`` marks the legal cards of the player to move
+        (see ``trickgym.render``).
+        """
         r = state.record
         trumps = PINOCHLE.suit_symbols[r["trumps"]] if r["trumps"] >= 0 else "-"
         lines = [
@@ -198,8 +211,11 @@ class Pinochle(Game):
             marks = ["declarer"] if s == r["declarer"] else []
             if s == state.current_player:
                 marks.append("to move")
+            hand = seat_hand(
+                state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
+            )
             lines.append(
-                f"  {s} {TEAM_NAMES[s % 2]}: {format_hand(r['hands'][s], PINOCHLE, symbols):<34}"
+                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 44)}"
                 f" meld {int(r['meld'][s]):>4}  tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
             )
         calls = " ".join(
@@ -210,9 +226,16 @@ class Pinochle(Game):
         )
         lines.append(f"  auction: {calls or '-'}")
         if self.options.mode == "kitty" and r["declarer"] >= 0:
-            lines.append(f"  kitty: {format_hand(r['kitty'], PINOCHLE, symbols)}")
+            kitty = r["kitty"]
+            shown = (
+                hand_text(kitty, PINOCHLE, color=color) if symbols else format_hand(kitty, PINOCHLE)
+            )
+            lines.append(f"  kitty: {shown}")
         if r["trick_n"]:
-            cards = [format_card(c, PINOCHLE, symbols) for c in r["trick_cards"][: r["trick_n"]]]
+            cards = [
+                card_text(c, PINOCHLE, color) if symbols else format_card(c, PINOCHLE)
+                for c in r["trick_cards"][: r["trick_n"]]
+            ]
             lines.append(
                 f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
             )

@@ -8,7 +8,8 @@ import numpy as np
 
 from ...api import Game, State
 from ...cards.decks import STANDARD
-from ...cards.notation import format_card, format_hand, parse_card
+from ...cards.notation import format_card, parse_card
+from ...render import card_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -111,12 +112,25 @@ class SoloWhist(Game):
         )
         return array
 
-    def render(self, state: State, symbols: bool = True) -> str:
-        """Text picture: hands, turn-up, auction, contract, trick and scores."""
+    def render(
+        self,
+        state: State,
+        symbols: bool = True,
+        color: bool = False,
+        viewer: int | None = None,
+        mark_legal: bool = False,
+    ) -> str:
+        """Text picture: hands, turn-up, auction, contract, trick and scores.
+
+        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
+        hands (a Misère Ouverte hand once exposed stays shown);
+        ``mark_legal`` marks the legal cards of the player to move (see
+        ``trickgym.render``).
+        """
         r = state.record
         lines = [
             f"Solo Whist  deal {int(r['deal_index']) + 1}  dealer {int(r['dealer'])}  "
-            f"turn-up {format_card(r['turn_up'], symbols=symbols)}  "
+            f"turn-up {_card(r['turn_up'], symbols, color)}  "
             f"phase {PHASE_NAMES[r['phase']]}"
         ]
         for s in range(N_SEATS):
@@ -125,9 +139,17 @@ class SoloWhist(Game):
                 marks.append("declarer")
             if s == state.current_player:
                 marks.append("to move")
+            hand = seat_hand(
+                state,
+                s,
+                viewer=viewer,
+                symbols=symbols,
+                color=color,
+                mark_legal=mark_legal,
+                face_up=bool(r["exposed"]) and s == r["declarer"],
+            )
             lines.append(
-                f"  {s}: {format_hand(r['hands'][s], symbols=symbols):<32} "
-                f"tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
+                f"  {s}: {ljust(hand, 40)} tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
             )
         lines.append("  auction: " + (auction_string(r) or "-"))
         if r["contract"]:
@@ -138,13 +160,17 @@ class SoloWhist(Game):
                 f"  contract: {CONTRACT_NAMES[r['contract']]} by {int(r['declarer'])}, {trumps}"
             )
         if r["trick_n"]:
-            cards = [format_card(c, symbols=symbols) for c in r["trick_cards"][: r["trick_n"]]]
+            cards = [_card(c, symbols, color) for c in r["trick_cards"][: r["trick_n"]]]
             lines.append(
                 f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
             )
         if state.is_over:
             lines.append(f"  payoffs: {state.payoffs.tolist()}  scores: {state.scores.tolist()}")
         return "\n".join(lines)
+
+
+def _card(card: int, symbols: bool, color: bool) -> str:
+    return card_text(card, STANDARD, color) if symbols else format_card(card)
 
 
 def auction_string(record) -> str:

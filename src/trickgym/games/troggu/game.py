@@ -8,7 +8,8 @@ import numpy as np
 
 from ...api import Game, State
 from ...cards.decks import TAROT
-from ...cards.notation import format_card, format_hand
+from ...cards.notation import format_card
+from ...render import card_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -109,8 +110,20 @@ class Troggu(Game):
         rules.init_match(array[0], np.uint64(seed), self.n_seats, n_deals, dealer)
         return array
 
-    def render(self, state: State, symbols: bool = True) -> str:
-        """Text picture: hands, auction, contract, trick and scores."""
+    def render(
+        self,
+        state: State,
+        symbols: bool = True,
+        color: bool = False,
+        viewer: int | None = None,
+        mark_legal: bool = False,
+    ) -> str:
+        """Text picture: hands, auction, contract, trick and scores.
+
+        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
+        hands; ``mark_legal`` marks the legal cards of the player to move
+        (see ``trickgym.render``).
+        """
         r = state.record
         n = self.n_seats
         lines = [
@@ -125,8 +138,11 @@ class Troggu(Game):
                 marks.append("to move")
             call = int(r["calls"][s])
             said = CALL_NAMES[call] if call >= 0 else ""
+            hand = seat_hand(
+                state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
+            )
             lines.append(
-                f"  {s}: {format_hand(r['hands'][s], TAROT):<48} {said:<5} "
+                f"  {s}: {ljust(hand, 48)} {said:<5} "
                 f"tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
             )
         if r["contract"]:
@@ -137,7 +153,10 @@ class Troggu(Game):
                 text += f", partner's card {format_card(r['called_card'], TAROT)}"
             lines.append(text)
         if r["trick_n"]:
-            cards = [format_card(c, TAROT) for c in r["trick_cards"][: r["trick_n"]]]
+            cards = [
+                card_text(c, TAROT, color) if symbols else format_card(c, TAROT)
+                for c in r["trick_cards"][: r["trick_n"]]
+            ]
             lines.append(
                 f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
             )

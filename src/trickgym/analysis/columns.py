@@ -1,0 +1,133 @@
+"""Derived columns every analysis needs: the game of a frame, the declarer's payoff, seat position.
+
+Simulation rows differ by game (see :func:`trickgym.sim.simulate`); these
+helpers give them the common vocabulary of a bid: who declared, whether it
+was made, what it paid and where the declarer sat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "declared",
+    "declarer_payoff",
+    "detect_game",
+    "feature_columns",
+    "plain_index",
+    "require",
+    "seat_position",
+]
+
+
+def require(df: pd.DataFrame, *columns: str, hint: str = "") -> None:
+    """Raise ``ValueError`` naming the first of ``columns`` missing from ``df``."""
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"expected a pandas DataFrame of simulation rows, got {type(df).__name__}")
+    for col in columns:
+        if col not in df.columns:
+            have = ", ".join(map(str, df.columns))
+            raise ValueError(f"column {col!r} missing{hint}; have: {have}")
+
+
+def detect_game(df: pd.DataFrame) -> str:
+    """The game whose ``simulate`` rows ``df`` holds, from its columns.
+
+    Raises ``ValueError`` when the columns match no game.
+    """
+    cols = set(df.columns)
+    if {"pitcher", "phat_ns"} <= cols:
+        return "phat"
+    if {"players", "declarer_points"} <= cols:
+        return "troggu"
+    if {"bid", "meld_ns"} <= cols:
+        return "pinochle"
+    if {"turn_up", "declarer_tricks"} <= cols:
+        return "solowhist"
+    raise ValueError(
+        "cannot tell the game of these rows: expected the columns of "
+        "simulate('solowhist'|'troggu'|'phat'|'pinochle', ...)"
+    )
+
+
+def n_players(df: pd.DataFrame) -> np.ndarray:
+    """Players at the table of every row (Troggu has a ``players`` column; the others 4)."""
+    if "players" in df.columns:
+        return df["players"].to_numpy(dtype=np.int64)
+    return np.full(len(df), 4, dtype=np.int64)
+
+
+def declared(df: pd.DataFrame) -> pd.Series:
+    """Boolean Series: rows with a declarer (not passed out, not an all-play Misère)."""
+    require(df, "declarer")
+    return df["declarer"] >= 0
+
+
+def declarer_payoff(df: pd.DataFrame) -> pd.Series:
+    """The declarer's payoff in every row (nan where nobody declared).
+
+    Solo Whist and Troggu: ``payoff_<declarer>``. Pinochle: the hand score
+    of the declaring team (``score_ns`` for seats 0 and 2, else
+    ``score_ew``). Rows of a frame already holding ``declarer_payoff`` (e.g.
+    :func:`trickgym.analysis.phat.pitch_frame`) keep it.
+    """
+    if "declarer_payoff" in df.columns:
+        return df["declarer_payoff"].astype(float)
+    require(df, "declarer")
+    seat = df["declarer"].to_numpy(dtype=np.int64)
+    out = np.full(len(df), np.nan)
+    payoff_cols = []
+    while f"payoff_{len(payoff_cols)}" in df.columns:
+        payoff_cols.append(f"payoff_{len(payoff_cols)}")
+    if payoff_cols:
+        payoffs = df[payoff_cols].to_numpy(dtype=float)
+        ok = (seat >= 0) & (seat < len(payoff_cols))
+        out[ok] = payoffs[np.flatnonzero(ok), seat[ok]]
+    elif {"score_ns", "score_ew"} <= set(df.columns):
+        ns = df["score_ns"].to_numpy(dtype=float)
+        ew = df["score_ew"].to_numpy(dtype=float)
+        out = np.where(seat < 0, np.nan, np.where(seat % 2 == 0, ns, ew))
+    else:
+        raise ValueError("no payoff columns: expected payoff_0.. or score_ns/score_ew")
+    return pd.Series(out, index=df.index, name="declarer_payoff")
+
+
+def seat_position(df: pd.DataFrame) -> pd.Series:
+    """Declarer's position after the dealer: 1 = eldest (first to speak) .. 0 = the dealer.
+
+    Every game here passes the turn from seat ``s`` to ``(s+1) % n``, so the
+    position is ``(declarer - dealer) % players``; nan where nobody declared.
+    """
+    require(df, "declarer", "dealer")
+    seat = df["declarer"].to_numpy(dtype=np.int64)
+    pos = (seat - df["dealer"].to_numpy(dtype=np.int64)) % n_players(df)
+    return (
+        pd.Series(np.where(seat >= 0, pos, -1), index=df.index, name="position")
+        .astype(pd.Int64Dtype())
+        .where(seat >= 0)
+    )
+
+
+def feature_columns(df: pd.DataFrame) -> list[str]:
+    """The hand-feature columns of ``df`` (named ``hf_*``), in frame order."""
+    return [c for c in df.columns if str(c).startswith("hf_")]
+
+
+def plain_index(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with the unused categories of its categorical MultiIndex levels dropped.
+
+    Group-by on categorical columns leaves categorical index levels, and
+    pandas 3.1 selects the wrong rows of such a MultiIndex with
+    ``table.loc[["Solo"]]`` when a category is unused (it looks up category
+    codes as level codes). Without unused categories the two agree; the
+    levels stay categorical, so they still sort in contract order. A single
+    categorical index selects correctly and is left as it is.
+    """
+    index = table.index
+    if isinstance(index, pd.MultiIndex):
+        for i, level in enumerate(index.levels):
+            if isinstance(level, pd.CategoricalIndex):
+                index = index.set_levels(level.remove_unused_categories(), level=i)
+        table.index = index
+    return table

@@ -1,0 +1,226 @@
+"""A person plays one deal in the terminal against built-in agents.
+
+The table is drawn by :mod:`trickgym.render` (suit symbols, colours, the
+legal cards marked); the person answers with a card (``QS``, ``Q♠``,
+``10H``), a call (``Solo``, ``pass``) or the number of a listed action. A
+deal is fixed by its seed: the same seed deals the same cards and, given the
+same answers, the agents play the same way.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .render import TAROT_SUIT_SYMBOLS, card_text, color_enabled, hand_text
+
+__all__ = ["play_deal"]
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
+
+
+def _act_kernels(game_name: str):
+    """The compiled ``act_<game>(kind, state, seat, rng, obs, params)`` of a game."""
+    from importlib import import_module
+
+    return getattr(import_module(f"trickgym.agents.{game_name}"), f"act_{game_name}")
+
+
+def _opponents(agents, seat: int, n: int) -> dict[int, str]:
+    """Built-in agent name of every other seat, in seat order after ``seat``."""
+    from .agents import KINDS
+
+    names = agents.split(",") if isinstance(agents, str) else list(agents)
+    names = [a.strip() for a in names]
+    if len(names) == 1:
+        names = names * (n - 1)
+    if len(names) != n - 1:
+        raise ValueError(
+            f"give one agent or {n - 1} (one per other seat, after seat {seat}), got {len(names)}"
+        )
+    for name in names:
+        if name not in KINDS:
+            raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(sorted(KINDS))}")
+    return {(seat + 1 + i) % n: name for i, name in enumerate(names)}
+
+
+def _action_text(game, action: int, color: bool) -> str:
+    if action < game.deck.n_cards:
+        return card_text(action, game.deck, color)
+    return game.action_name(action)
+
+
+def _display_order(game, actions: list[int]) -> list[int]:
+    """Cards as the hand shows them (by suit, strongest first), then calls in id order."""
+    deck = game.deck
+
+    def key(a: int):
+        return (1, 0, a) if a >= deck.n_cards else (0, int(deck.suit_of[a]), -a)
+
+    return sorted(actions, key=key)
+
+
+def _menu(game, legal: list[int], color: bool, width: int = 78) -> str:
+    """The legal actions numbered from 1, wrapped to ``width`` columns."""
+    from .render import strip_ansi
+
+    lines, line, used = [], "  ", 2
+    for i, a in enumerate(legal, start=1):
+        item = f"{i}) {_action_text(game, a, color)}"
+        size = len(strip_ansi(item)) + 2
+        if used + size > width and used > 2:
+            lines.append(line.rstrip())
+            line, used = "  ", 2
+        line += item + "  "
+        used += size
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def _parse_answer(game, state, text: str, legal: list[int]) -> int:
+    """The legal action meant by ``text``: a menu number, a card or a call name.
+
+    Raises ``ValueError`` saying why it is not a legal action.
+    """
+    text = text.strip()
+    if text.isdigit():
+        k = int(text)
+        if 1 <= k <= len(legal):
+            return legal[k - 1]
+        raise ValueError(f"{k} is not on the list (1..{len(legal)})")
+    if game.deck.name == "tarot":  # accept the symbols the table shows: "K⚱" is "KC"
+        for symbol, letter in zip(TAROT_SUIT_SYMBOLS[1:], game.deck.suit_letters[1:], strict=True):
+            text = text.replace(symbol, letter)
+    action = game.parse_action(text)
+    if action < game.deck.n_cards:  # a card by name: any legal copy of it
+        first = action - action % game.deck.copies
+        copies = [c for c in range(first, first + game.deck.copies) if c in legal]
+        if copies:
+            return copies[0]
+    if action not in legal:
+        raise ValueError(f"{game.action_name(action)} is not legal now")
+    return action
+
+
+def _phase_name(state) -> str:
+    from importlib import import_module
+
+    names = import_module(f"trickgym.games.{state.game.name}.constants").PHASE_NAMES
+    return names[int(state.record["phase"])]
+
+
+def _apply_and_tell(state, action: int, who: str, color: bool, say, hidden: bool) -> None:
+    """Apply ``action`` and say who did what, and who won the trick it completed.
+
+    With ``hidden``, a card moved outside the play of a trick (a discard, a
+    buried or passed card) is not named: only its owner may know it.
+    """
+    phase = _phase_name(state)
+    before = state.record["tricks_won"].copy()
+    state.apply(action)
+    if hidden and action < state.game.deck.n_cards and phase != "play":
+        say(f"  {who}: {phase} (a card you cannot see)")
+    else:
+        say(f"  {who}: {_action_text(state.game, action, color)}")
+    gained = np.flatnonzero(state.record["tricks_won"] > before)
+    if len(gained):
+        say(f"  -- trick won by seat {int(gained[0])}")
+
+
+def play_deal(
+    game_name: str,
+    seat: int = 0,
+    agents="rule",
+    seed: int | None = None,
+    options: dict | None = None,
+    *,
+    stdin=None,
+    stdout=None,
+    color: bool | None = None,
+    rule_options=None,
+) -> np.ndarray:
+    """Play one deal of ``game_name`` as ``seat`` against built-in ``agents``; return the payoffs.
+
+    ``agents`` is one built-in name for every other seat or a list (or
+    comma-separated string) with one per other seat, starting at the seat
+    after yours. ``seed`` fixes the deal and the agents' randomness (a fresh
+    one is drawn and printed when omitted). ``color`` None decides from the
+    output (see :func:`trickgym.render.color_enabled`). Reads answers from
+    ``stdin`` and writes to ``stdout`` (default: the terminal). Typing
+    ``quit`` (or the end of input) abandons the deal with ``ValueError``.
+    """
+    import trickgym
+    from trickgym.agents import KINDS
+    from trickgym.agents.rule import params_matrix
+
+    from .rng import derive_seed, seed_rng
+
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    game = trickgym.game(game_name, **(options or {}))
+    n = game.n_seats
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
+        raise ValueError(f"seat must be an integer 0..{n - 1}, got {seat!r}")
+    others = _opponents(agents, seat, n)
+    color = color_enabled(stdout, color)
+    seed = seed_rng(seed)
+    act = _act_kernels(game_name)
+    params = params_matrix(game_name, n, rule_options)
+    rngs = [np.array([derive_seed(seed, 0, 100 + s)], dtype=np.uint64) for s in range(n)]
+    obs = np.zeros(1, dtype=game.obs_dtype)
+    state = game.deal(seed=seed)
+
+    def say(text: str = "") -> None:
+        print(text, file=stdout, flush=True)
+
+    table = ", ".join(f"{s}: {name}" for s, name in sorted(others.items()))
+    say(f"{game_name}, seed {seed} (replay with --seed {seed}); you are seat {seat}; {table}")
+    while not state.is_over:
+        p = state.current_player
+        if p != seat:
+            action = int(act(KINDS[others[p]], state.array[0], p, rngs[p], obs, params))
+            _apply_and_tell(state, action, f"seat {p} ({others[p]})", color, say, hidden=True)
+            continue
+        legal = _display_order(game, state.legal_actions())
+        say()
+        say(game.render(state, color=color, viewer=seat, mark_legal=True))
+        say("Your legal actions:")
+        say(_menu(game, legal, color))
+        while True:
+            print(f"Seat {seat}, your move: ", end="", file=stdout, flush=True)
+            line = stdin.readline()
+            if not line:
+                raise ValueError("input ended before the deal was over")
+            answer = line.strip()
+            if not getattr(stdin, "isatty", lambda: False)():
+                say(answer)  # piped answers are not echoed by a terminal
+            if answer.lower() in QUIT_WORDS:
+                raise ValueError("deal abandoned")
+            if answer.lower() in HELP_WORDS or not answer:
+                say("Type a number from the list, a card (QS, Q♠, 10H) or a call (Pass, Solo):")
+                say(_menu(game, legal, color))
+                continue
+            try:
+                action = _parse_answer(game, state, answer, legal)
+            except ValueError as err:
+                say(f"Not a legal action: {err}. Legal:")
+                say(_menu(game, legal, color))
+                continue
+            break
+        _apply_and_tell(state, action, f"seat {p} (you)", color, say, hidden=False)
+    payoffs = state.payoffs
+    say()
+    say(game.render(state, color=color))
+    say("Hands as dealt:")
+    for s in range(n):
+        dealt = hand_text(state.record["initial_hands"][s], game.deck, color=color)
+        say(f"  {s}{' (you)' if s == seat else ''}: {dealt}")
+    say(
+        "Deal over. Payoffs: "
+        + "  ".join(
+            f"seat {s}{' (you)' if s == seat else ''}: {int(v):+d}" for s, v in enumerate(payoffs)
+        )
+    )
+    return payoffs

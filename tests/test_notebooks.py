@@ -1,0 +1,58 @@
+"""The analysis notebooks run top to bottom at a tiny size, and are stored without outputs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+EXPECTED = {"solowhist", "troggu", "phat", "pinochle", "compare_agents"}
+
+
+def test_one_notebook_per_game_and_outputs_stripped():
+    books = sorted(NOTEBOOKS.glob("*.ipynb"))
+    assert {b.stem for b in books} >= EXPECTED
+    for book in books:
+        cells = json.loads(book.read_text())["cells"]
+        code = [c for c in cells if c["cell_type"] == "code"]
+        assert code, book.name
+        assert "TRICKGYM_NB_DEALS" in "".join(code[0]["source"]), f"{book.name}: size parameter"
+        for cell in code:
+            assert cell["outputs"] == [] and cell["execution_count"] is None, (
+                f"{book.name}: outputs must be stripped"
+            )
+
+
+@pytest.mark.skipif(
+    not all(importlib.util.find_spec(m) for m in ("nbmake", "ipykernel")),
+    reason="needs the test extras (nbmake, ipykernel)",
+)
+def test_notebooks_run(tmp_path):
+    env = dict(os.environ, TRICKGYM_NB_DEALS="200", MPLBACKEND="Agg")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--nbmake",
+            "--nbmake-timeout=300",
+            *map(str, sorted(NOTEBOOKS.glob("*.ipynb"))),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert f"{len(EXPECTED)} passed" in result.stdout
