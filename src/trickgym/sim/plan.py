@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from trickgym.agents.rule import PARAMS_DTYPE
+
 from ..games import GAMES
 from ..games import game as make_game
 from ..rng import seed_rng
@@ -192,7 +194,7 @@ def make_spec(
         game=game,
         options=dataclasses.asdict(g.options),
         agents=agents,
-        rule_params=tuple(tuple(float(x) for x in row) for row in params),
+        rule_params=tuple(tuple(float(x) for x in row) for row in params["values"]),
         seed=int(seed),
         dealing=dealing,
         unit=unit,
@@ -238,7 +240,8 @@ def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
     g = make_game(spec.game, **spec.options)
     sim = SPECS[spec.game]
     seed = np.uint64(seed_rng(spec.seed))
-    params = np.array(spec.rule_params, dtype=np.float64)
+    params = np.zeros(len(spec.rule_params), dtype=PARAMS_DTYPE)
+    params["values"] = spec.rule_params
     start, stop = spec.chunk_range(index)
     n = stop - start
     kinds, agents = _resolve(spec, g)
