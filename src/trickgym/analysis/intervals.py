@@ -25,7 +25,8 @@ def wilson_interval(successes, trials, z: float = Z95):
         denom = 1 + z**2 / n
         centre = (p + z**2 / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
-    return centre - half, centre + half
+    # At 0 or n successes the bound is exactly 0 or 1; rounding must not print -0.0.
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
 
 
 def newcombe_interval(k1, n1, k2, n2, z: float = Z95):
