@@ -1,0 +1,168 @@
+"""The batch kernels of the native vector env, written once for every game.
+
+One call steps every sub-env of the batch: the learner's action, the
+built-in opponents until the learner's next turn, the autoreset of finished
+episodes (gymnasium's ``NEXT_STEP`` mode) and the encoding of observations
+and masks straight into the preallocated batch arrays. The game-specific
+operations are the stubs of :mod:`trickgym.envs.vector.hooks`, resolved at
+compile time from the arrays' dtypes. Each kernel comes as a serial loop
+and a ``prange`` loop over the batch (threads pay off from a few dozen
+envs up).
+"""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from .hooks import (
+    game_apply,
+    game_encode,
+    game_episode_over,
+    game_episode_reward,
+    game_is_legal,
+    game_new_episode,
+    game_next_deal,
+    game_observe,
+    game_play_until,
+    game_status,
+)
+from .pcg64 import draw_seed
+
+__all__ = ["first_illegal", "reset_parallel", "reset_serial", "step_parallel", "step_serial"]
+
+
+@njit(cache=True)
+def _advance(states, i, kinds, agent_rngs, params, opts):
+    """Opponents play until the learner must act or the episode ends (``TrickEnv._advance``)."""
+    while True:
+        game_play_until(states, i, kinds, agent_rngs[i], params)
+        deal_over = game_status(states, i)[0]
+        if not deal_over or game_episode_over(states, i, opts):
+            return
+        game_next_deal(states, i)
+
+
+@njit(cache=True)
+def _reset_one(states, i, seed_given, kinds, agent_rngs, params, gens, live, opts):
+    """A new episode in env ``i``, drawing from its generator as ``TrickEnv.reset`` does."""
+    for s in range(agent_rngs.shape[1]):
+        agent_rngs[i, s, 0] = draw_seed(gens[i])
+    game_new_episode(states, i, gens[i], seed_given, live[i], opts)
+    live[i] = True
+    _advance(states, i, kinds, agent_rngs, params, opts)
+
+
+@njit(cache=True)
+def _encode_one(states, i, seat, obs_records, buf, scalars, wide):
+    game_observe(states, i, seat, obs_records, i)
+    game_encode(obs_records, i, buf, scalars, wide)
+
+
+@njit(cache=True)
+def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params, opts):
+    """Step env ``i`` with action ``a``: ``(reward, terminated, illegal)`` (``TrickEnv.step``)."""
+    if a < 0 or a >= n_actions or not game_is_legal(states, i, a):
+        return -penalty, True, True
+    game_apply(states, i, a)
+    _advance(states, i, kinds, agent_rngs, params, opts)
+    if game_status(states, i)[0] and game_episode_over(states, i, opts):
+        return float(game_episode_reward(states, i, seat, opts)), True, False
+    return 0.0, False, False
+
+
+@njit(cache=True)
+def _step_env(
+    i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+):  # fmt: skip
+    if autoreset[i]:
+        # NEXT_STEP: the env that ended last step starts its next episode; the action is ignored.
+        _reset_one(states, i, False, kinds, agent_rngs, params, gens, live, opts)
+        rewards[i], terminated[i], illegal[i] = 0.0, False, False
+    else:
+        rewards[i], terminated[i], illegal[i] = _step_one(
+            states, i, actions[i], seat, n_actions, penalty, kinds, agent_rngs, params, opts
+        )
+    autoreset[i] = terminated[i]
+    _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+
+
+@njit(cache=True)
+def step_serial(
+    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+):  # fmt: skip
+    """Step every env of the batch, one after the other.
+
+    ``states`` is the batch of game states, ``actions`` ``int64[n]``, ``kinds``
+    the opponents' built-in kinds per seat (-1 for ``seat``), ``agent_rngs``
+    ``uint64[n, seats, 1]``, ``gens`` the per-env PCG64 states
+    ``uint64[n, 4]``, ``live`` whether each env has had an episode,
+    ``autoreset`` whether each env ended its episode last step. Fills
+    ``buf``/``scalars``/``wide`` (the encoded observations), ``rewards``,
+    ``terminated`` and ``illegal``; updates ``autoreset``.
+    """
+    for i in range(states.shape[0]):
+        _step_env(
+            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+            opts, autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(
+    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+):  # fmt: skip
+    """:func:`step_serial` with the batch split over threads."""
+    for i in prange(states.shape[0]):
+        _step_env(
+            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+            opts, autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _reset_env(
+    i, which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts, obs_records,
+    buf, scalars, wide,
+):  # fmt: skip
+    if which[i]:
+        _reset_one(states, i, seed_given[i], kinds, agent_rngs, params, gens, live, opts)
+        _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+
+
+@njit(cache=True)
+def reset_serial(
+    which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts, obs_records,
+    buf, scalars, wide,
+):  # fmt: skip
+    """Start a new episode in every env with ``which[i]`` and encode its observation."""
+    for i in range(states.shape[0]):
+        _reset_env(
+            i, which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts,
+            obs_records, buf, scalars, wide,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def reset_parallel(
+    which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts, obs_records,
+    buf, scalars, wide,
+):  # fmt: skip
+    """:func:`reset_serial` with the batch split over threads."""
+    for i in prange(states.shape[0]):
+        _reset_env(
+            i, which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts,
+            obs_records, buf, scalars, wide,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def first_illegal(states, actions, n_actions, autoreset):
+    """Index of the first env whose action is illegal (autoresetting envs excepted), or -1."""
+    for i in range(states.shape[0]):
+        a = actions[i]
+        if not autoreset[i] and (a < 0 or a >= n_actions or not game_is_legal(states, i, a)):
+            return i
+    return -1
