@@ -10,7 +10,6 @@ their observations into preallocated batch arrays.
 
 from __future__ import annotations
 
-from copy import deepcopy
 from typing import Any, ClassVar
 
 import numpy as np
@@ -140,6 +139,7 @@ class TrickVectorEnv(VectorEnv):
         )
         self._agent_rngs = np.zeros((n, self.n_seats, 1), dtype=np.uint64)
         self._gens = np.zeros((n, 4), dtype=np.uint64)
+        self._helper_rngs = np.zeros((n, 1), dtype=np.uint64)  # for builtin_actions
         self._has_gen = np.zeros(n, dtype=bool)
         self._live = np.zeros(n, dtype=bool)
         self._autoreset = np.zeros(n, dtype=bool)
@@ -175,7 +175,9 @@ class TrickVectorEnv(VectorEnv):
         return mask[:, : self.game.n_actions].astype(bool)
 
     def _output(self):
-        return deepcopy(self._observations) if self.copy else self._observations
+        if not self.copy:
+            return self._observations
+        return {k: v.copy() for k, v in self._observations.items()}
 
     def _seed(self, seed) -> np.ndarray:
         """Seed the generators as ``SyncVectorEnv`` seeds its envs; return ``seed_given``."""
@@ -209,6 +211,8 @@ class TrickVectorEnv(VectorEnv):
             if which.shape != (n,) or which.dtype != np.bool_ or not which.any():
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
         seed_given = self._seed(seed)
+        # builtin_actions draws from its own generators, seeded from each env's own stream.
+        self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
         reset = kernels.reset_parallel if self.parallel else kernels.reset_serial
         reset(
             which, seed_given, self._states, self.seat, self._kinds, self._agent_rngs,
@@ -259,6 +263,23 @@ class TrickVectorEnv(VectorEnv):
             self._truncated.copy(),
             infos,
         )
+
+    def builtin_actions(self, agent: str = "rule") -> np.ndarray:
+        """``int64[n]``: the action built-in ``agent`` would take at the learner's seat now.
+
+        For delegating some decisions (e.g. the auction) to a built-in agent,
+        or imitating it. It acts on the seat's information set, with its own
+        random generators (so the env's draws are unchanged); entries of envs
+        awaiting their autoreset are 0.
+        """
+        from trickgym.agents import resolve_kind
+
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        kernels.builtin_actions(
+            self._states, self.seat, resolve_kind(agent), self._helper_rngs,
+            self._obs_records, self._params, self._autoreset, out,
+        )  # fmt: skip
+        return out
 
     def state(self, i: int):
         """Sub-env ``i``'s full game state (all hands; a copy): for inspection, not the agent."""

@@ -4,7 +4,7 @@ The batch kernels in :mod:`trickgym.envs.vector.kernels` are written once
 for every game. They call the stubs below; each game registers, with
 :func:`register_game`, numba overloads that route a stub to that game's own
 kernels (``*_at`` entry points of its ``rules`` module, its ``encode``
-kernel, its ``play_builtin_until`` and its episode hooks) when the arrays
+kernel, its built-in agents' ``act_<game>`` dispatch and its episode hooks) when the arrays
 are of its dtypes. Numba picks the overload while compiling, so there is no
 run-time dispatch and no dispatcher passed as an argument (which would stop
 the kernels being cached).
@@ -28,6 +28,7 @@ from numba import types
 from numba.extending import overload
 
 __all__ = [
+    "game_act",
     "game_apply",
     "game_encode",
     "game_episode_over",
@@ -36,7 +37,6 @@ __all__ = [
     "game_new_episode",
     "game_next_deal",
     "game_observe",
-    "game_play_until",
     "game_status",
     "register_game",
 ]
@@ -55,7 +55,7 @@ game_is_legal = _stub("game_is_legal")
 game_status = _stub("game_status")
 game_observe = _stub("game_observe")
 game_encode = _stub("game_encode")
-game_play_until = _stub("game_play_until")
+game_act = _stub("game_act")
 game_next_deal = _stub("game_next_deal")
 game_new_episode = _stub("game_new_episode")
 game_episode_over = _stub("game_episode_over")
@@ -68,12 +68,11 @@ def _is(array_type, record) -> bool:
     return isinstance(array_type, types.Array) and array_type.dtype == record
 
 
-def register_game(
-    state_dtype, obs_dtype, rules, encode_kernel, play_builtin_until, n_wide, episode
-) -> None:
+def register_game(state_dtype, obs_dtype, rules, encode_kernel, act, n_wide, episode) -> None:
     """Route the stubs to one game's kernels for arrays of ``state_dtype``/``obs_dtype``.
 
-    ``rules`` is the game's rules module, ``n_wide`` the number of wide
+    ``rules`` is the game's rules module, ``act`` its ``act_<game>(kind,
+    state, seat, rng, obs, params)`` built-in agent dispatch, ``n_wide`` the number of wide
     (non-int8) arrays its encode kernel fills, ``episode`` a triple of the
     njit hooks ``(new_episode, episode_over, episode_reward)``.
     """
@@ -109,11 +108,11 @@ def register_game(
                 states, i, seat, observations, j
             )
 
-    @overload(game_play_until)
-    def _play_until(states, i, kinds, agent_rngs, params):
+    @overload(game_act)
+    def _act(kind, states, i, seat, rng, obs, params):
         if _is(states, state_t):
-            return lambda states, i, kinds, agent_rngs, params: play_builtin_until(
-                states, i, kinds, agent_rngs, params
+            return lambda kind, states, i, seat, rng, obs, params: act(
+                kind, states[i], seat, rng, obs, params
             )
 
     @overload(game_next_deal)

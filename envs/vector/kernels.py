@@ -15,6 +15,7 @@ from __future__ import annotations
 from numba import njit, prange
 
 from .hooks import (
+    game_act,
     game_apply,
     game_encode,
     game_episode_over,
@@ -23,33 +24,49 @@ from .hooks import (
     game_new_episode,
     game_next_deal,
     game_observe,
-    game_play_until,
     game_status,
 )
 from .pcg64 import draw_seed
 
-__all__ = ["first_illegal", "reset_parallel", "reset_serial", "step_parallel", "step_serial"]
+__all__ = [
+    "builtin_actions",
+    "first_illegal",
+    "reset_parallel",
+    "reset_serial",
+    "step_parallel",
+    "step_serial",
+]
 
 
 @njit(cache=True)
-def _advance(states, i, kinds, agent_rngs, params, opts):
-    """Opponents play until the learner must act or the episode ends (``TrickEnv._advance``)."""
+def _advance(states, i, kinds, agent_rngs, params, opts, scratch):
+    """Opponents play until the learner must act or the episode ends (``TrickEnv._advance``).
+
+    The per-seat dispatch of the games' ``play_builtin_until``, with the
+    observation scratch record given (``scratch``) rather than allocated
+    on every call: same agents, same draws.
+    """
     while True:
-        game_play_until(states, i, kinds, agent_rngs[i], params)
-        deal_over = game_status(states, i)[0]
-        if not deal_over or game_episode_over(states, i, opts):
+        deal_over, _, p = game_status(states, i)
+        if not deal_over:
+            kind = kinds[p]
+            if kind < 0:
+                return  # the learner's turn
+            game_apply(states, i, game_act(kind, states, i, p, agent_rngs[i, p], scratch, params))
+        elif game_episode_over(states, i, opts):
             return
-        game_next_deal(states, i)
+        else:
+            game_next_deal(states, i)
 
 
 @njit(cache=True)
-def _reset_one(states, i, seed_given, kinds, agent_rngs, params, gens, live, opts):
+def _reset_one(states, i, seed_given, kinds, agent_rngs, params, gens, live, opts, obs_records):
     """A new episode in env ``i``, drawing from its generator as ``TrickEnv.reset`` does."""
     for s in range(agent_rngs.shape[1]):
         agent_rngs[i, s, 0] = draw_seed(gens[i])
     game_new_episode(states, i, gens[i], seed_given, live[i], opts)
     live[i] = True
-    _advance(states, i, kinds, agent_rngs, params, opts)
+    _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
 
 
 @njit(cache=True)
@@ -59,12 +76,12 @@ def _encode_one(states, i, seat, obs_records, buf, scalars, wide):
 
 
 @njit(cache=True)
-def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params, opts):
+def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params, opts, obs_records):
     """Step env ``i`` with action ``a``: ``(reward, terminated, illegal)`` (``TrickEnv.step``)."""
     if a < 0 or a >= n_actions or not game_is_legal(states, i, a):
         return -penalty, True, True
     game_apply(states, i, a)
-    _advance(states, i, kinds, agent_rngs, params, opts)
+    _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
     if game_status(states, i)[0] and game_episode_over(states, i, opts):
         return float(game_episode_reward(states, i, seat, opts)), True, False
     return 0.0, False, False
@@ -77,11 +94,21 @@ def _step_env(
 ):  # fmt: skip
     if autoreset[i]:
         # NEXT_STEP: the env that ended last step starts its next episode; the action is ignored.
-        _reset_one(states, i, False, kinds, agent_rngs, params, gens, live, opts)
+        _reset_one(states, i, False, kinds, agent_rngs, params, gens, live, opts, obs_records)
         rewards[i], terminated[i], illegal[i] = 0.0, False, False
     else:
         rewards[i], terminated[i], illegal[i] = _step_one(
-            states, i, actions[i], seat, n_actions, penalty, kinds, agent_rngs, params, opts
+            states,
+            i,
+            actions[i],
+            seat,
+            n_actions,
+            penalty,
+            kinds,
+            agent_rngs,
+            params,
+            opts,
+            obs_records,
         )
     autoreset[i] = terminated[i]
     _encode_one(states, i, seat, obs_records, buf, scalars, wide)
@@ -128,7 +155,9 @@ def _reset_env(
     buf, scalars, wide,
 ):  # fmt: skip
     if which[i]:
-        _reset_one(states, i, seed_given[i], kinds, agent_rngs, params, gens, live, opts)
+        _reset_one(
+            states, i, seed_given[i], kinds, agent_rngs, params, gens, live, opts, obs_records
+        )
         _encode_one(states, i, seat, obs_records, buf, scalars, wide)
 
 
@@ -166,3 +195,19 @@ def first_illegal(states, actions, n_actions, autoreset):
         if not autoreset[i] and (a < 0 or a >= n_actions or not game_is_legal(states, i, a)):
             return i
     return -1
+
+
+@njit(cache=True)
+def builtin_actions(states, seat, kind, rngs, obs_records, params, autoreset, out):
+    """The action built-in agent ``kind`` would take for ``seat`` in every env (0 if none).
+
+    Envs awaiting their autoreset, or not at the learner's turn, get 0 (the
+    step ignores their action). ``rngs`` is ``uint64[n, 1]``; ``obs_records``
+    serves as scratch.
+    """
+    for i in range(states.shape[0]):
+        deal_over, _, p = game_status(states, i)
+        if autoreset[i] or deal_over or p != seat:
+            out[i] = 0
+        else:
+            out[i] = game_act(kind, states, i, seat, rngs[i], obs_records[i : i + 1], params)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.phat import play_builtin_until
+from trickgym.agents.phat import act_phat
 
 from trickgym.games.phat import rules
 from trickgym.games.phat.encode import encode_kernel
@@ -53,7 +53,7 @@ register_game(
     OBS_DTYPE,
     rules,
     encode_kernel,
-    play_builtin_until,
+    act_phat,
     4,
     (new_episode, episode_over, episode_reward),
 )

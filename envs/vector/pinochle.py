@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.pinochle import play_builtin_until
+from trickgym.agents.pinochle import act_pinochle
 
 from trickgym.games.pinochle import rules
 from trickgym.games.pinochle.encode import encode_kernel
@@ -54,7 +54,7 @@ register_game(
     OBS_DTYPE,
     rules,
     encode_kernel,
-    play_builtin_until,
+    act_pinochle,
     4,
     (new_episode, episode_over, episode_reward),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.solowhist import play_builtin_until
+from trickgym.agents.solowhist import act_solowhist
 
 from trickgym.games.solowhist import rules
 from trickgym.games.solowhist.encode import encode_kernel
@@ -41,7 +41,7 @@ register_game(
     OBS_DTYPE,
     rules,
     encode_kernel,
-    play_builtin_until,
+    act_solowhist,
     1,
     (new_episode, episode_over, episode_reward),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.troggu import play_builtin_until
+from trickgym.agents.troggu import act_troggu
 
 from trickgym.games.troggu import rules
 from trickgym.games.troggu.encode import encode_kernel
@@ -41,7 +41,7 @@ register_game(
     OBS_DTYPE,
     rules,
     encode_kernel,
-    play_builtin_until,
+    act_troggu,
     2,
     (new_episode, episode_over, episode_reward),
 )
