@@ -171,3 +171,39 @@ def test_step_checks_actions():
         env.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError, match="seed must be None, an int or a list of 2"):
         env.reset(seed=[1])
+
+
+def test_partial_reset_as_sync_vector_env():
+    """``options={"reset_mask": ...}`` resets (and seeds) only the masked envs, as Sync does."""
+    native, sync = make_pair("trickgym/SoloWhist-v0", {"opponents": "rule"}, 4)
+    rng = np.random.default_rng(2)
+    obs_s, _ = sync.reset(seed=1)
+    native.reset(seed=1)
+    for _ in range(5):
+        actions = pick_actions(rng, obs_s["action_mask"])
+        native.step(actions)
+        obs_s = sync.step(actions)[0]
+    mask = np.array([True, False, True, False])
+    obs_n, _ = native.reset(seed=[20, 21, None, 23], options={"reset_mask": mask.copy()})
+    obs_s, _ = sync.reset(seed=[20, 21, None, 23], options={"reset_mask": mask.copy()})
+    assert_obs_equal(obs_n, obs_s, "partial reset")
+    for t in range(30):
+        actions = pick_actions(rng, obs_s["action_mask"])
+        obs_n, rew_n = native.step(actions)[:2]
+        obs_s, rew_s = sync.step(actions)[:2]
+        assert_obs_equal(obs_n, obs_s, f"step {t}")
+        np.testing.assert_array_equal(rew_n, rew_s)
+
+
+def test_builtin_actions_are_the_agents_and_legal():
+    """``builtin_actions`` gives a legal action wherever the learner acts, 0 where it cannot."""
+    env = SoloWhistVectorEnv(8, opponents="rule")
+    obs, _ = env.reset(seed=3)
+    pending = np.zeros(8, dtype=bool)
+    for _ in range(40):
+        actions = env.builtin_actions("rule")
+        live = ~pending
+        assert obs["action_mask"][live, actions[live]].all()
+        obs, _, terminated, _, _ = env.step(actions)
+        pending = terminated
+    assert (env.builtin_actions("random")[pending] == 0).all()

@@ -179,8 +179,8 @@ class TrickVectorEnv(VectorEnv):
             return self._observations
         return {k: v.copy() for k, v in self._observations.items()}
 
-    def _seed(self, seed) -> np.ndarray:
-        """Seed the generators as ``SyncVectorEnv`` seeds its envs; return ``seed_given``."""
+    def _seed(self, seed, which: np.ndarray) -> np.ndarray:
+        """Seed the generators of the envs to reset as ``SyncVectorEnv`` does; ``seed_given``."""
         n = self.num_envs
         if seed is None:
             seeds = [None] * n
@@ -191,7 +191,8 @@ class TrickVectorEnv(VectorEnv):
         else:
             raise ValueError(f"seed must be None, an int or a list of {n} ints/None, got {seed!r}")
         seed_given = np.zeros(n, dtype=bool)
-        for i, s in enumerate(seeds):
+        for i in np.flatnonzero(which):
+            s = seeds[i]
             if s is not None or not self._has_gen[i]:
                 generator, _ = np_random(s)
                 self._gens[i] = pcg_state(generator)
@@ -210,7 +211,7 @@ class TrickVectorEnv(VectorEnv):
             which = np.asarray(options["reset_mask"])
             if which.shape != (n,) or which.dtype != np.bool_ or not which.any():
                 raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
-        seed_given = self._seed(seed)
+        seed_given = self._seed(seed, which)
         # builtin_actions draws from its own generators, seeded from each env's own stream.
         self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
         reset = kernels.reset_parallel if self.parallel else kernels.reset_serial
