@@ -19,7 +19,10 @@ returned masks outside the timed region. An env step is one sub-env's step,
 so a batch step of ``N`` envs counts ``N`` (gymnasium's convention; both
 vectorisations count their autoreset steps alike). Each figure is the best
 of ``--windows`` windows of ``--seconds`` (a shared machine's noise only
-ever slows a window down). ``encode ns`` is the time per env of observing
+ever slows a window down). ``serial cpu`` and ``sync cpu`` are the same
+one-thread runs timed by the process's CPU time (``time.process_time``),
+which leaves out the time spent waiting for a core on a loaded machine;
+``x cpu`` is their ratio. ``encode ns`` is the time per env of observing
 and encoding alone (one thread): its share of ``1e9 / kernel`` is what
 encoding costs of a step.
 """
@@ -56,25 +59,38 @@ def best_rate(run_window, windows: int) -> float:
     return max(count / spent for count, spent in (run_window() for _ in range(windows)))
 
 
-def time_steps(env, seconds: float, windows: int, rng) -> float:
-    """Env steps per second of ``env.step`` (actions drawn outside the timed region)."""
+def best_rates(run_window, windows: int) -> tuple[float, float]:
+    """Best wall-clock and best CPU-time rates of ``run_window() -> (count, wall, cpu)``."""
+    runs = [run_window() for _ in range(windows)]
+    return max(c / w for c, w, _ in runs), max(c / p for c, _, p in runs)
+
+
+def time_steps(env, seconds: float, windows: int, rng) -> tuple[float, float]:
+    """Env steps per second of ``env.step``, by wall clock and by this process's CPU time.
+
+    Actions are drawn outside the timed region. CPU time leaves out the
+    time the process waited for a core (a loaded machine), so for one thread
+    it is close to what a quiet machine gives; with threads it adds up the
+    threads' time and is not a speed.
+    """
     obs, _ = env.reset(seed=1)
     state = {"masks": np.asarray(obs["action_mask"])}
     for _ in range(3):  # warm-up
         state["masks"] = np.asarray(env.step(random_legal(rng, state["masks"]))[0]["action_mask"])
 
     def window():
-        spent, steps = 0.0, 0
+        spent, cpu, steps = 0.0, 0.0, 0
         while spent < seconds:
             actions = random_legal(rng, state["masks"])
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             obs = env.step(actions)[0]
+            cpu += time.process_time() - start_cpu
             spent += time.perf_counter() - start
             steps += env.num_envs
             state["masks"] = np.asarray(obs["action_mask"])
-        return steps, spent
+        return steps, spent, max(cpu, 1e-9)
 
-    return best_rate(window, windows)
+    return best_rates(window, windows)
 
 
 def time_kernel(env, seconds: float, windows: int, rng) -> float:
@@ -143,8 +159,8 @@ def main() -> None:
         f"(best of {win} x {sec:g} s); x = native / sync"
     )
     print(
-        f"{'batch':>6}{'native':>12}{'serial':>12}{'threads':>12}{'kernel':>12}{'encode ns':>10}"
-        f"{'sync':>10}{'x native':>9}{'x best':>8}"
+        f"{'batch':>6}{'native':>11}{'serial':>11}{'threads':>11}{'kernel':>11}{'encode ns':>10}"
+        f"{'sync':>9}{'x native':>9}{'x best':>8}{'serial cpu':>12}{'sync cpu':>10}{'x cpu':>7}"
     )
     for n in (int(b) for b in args.batches.split(",")):
 
@@ -153,10 +169,10 @@ def main() -> None:
                 env_id, num_envs=n, vectorization_mode="vector_entry_point", **options, **extra
             )
 
-        native = time_steps(make(), sec, win, rng)
+        native = time_steps(make(), sec, win, rng)[0]
         serial_env = make(copy=False, parallel=False)
-        serial = time_steps(serial_env, sec, win, rng)
-        threads = time_steps(make(copy=False, parallel=True), sec, win, rng)
+        serial, serial_cpu = time_steps(serial_env, sec, win, rng)
+        threads = time_steps(make(copy=False, parallel=True), sec, win, rng)[0]
         kernel = time_kernel(serial_env, sec, win, rng)
         encode_ns = time_encoding(serial_env, min(sec, 0.5), win)
         if n <= args.sync_max:
@@ -164,13 +180,16 @@ def main() -> None:
                 [lambda: gym.make(env_id, **options) for _ in range(n)],
                 autoreset_mode=AutoresetMode.NEXT_STEP,
             )
-            sync = time_steps(sync_env, sec, 1 if n >= 1024 else win, rng)
+            sync, sync_cpu = time_steps(sync_env, sec, 1 if n >= 1024 else win, rng)
             best = max(native, serial, threads)
-            sync_text = f"{sync:>10,.0f}{native / sync:>8.0f}x{best / sync:>7.0f}x"
+            sync_text = (
+                f"{sync:>9,.0f}{native / sync:>8.0f}x{best / sync:>7.0f}x"
+                f"{serial_cpu:>12,.0f}{sync_cpu:>10,.0f}{serial_cpu / sync_cpu:>6.0f}x"
+            )
         else:
-            sync_text = f"{'-':>10}"
+            sync_text = f"{'-':>9}{'':>17}{serial_cpu:>12,.0f}"
         print(
-            f"{n:>6}{native:>12,.0f}{serial:>12,.0f}{threads:>12,.0f}{kernel:>12,.0f}"
+            f"{n:>6}{native:>11,.0f}{serial:>11,.0f}{threads:>11,.0f}{kernel:>11,.0f}"
             f"{encode_ns:>10.0f}{sync_text}",
             flush=True,
         )
