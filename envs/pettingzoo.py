@@ -1,0 +1,241 @@
+"""PettingZoo AEC environments for every trickgym game, for self-play.
+
+``trickgym.envs.pettingzoo.env("solowhist", **options)`` (or
+``solowhist_env(...)``, ``troggu_env(players=5)``, ``phat_env()``,
+``pinochle_env(mode="exchange")``) returns an AEC env in which every seat is
+an agent (``player_0`` ..): each acts in turn on its own information set.
+Needs the ``pettingzoo`` package (``pip install trickgym[pettingzoo]``).
+
+Agents
+    ``player_<seat>`` for seats ``0 .. n-1``; the next to act is the seat
+    the rules say is to move (auction, discards, play), so turns are not
+    round-robin.
+
+Observation
+    PettingZoo's masked convention: ``{"observation": ..., "action_mask":
+    int8[n_actions]}``. ``"observation"`` is the seat's information set in the
+    game's single-seat encoding (``trickgym.games.<game>.encode``, the same
+    dict as the Gymnasium env's, without its ``action_mask``). The mask is
+    all zeros except for the agent to act.
+
+Actions
+    The game's action ids (``Discrete(n_actions)``); only those in the
+    mask are legal. An illegal action ends the episode for every agent, the
+    offender receiving ``-illegal_penalty`` and ``info["illegal_action"] =
+    True`` (``illegal_action="raise"`` raises ``ValueError`` instead, with
+    the state unchanged).
+
+Rewards and episodes
+    One deal per episode, from a new match (as the Gymnasium envs): each
+    agent's reward, when the deal ends, is its payoff for the deal (the
+    team's margin in Phat and Pinochle); 0 before.
+
+Seeding
+    ``reset(seed=s)`` seeds the env's generator; each reset draws the deal
+    from it, so the same seed gives the same deals.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import trickgym
+
+from .base import observation_space as dict_space
+
+__all__ = [
+    "GAMES",
+    "TrickAECEnv",
+    "env",
+    "phat_env",
+    "pinochle_env",
+    "raw_env",
+    "solowhist_env",
+    "troggu_env",
+]
+
+
+def _obs_shapes(game_name: str) -> dict:
+    import importlib
+
+    return importlib.import_module(f"trickgym.games.{game_name}.encode").OBS_SHAPES
+
+
+GAMES = ("solowhist", "troggu", "phat", "pinochle")
+
+
+class TrickAECEnv(AECEnv):
+    """Every seat of a trickgym game as a PettingZoo AEC agent (see the module docstring).
+
+    Parameters
+    ----------
+    game : str
+        ``"solowhist"``, ``"troggu"``, ``"phat"`` or ``"pinochle"``.
+    render_mode : None or ``"ansi"``
+        ``"ansi"``: :meth:`render` returns a text picture of the table.
+    illegal_action : ``"terminate"`` or ``"raise"``
+    illegal_penalty : float
+    **options
+        The game's table options (``players=`` for Troggu), validated by the game.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_penalty: float = 100.0,
+        **options,
+    ):
+        super().__init__()
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
+            )
+        self.game = trickgym.game(game, **options)
+        self.metadata = {**self.metadata, "name": f"trickgym_{game}_v0"}
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        n = self.game.n_seats
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
+        shapes = dict(_obs_shapes(game))
+        mask_shape = shapes.pop("action_mask")
+        inner = dict_space(shapes)
+        mask = spaces.Box(0, 1, shape=mask_shape[0], dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": inner, "action_mask": mask})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.game.n_actions) for a in self.possible_agents}
+        self._array = None
+        self.np_random, self.np_random_seed = None, None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The ``Dict`` space of ``agent``'s observations."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(n_actions)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def state_view(self) -> trickgym.api.State:
+        """The full game state (all hands): for inspection, not for the agents."""
+        return trickgym.api.State(self.game, self._array)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new deal (from the seeded generator) and give the turn to its first player."""
+        if seed is not None or self.np_random is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        draw = self.np_random.integers(0, 2**63, dtype=np.uint64)
+        self._array = self.game.new_match(draw, num_deals=1)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        over, _, to_move = self.game.kernels.status_at(self._array, 0)
+        self.agent_selection = self.possible_agents[int(to_move)]
+        if over:  # cannot happen in these games, but keep the API whole
+            self._end({})
+
+    def observe(self, agent: str) -> dict:
+        """``agent``'s observation: ``{"observation": {...}, "action_mask": int8[n]}``."""
+        record = np.zeros(1, dtype=self.game.obs_dtype)
+        self.game.kernels.observe_at(self._array, 0, self._seat[agent], record, 0)
+        encoded = self.game.encode_observation(record, 0)
+        mask = encoded.pop("action_mask")
+        return {"observation": encoded, "action_mask": mask}
+
+    def _end(self, infos: dict) -> None:
+        """The deal is over: every agent terminates."""
+        for a in self.agents:
+            self.terminations[a] = True
+            self.infos[a] = infos.get(a, {})
+
+    def step(self, action) -> None:
+        """The selected agent plays ``action``; the turn passes to the seat the rules say."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        kernels = self.game.kernels
+        a = int(action)
+        if not (0 <= a < self.game.n_actions and kernels.is_legal_at(self._array, 0, a)):
+            cards, calls = kernels.legal_sets_at(self._array, 0)
+            legal = np.flatnonzero(self.game.action_mask(cards, calls)).tolist()
+            if self.illegal_action == "raise":
+                raise ValueError(f"illegal action {a} for {agent}; legal: {legal}")
+            self.rewards[agent] = -self.illegal_penalty
+            self._end({agent: {"illegal_action": True}})
+        else:
+            kernels.apply_action_at(self._array, 0, a)
+            over, _, to_move = kernels.status_at(self._array, 0)
+            if over:
+                payoffs = self._array[0]["payoffs"]
+                for s, name in enumerate(self.possible_agents):
+                    self.rewards[name] = float(payoffs[s])
+                self._end({})
+            else:
+                self.agent_selection = self.possible_agents[int(to_move)]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """Text picture of the table (``render_mode="ansi"``), all hands shown."""
+        if self.render_mode == "ansi" and self._array is not None:
+            return self.game.render(self.state_view)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def raw_env(game: str, **options) -> TrickAECEnv:
+    """The AEC env without PettingZoo's order-enforcing wrapper."""
+    return TrickAECEnv(game, **options)
+
+
+def env(game: str, **options):
+    """The AEC env of ``game`` wrapped as PettingZoo's own envs are (order enforcing)."""
+    return wrappers.OrderEnforcingWrapper(TrickAECEnv(game, **options))
+
+
+def solowhist_env(**options):
+    """Solo Whist for four agents (options: ``unit``, ``early_stop``, ...)."""
+    return env("solowhist", **options)
+
+
+def troggu_env(players: int = 4, **options):
+    """Troggu for ``players`` (3..8) agents."""
+    return env("troggu", players=players, **options)
+
+
+def phat_env(**options):
+    """Phat for four agents (partners 0-2 and 1-3); one deal per episode."""
+    return env("phat", **options)
+
+
+def pinochle_env(**options):
+    """Pinochle for four agents (``mode="kitty"`` or ``"exchange"``, ...)."""
+    return env("pinochle", **options)

@@ -1,0 +1,289 @@
+"""The native vector env: a batch of one game's states stepped in one compiled call.
+
+:class:`TrickVectorEnv` is a ``gymnasium.vector.VectorEnv`` over ``num_envs``
+copies of a game's single env (:class:`trickgym.envs.base.TrickEnv`): the
+same learner seat, built-in opponents, options, observations, masks,
+rewards and seeding, but all sub-envs live in one structured array and one
+compiled kernel steps them (opponents and autoreset included) and encodes
+their observations into preallocated batch arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils.seeding import np_random
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from . import kernels
+from .pcg64 import pcg_state
+
+__all__ = ["TrickVectorEnv"]
+
+PARALLEL_MIN_ENVS = 64  # below this, threads cost more than they save
+
+
+class TrickVectorEnv(VectorEnv):
+    """``num_envs`` episodes of a trickgym game from one seat, stepped as one batch.
+
+    Subclasses set ``single_env_cls`` (the game's :class:`TrickEnv`) and
+    implement :meth:`option_row` (the game's options as the ``int64`` row its
+    episode hooks read).
+
+    Parameters
+    ----------
+    num_envs : int
+        Batch size, >= 1.
+    seat, opponents, illegal_action, illegal_penalty, rule_options, **options
+        As for the game's single env, except that every opponent must be a
+        built-in agent (``"random"``, ``"rule"``, ``"oracle"``): Python agents
+        cannot run inside the compiled step.
+    copy : bool
+        Return copies of the observation arrays (default), or the env's own
+        batch buffers, which the next ``step``/``reset`` overwrites (faster).
+    parallel : bool or None
+        Split the batch over numba threads; ``None`` (default) does so from
+        64 envs up.
+
+    Autoreset
+        ``AutoresetMode.NEXT_STEP`` (gymnasium's default): when an episode
+        ends at step ``t``, the env's action at step ``t+1`` is ignored, a new
+        episode starts, and the step returns its first observation with reward
+        0 and ``terminated`` False.
+
+    Seeding
+        ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (or with
+        ``seed[i]`` for a list), exactly as gymnasium's ``SyncVectorEnv``
+        seeds its envs; every later episode draws from that sub-env's own
+        generator, in the same order as the single env. So the batch
+        reproduces, step for step, ``num_envs`` single envs driven by
+        ``SyncVectorEnv`` with the same seeds and actions.
+
+    Infos
+        ``{}``, or with an illegal action (``illegal_action="terminate"``)
+        ``{"illegal_action": bool[n], "_illegal_action": bool[n]}`` as
+        ``SyncVectorEnv`` would give.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": [],
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+    }
+    single_env_cls: ClassVar[type]
+
+    def option_row(self, game) -> np.ndarray:  # pragma: no cover - abstract
+        """The game's options as the ``int64`` row its compiled episode hooks read."""
+        raise NotImplementedError
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        seat: int = 0,
+        opponents="random",
+        illegal_action: str = "terminate",
+        illegal_penalty: float = 100.0,
+        rule_options=None,
+        copy: bool = True,
+        parallel: bool | None = None,
+        **options,
+    ):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
+            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        if parallel not in (None, True, False):
+            raise ValueError(f"parallel must be None, True or False, got {parallel!r}")
+        # The single env validates seat, opponents, options and rule options for us.
+        single = self.single_env_cls(
+            seat=seat,
+            opponents=opponents,
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
+            rule_options=rule_options,
+            **options,
+        )
+        python_seats = [s for s, a in enumerate(single._agents) if a is not None]
+        if python_seats:
+            raise ValueError(
+                f"the vector env runs built-in opponents only (random, rule, oracle); "
+                f"seat(s) {python_seats} have Python agents: use the single env for those"
+            )
+        n = int(num_envs)
+        self.num_envs = n
+        self.game = single.game
+        self.seat = single.seat
+        self.n_seats = single.n_seats
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.copy = bool(copy)
+        self.parallel = n >= PARALLEL_MIN_ENVS if parallel is None else parallel
+        self._kinds = single._kinds
+        self._params = single._params
+        self._opts = self.option_row(self.game)
+
+        self.single_observation_space = single.observation_space
+        self.single_action_space = spaces.Discrete(self.game.n_actions)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
+
+        layout = self.game.obs_layout
+        self._layout = layout
+        self._states = np.zeros(n, dtype=self.game.state_dtype)
+        self._obs_records = np.zeros(n, dtype=self.game.obs_dtype)
+        self._buf = np.zeros((n, layout.buffer_size), dtype=np.int8)
+        self._scalars = np.zeros((n, len(layout.scalar_keys)), dtype=np.int64)
+        shapes = layout.obs_shapes
+        self._wide = tuple(
+            np.zeros((n, *shapes[k][0]), dtype=shapes[k][1]) for k in layout.wide_keys
+        )
+        self._agent_rngs = np.zeros((n, self.n_seats, 1), dtype=np.uint64)
+        self._gens = np.zeros((n, 4), dtype=np.uint64)
+        self._helper_rngs = np.zeros((n, 1), dtype=np.uint64)  # for builtin_actions
+        self._has_gen = np.zeros(n, dtype=bool)
+        self._live = np.zeros(n, dtype=bool)
+        self._autoreset = np.zeros(n, dtype=bool)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._terminated = np.zeros(n, dtype=bool)
+        self._truncated = np.zeros(n, dtype=bool)
+        self._illegal = np.zeros(n, dtype=bool)
+        self._observations = self._views()
+        self._started = False
+
+    def _views(self) -> dict[str, np.ndarray]:
+        """The observation dict as views of the batch buffers (keys in the space's order)."""
+        layout, n = self._layout, self.num_envs
+        out = {k: self._scalars[:, j] for j, k in enumerate(layout.scalar_keys)}
+        for k in layout.int8_keys:
+            out[k] = self._buf[:, layout.slices[k]].reshape(n, *layout.obs_shapes[k][0])
+        out.update(zip(layout.wide_keys, self._wide, strict=True))
+        return {k: out[k] for k in self.single_observation_space.keys()}
+
+    @property
+    def flat_observations(self) -> np.ndarray:
+        """The int8 part of the observations as one ``int8[n, buffer_size]`` array (no copy).
+
+        Every int8 key of the observation table back to back (hand, played
+        cards, trick, ..., ``action_mask``): a ready-made feature matrix.
+        ``trickgym.games.<game>.encode.LAYOUT.slices`` says where each key is.
+        """
+        return self._buf
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean ``[n, n_actions]`` mask of each sub-env's legal actions now."""
+        mask = self._buf[:, self._layout.slices["action_mask"]]
+        return mask[:, : self.game.n_actions].astype(bool)
+
+    def _output(self):
+        if not self.copy:
+            return self._observations
+        return {k: v.copy() for k, v in self._observations.items()}
+
+    def _seed(self, seed, which: np.ndarray) -> np.ndarray:
+        """Seed the generators of the envs to reset as ``SyncVectorEnv`` does; ``seed_given``."""
+        n = self.num_envs
+        if seed is None:
+            seeds = [None] * n
+        elif isinstance(seed, int | np.integer) and not isinstance(seed, bool):
+            seeds = [int(seed) + i for i in range(n)]
+        elif isinstance(seed, list | tuple) and len(seed) == n:
+            seeds = list(seed)
+        else:
+            raise ValueError(f"seed must be None, an int or a list of {n} ints/None, got {seed!r}")
+        seed_given = np.zeros(n, dtype=bool)
+        for i in np.flatnonzero(which):
+            s = seeds[i]
+            if s is not None or not self._has_gen[i]:
+                generator, _ = np_random(s)
+                self._gens[i] = pcg_state(generator)
+                self._has_gen[i] = True
+            seed_given[i] = s is not None
+        return seed_given
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Start a new episode in every sub-env; return ``(observations, {})``.
+
+        ``options={"reset_mask": bool[n]}`` resets only those sub-envs.
+        """
+        n = self.num_envs
+        which = np.ones(n, dtype=bool)
+        if options and "reset_mask" in options:
+            which = np.asarray(options["reset_mask"])
+            if which.shape != (n,) or which.dtype != np.bool_ or not which.any():
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
+        seed_given = self._seed(seed, which)
+        # builtin_actions draws from its own generators, seeded from each env's own stream.
+        self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
+        reset = kernels.reset_parallel if self.parallel else kernels.reset_serial
+        reset(
+            which, seed_given, self._states, self.seat, self._kinds, self._agent_rngs,
+            self._params, self._gens, self._live, self._opts, self._obs_records, self._buf,
+            self._scalars, self._wide,
+        )  # fmt: skip
+        self._autoreset[which] = False
+        self._terminated[which] = False
+        self._started = True
+        return self._output(), {}
+
+    def step(self, actions):
+        """Act in every sub-env; return ``(obs, rewards, terminated, truncated, infos)``."""
+        if not self._started:
+            raise ValueError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
+                f"got shape {actions.shape} dtype {actions.dtype}"
+            )
+        actions = actions.astype(np.int64, copy=False)
+        if self.illegal_action == "raise":
+            bad = kernels.first_illegal(self._states, actions, self.game.n_actions, self._autoreset)
+            if bad >= 0:
+                legal = np.flatnonzero(self.action_masks()[bad]).tolist()
+                raise ValueError(
+                    f"illegal action {int(actions[bad])} in sub-env {bad} for seat "
+                    f"{self.seat}; legal: {legal} (no sub-env was stepped)"
+                )
+        step = kernels.step_parallel if self.parallel else kernels.step_serial
+        step(
+            self._states, actions, self.seat, self.game.n_actions, self.illegal_penalty,
+            self._kinds, self._agent_rngs, self._params, self._gens, self._live, self._opts,
+            self._autoreset, self._obs_records, self._buf, self._scalars, self._wide,
+            self._rewards, self._terminated, self._illegal,
+        )  # fmt: skip
+        infos = {}
+        if self._illegal.any():
+            infos = {
+                "illegal_action": self._illegal.copy(),
+                "_illegal_action": self._illegal.copy(),
+            }
+        return (
+            self._output(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            infos,
+        )
+
+    def builtin_actions(self, agent: str = "rule") -> np.ndarray:
+        """``int64[n]``: the action built-in ``agent`` would take at the learner's seat now.
+
+        For delegating some decisions (e.g. the auction) to a built-in agent,
+        or imitating it. It acts on the seat's information set, with its own
+        random generators (so the env's draws are unchanged); entries of envs
+        awaiting their autoreset are 0.
+        """
+        from trickgym.agents import resolve_kind
+
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        kernels.builtin_actions(
+            self._states, self.seat, resolve_kind(agent), self._helper_rngs,
+            self._obs_records, self._params, self._autoreset, out,
+        )  # fmt: skip
+        return out
+
+    def state(self, i: int):
+        """Sub-env ``i``'s full game state (all hands; a copy): for inspection, not the agent."""
+        import trickgym
+
+        return trickgym.api.State(self.game, self._states[i : i + 1].copy())

@@ -1,0 +1,213 @@
+"""The batch kernels of the native vector env, written once for every game.
+
+One call steps every sub-env of the batch: the learner's action, the
+built-in opponents until the learner's next turn, the autoreset of finished
+episodes (gymnasium's ``NEXT_STEP`` mode) and the encoding of observations
+and masks straight into the preallocated batch arrays. The game-specific
+operations are the stubs of :mod:`trickgym.envs.vector.hooks`, resolved at
+compile time from the arrays' dtypes. Each kernel comes as a serial loop
+and a ``prange`` loop over the batch (threads pay off from a few dozen
+envs up), and runs in two passes, the play of every env and then the
+encoding of every env.
+"""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from .hooks import (
+    game_act,
+    game_apply,
+    game_encode,
+    game_episode_over,
+    game_episode_reward,
+    game_is_legal,
+    game_new_episode,
+    game_next_deal,
+    game_observe,
+    game_status,
+)
+from .pcg64 import draw_seed
+
+__all__ = [
+    "builtin_actions",
+    "first_illegal",
+    "reset_parallel",
+    "reset_serial",
+    "step_parallel",
+    "step_serial",
+]
+
+
+@njit(cache=True)
+def _advance(states, i, kinds, agent_rngs, params, opts, scratch):
+    """Opponents play until the learner must act or the episode ends (``TrickEnv._advance``).
+
+    The per-seat dispatch of the games' ``play_builtin_until``, with the
+    observation scratch record given (``scratch``) rather than allocated
+    on every call: same agents, same draws.
+    """
+    while True:
+        deal_over, _, p = game_status(states, i)
+        if not deal_over:
+            kind = kinds[p]
+            if kind < 0:
+                return  # the learner's turn
+            game_apply(states, i, game_act(kind, states, i, p, agent_rngs[i, p], scratch, params))
+        elif game_episode_over(states, i, opts):
+            return
+        else:
+            game_next_deal(states, i)
+
+
+@njit(cache=True)
+def _reset_one(states, i, seed_given, kinds, agent_rngs, params, gens, live, opts, obs_records):
+    """A new episode in env ``i``, drawing from its generator as ``TrickEnv.reset`` does."""
+    for s in range(agent_rngs.shape[1]):
+        agent_rngs[i, s, 0] = draw_seed(gens[i])
+    game_new_episode(states, i, gens[i], seed_given, live[i], opts)
+    live[i] = True
+    _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
+
+
+@njit(cache=True)
+def _encode_one(states, i, seat, obs_records, buf, scalars, wide):
+    game_observe(states, i, seat, obs_records, i)
+    game_encode(obs_records, i, buf, scalars, wide)
+
+
+@njit(cache=True)
+def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params, opts, obs_records):
+    """Step env ``i`` with action ``a``: ``(reward, terminated, illegal)`` (``TrickEnv.step``)."""
+    if a < 0 or a >= n_actions or not game_is_legal(states, i, a):
+        return -penalty, True, True
+    game_apply(states, i, a)
+    _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
+    if game_status(states, i)[0] and game_episode_over(states, i, opts):
+        return float(game_episode_reward(states, i, seat, opts)), True, False
+    return 0.0, False, False
+
+
+@njit(cache=True)
+def _step_env(
+    i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    autoreset, obs_records, rewards, terminated, illegal,
+):  # fmt: skip
+    if autoreset[i]:
+        # NEXT_STEP: the env that ended last step starts its next episode; the action is ignored.
+        _reset_one(states, i, False, kinds, agent_rngs, params, gens, live, opts, obs_records)
+        rewards[i], terminated[i], illegal[i] = 0.0, False, False
+    else:
+        rewards[i], terminated[i], illegal[i] = _step_one(
+            states,
+            i,
+            actions[i],
+            seat,
+            n_actions,
+            penalty,
+            kinds,
+            agent_rngs,
+            params,
+            opts,
+            obs_records,
+        )
+    autoreset[i] = terminated[i]
+
+
+@njit(cache=True)
+def step_serial(
+    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+):  # fmt: skip
+    """Step every env of the batch, one after the other.
+
+    ``states`` is the batch of game states, ``actions`` ``int64[n]``, ``kinds``
+    the opponents' built-in kinds per seat (-1 for ``seat``), ``agent_rngs``
+    ``uint64[n, seats, 1]``, ``gens`` the per-env PCG64 states
+    ``uint64[n, 4]``, ``live`` whether each env has had an episode,
+    ``autoreset`` whether each env ended its episode last step. Fills
+    ``buf``/``scalars``/``wide`` (the encoded observations), ``rewards``,
+    ``terminated`` and ``illegal``; updates ``autoreset``.
+    """
+    # Two passes, play then encode: each pass's code stays in the instruction
+    # cache (measured 1.5x faster than encoding each env right after its step).
+    for i in range(states.shape[0]):
+        _step_env(
+            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+            opts, autoreset, obs_records, rewards, terminated, illegal,
+        )  # fmt: skip
+    for i in range(states.shape[0]):
+        _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(
+    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+):  # fmt: skip
+    """:func:`step_serial` with the batch split over threads."""
+    for i in prange(states.shape[0]):
+        _step_env(
+            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+            opts, autoreset, obs_records, rewards, terminated, illegal,
+        )  # fmt: skip
+    for i in prange(states.shape[0]):
+        _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+
+
+@njit(cache=True)
+def reset_serial(
+    which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts, obs_records,
+    buf, scalars, wide,
+):  # fmt: skip
+    """Start a new episode in every env with ``which[i]`` and encode its observation."""
+    for i in range(states.shape[0]):
+        if which[i]:
+            _reset_one(
+                states, i, seed_given[i], kinds, agent_rngs, params, gens, live, opts, obs_records
+            )
+    for i in range(states.shape[0]):
+        if which[i]:
+            _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+
+
+@njit(cache=True, parallel=True)
+def reset_parallel(
+    which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts, obs_records,
+    buf, scalars, wide,
+):  # fmt: skip
+    """:func:`reset_serial` with the batch split over threads."""
+    for i in prange(states.shape[0]):
+        if which[i]:
+            _reset_one(
+                states, i, seed_given[i], kinds, agent_rngs, params, gens, live, opts, obs_records
+            )
+    for i in prange(states.shape[0]):
+        if which[i]:
+            _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+
+
+@njit(cache=True)
+def first_illegal(states, actions, n_actions, autoreset):
+    """Index of the first env whose action is illegal (autoresetting envs excepted), or -1."""
+    for i in range(states.shape[0]):
+        a = actions[i]
+        if not autoreset[i] and (a < 0 or a >= n_actions or not game_is_legal(states, i, a)):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def builtin_actions(states, seat, kind, rngs, obs_records, params, autoreset, out):
+    """The action built-in agent ``kind`` would take for ``seat`` in every env (0 if none).
+
+    Envs awaiting their autoreset, or not at the learner's turn, get 0 (the
+    step ignores their action). ``rngs`` is ``uint64[n, 1]``; ``obs_records``
+    serves as scratch.
+    """
+    for i in range(states.shape[0]):
+        deal_over, _, p = game_status(states, i)
+        if autoreset[i] or deal_over or p != seat:
+            out[i] = 0
+        else:
+            out[i] = game_act(kind, states, i, seat, rngs[i], obs_records[i : i + 1], params)

@@ -1,0 +1,88 @@
+"""Native vector env for Pinochle (``trickgym/Pinochle-v0`` through ``make_vec``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from trickgym.agents.pinochle import act_pinochle
+
+from trickgym.games.pinochle import rules
+from trickgym.games.pinochle.encode import encode_kernel
+from trickgym.games.pinochle.game import MODES
+from trickgym.games.pinochle.state import OBS_DTYPE, STATE_DTYPE
+
+from ..pinochle import PinochleEnv
+from .base import TrickVectorEnv
+from .hooks import register_game
+from .pcg64 import draw_seed
+
+__all__ = ["PinochleVectorEnv"]
+
+
+@njit(cache=True)
+def new_episode(states, i, gen, seed_given, live, opts):
+    """A new match's first hand, as ``TrickEnv._new_episode`` (``opts``: see ``option_row``)."""
+    rules.init_match(
+        states[i],
+        draw_seed(gen),
+        opts[0],
+        opts[1],
+        opts[2],
+        opts[3],
+        opts[4] != 0,
+        opts[5] != 0,
+        opts[6] != 0,
+        opts[7],
+        -1,
+    )
+
+
+@njit(cache=True)
+def episode_over(states, i, opts):
+    """Every hand is an episode."""
+    return True
+
+
+@njit(cache=True)
+def episode_reward(states, i, seat, opts):
+    """The seat's team's hand score minus the other team's."""
+    return float(states[i].payoffs[seat])
+
+
+register_game(
+    STATE_DTYPE,
+    OBS_DTYPE,
+    rules,
+    encode_kernel,
+    act_pinochle,
+    4,
+    (new_episode, episode_over, episode_reward),
+)
+
+
+class PinochleVectorEnv(TrickVectorEnv):
+    """Pinochle as a native vector env: :class:`trickgym.envs.pinochle.PinochleEnv` x N.
+
+    ``gymnasium.make_vec("trickgym/Pinochle-v0", num_envs=N,
+    vectorization_mode="vector_entry_point", mode="kitty")``; see
+    :class:`TrickVectorEnv` for autoreset and seeding.
+    """
+
+    single_env_cls = PinochleEnv
+
+    def option_row(self, game) -> np.ndarray:
+        """``[mode, pass_count, min_bid, max_bid, redeal, must_head, twenty, target]``."""
+        o = game.options
+        return np.array(
+            [
+                MODES.index(o.mode),
+                o.pass_count,
+                o.min_bid,
+                o.max_bid,
+                o.all_pass == "redeal",
+                o.must_head,
+                o.meld_save == "twenty_counters",
+                o.target,
+            ],
+            dtype=np.int64,
+        )

@@ -1,0 +1,65 @@
+"""Native vector env for Solo Whist (``trickgym/SoloWhist-v0`` through ``make_vec``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from trickgym.agents.solowhist import act_solowhist
+
+from trickgym.games.solowhist import rules
+from trickgym.games.solowhist.encode import encode_kernel
+from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
+
+from ..solowhist import SoloWhistEnv
+from .base import TrickVectorEnv
+from .hooks import register_game
+from .pcg64 import draw_seed
+
+__all__ = ["SoloWhistVectorEnv"]
+
+
+@njit(cache=True)
+def new_episode(states, i, gen, seed_given, live, opts):
+    """A new one-deal match, as ``TrickEnv._new_episode`` (options ``unit, shuffle, stop``)."""
+    rules.init_match(states[i], draw_seed(gen), opts[0], 1, opts[1] != 0, opts[2] != 0, -1)
+
+
+@njit(cache=True)
+def episode_over(states, i, opts):
+    """Every deal is an episode."""
+    return True
+
+
+@njit(cache=True)
+def episode_reward(states, i, seat, opts):
+    """The seat's payoff for the deal."""
+    return float(states[i].payoffs[seat])
+
+
+register_game(
+    STATE_DTYPE,
+    OBS_DTYPE,
+    rules,
+    encode_kernel,
+    act_solowhist,
+    1,
+    (new_episode, episode_over, episode_reward),
+)
+
+
+class SoloWhistVectorEnv(TrickVectorEnv):
+    """Solo Whist as a native vector env: :class:`trickgym.envs.solowhist.SoloWhistEnv` x N.
+
+    ``gymnasium.make_vec("trickgym/SoloWhist-v0", num_envs=N,
+    vectorization_mode="vector_entry_point", seat=0, opponents="rule")``.
+    Observations, actions, rewards and episodes are the single env's (see
+    its docstring), batched; see :class:`TrickVectorEnv` for autoreset and
+    seeding.
+    """
+
+    single_env_cls = SoloWhistEnv
+
+    def option_row(self, game) -> np.ndarray:
+        """``[unit, always_shuffle, early_stop]``."""
+        o = game.options
+        return np.array([o.unit, o.always_shuffle, o.early_stop], dtype=np.int64)

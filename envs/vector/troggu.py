@@ -1,0 +1,62 @@
+"""Native vector env for Troggu (``trickgym/Troggu-v0`` through ``make_vec``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from trickgym.agents.troggu import act_troggu
+
+from trickgym.games.troggu import rules
+from trickgym.games.troggu.encode import encode_kernel
+from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
+
+from ..troggu import TrogguEnv
+from .base import TrickVectorEnv
+from .hooks import register_game
+from .pcg64 import draw_seed
+
+__all__ = ["TrogguVectorEnv"]
+
+
+@njit(cache=True)
+def new_episode(states, i, gen, seed_given, live, opts):
+    """A new one-deal match of ``opts[0]`` players, as ``TrickEnv._new_episode``."""
+    rules.init_match(states[i], draw_seed(gen), opts[0], 1, -1)
+
+
+@njit(cache=True)
+def episode_over(states, i, opts):
+    """Every deal is an episode."""
+    return True
+
+
+@njit(cache=True)
+def episode_reward(states, i, seat, opts):
+    """The seat's payoff for the deal."""
+    return float(states[i].payoffs[seat])
+
+
+register_game(
+    STATE_DTYPE,
+    OBS_DTYPE,
+    rules,
+    encode_kernel,
+    act_troggu,
+    2,
+    (new_episode, episode_over, episode_reward),
+)
+
+
+class TrogguVectorEnv(TrickVectorEnv):
+    """Troggu as a native vector env: :class:`trickgym.envs.troggu.TrogguEnv` x N.
+
+    ``gymnasium.make_vec("trickgym/Troggu-v0", num_envs=N,
+    vectorization_mode="vector_entry_point", players=5)``; see
+    :class:`TrickVectorEnv` for autoreset and seeding.
+    """
+
+    single_env_cls = TrogguEnv
+
+    def option_row(self, game) -> np.ndarray:
+        """``[players]``."""
+        return np.array([game.n_seats], dtype=np.int64)

@@ -1,0 +1,209 @@
+"""The native vector envs against N single envs under gymnasium's ``SyncVectorEnv``."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from trickgym.envs.vector import SoloWhistVectorEnv
+from trickgym.envs.vector.pcg64 import draw_seed, pcg_state
+
+# (env id, options, steps): small batches, enough steps for several episodes each.
+CASES = [
+    ("trickgym/SoloWhist-v0", {"opponents": "rule", "parallel": False}, 60),
+    ("trickgym/SoloWhist-v0", {"seat": 2, "opponents": ["random", "rule", "random"]}, 40),
+    ("trickgym/Troggu-v0", {"players": 5, "seat": 1, "opponents": "rule", "parallel": False}, 40),
+    ("trickgym/Phat-v0", {"episode": "deal", "opponents": "rule", "parallel": False}, 50),
+    ("trickgym/Phat-v0", {"episode": "game", "seat": 3, "parallel": False}, 50),
+    ("trickgym/Pinochle-v0", {"mode": "exchange", "opponents": "rule", "parallel": False}, 40),
+]
+
+
+def make_pair(env_id, options, n):
+    """The native vector env and ``SyncVectorEnv`` over ``n`` single envs, same options."""
+    native = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **options)
+    single = {k: v for k, v in options.items() if k != "parallel"}
+    sync = SyncVectorEnv(
+        [lambda: gym.make(env_id, **single) for _ in range(n)],
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+    )
+    return native, sync
+
+
+def assert_obs_equal(a: dict, b: dict, context: str) -> None:
+    assert list(a) == list(b), context
+    for key in a:
+        x, y = np.asarray(a[key]), np.asarray(b[key])
+        assert x.shape == y.shape, f"{context} {key}: shape {x.shape} != {y.shape}"
+        np.testing.assert_array_equal(x, y, err_msg=f"{context} key {key}")
+
+
+def pick_actions(rng, masks, illegal_rate=0.0):
+    """A random legal action per env (0 where nothing is legal), some illegal if asked."""
+    actions = np.zeros(len(masks), dtype=np.int64)
+    for i, row in enumerate(masks):
+        legal = np.flatnonzero(row)
+        if legal.size:
+            actions[i] = rng.choice(legal)
+        if rng.random() < illegal_rate:
+            illegal = np.flatnonzero(~row.astype(bool))
+            actions[i] = rng.choice(illegal) if illegal.size else actions[i]
+    return actions
+
+
+@pytest.mark.parametrize(("env_id", "options", "steps"), CASES)
+def test_same_as_sync_vector_env(env_id, options, steps):
+    """Observations, masks, rewards, terminations and infos equal the single envs' step by step.
+
+    Sub-env ``i`` of ``reset(seed=s)`` is the single env seeded ``s + i``;
+    later episodes (autoreset) draw from each sub-env's own generator, so the
+    deals stay identical across many episodes. A few illegal actions check
+    the illegal-action path and its info.
+    """
+    n = 5
+    native, sync = make_pair(env_id, options, n)
+    assert native.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert native.observation_space == sync.observation_space
+    rng = np.random.default_rng(7)
+    obs_n, _ = native.reset(seed=11)
+    obs_s, _ = sync.reset(seed=11)
+    assert_obs_equal(obs_n, obs_s, "reset")
+    assert native.observation_space.contains(obs_n)
+    episodes = 0
+    for t in range(steps):
+        actions = pick_actions(rng, obs_s["action_mask"], illegal_rate=0.02)
+        obs_n, rew_n, term_n, trunc_n, info_n = native.step(actions)
+        obs_s, rew_s, term_s, trunc_s, info_s = sync.step(actions)
+        assert_obs_equal(obs_n, obs_s, f"step {t}")
+        np.testing.assert_array_equal(rew_n, rew_s, err_msg=f"rewards at step {t}")
+        np.testing.assert_array_equal(term_n, term_s, err_msg=f"terminated at step {t}")
+        np.testing.assert_array_equal(trunc_n, trunc_s)
+        assert info_n.keys() == info_s.keys(), f"infos at step {t}"
+        for key in info_n:
+            np.testing.assert_array_equal(info_n[key], info_s[key])
+        episodes += int(term_n.sum())
+    assert episodes >= n  # autoreset was exercised
+    # A new seed restarts from the same deals as fresh single envs.
+    obs_n, _ = native.reset(seed=[3, 4, 5, 6, 7])
+    obs_s, _ = sync.reset(seed=[3, 4, 5, 6, 7])
+    assert_obs_equal(obs_n, obs_s, "reseed")
+
+
+def test_parallel_equals_serial():
+    """Splitting the batch over threads changes nothing."""
+    envs = [SoloWhistVectorEnv(64, opponents="rule", parallel=p) for p in (False, True)]
+    outs = [env.reset(seed=5)[0] for env in envs]
+    assert_obs_equal(*outs, "reset")
+    rng = np.random.default_rng(1)
+    for t in range(30):
+        actions = pick_actions(rng, outs[0]["action_mask"])
+        results = [env.step(actions) for env in envs]
+        assert_obs_equal(results[0][0], results[1][0], f"step {t}")
+        np.testing.assert_array_equal(results[0][1], results[1][1])
+        outs = [results[0][0]]
+
+
+def test_pcg64_mirror_draws_like_numpy():
+    """The compiled PCG64 draws what ``Generator.integers(0, 2**63, uint64)`` draws."""
+    for seed in (0, 1, 2**40 + 3):
+        generator = np.random.default_rng(seed)
+        state = pcg_state(generator)
+        want = generator.integers(0, 2**63, size=50, dtype=np.uint64)
+        got = np.array([draw_seed(state) for _ in range(50)], dtype=np.uint64)
+        np.testing.assert_array_equal(got, want)
+
+
+def test_copy_false_returns_the_live_buffers():
+    """``copy=False`` hands out the env's buffers; the default hands out copies."""
+    fast = SoloWhistVectorEnv(3, copy=False)
+    slow = SoloWhistVectorEnv(3)
+    a, _ = fast.reset(seed=0)
+    b, _ = fast.step(pick_actions(np.random.default_rng(0), a["action_mask"]))[:2]
+    assert a["hand"] is b["hand"] or np.shares_memory(a["hand"], b["hand"])
+    c, _ = slow.reset(seed=0)
+    d = slow.step(pick_actions(np.random.default_rng(0), c["action_mask"]))[0]
+    assert not np.shares_memory(c["hand"], d["hand"])
+    np.testing.assert_array_equal(fast.flat_observations[:, :52], d["hand"])
+
+
+def test_illegal_action_raise_steps_nothing():
+    """``illegal_action="raise"`` names the sub-env and action, and steps no sub-env."""
+    env = SoloWhistVectorEnv(4, illegal_action="raise")
+    obs, _ = env.reset(seed=2)
+    actions = pick_actions(np.random.default_rng(0), obs["action_mask"])
+    bad = int(np.flatnonzero(~obs["action_mask"][2].astype(bool))[0])
+    actions[2] = bad
+    before = env._states.copy()
+    with pytest.raises(ValueError, match=f"illegal action {bad} in sub-env 2"):
+        env.step(actions)
+    assert (env._states == before).all()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"num_envs": 0}, "num_envs must be an integer >= 1"),
+        ({"num_envs": 2, "seat": 4}, "seat must be an integer 0..3"),
+        ({"num_envs": 2, "opponents": "nobody"}, "unknown agent 'nobody'"),
+        ({"num_envs": 2, "unit": 0}, "option unit must be an integer >= 1"),
+        ({"num_envs": 2, "parallel": "yes"}, "parallel must be None, True or False"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        SoloWhistVectorEnv(**kwargs)
+
+
+def test_python_agents_are_refused():
+    from trickgym.agents import RandomAgent
+
+    with pytest.raises(ValueError, match="built-in opponents only"):
+        SoloWhistVectorEnv(2, opponents=RandomAgent(0))
+
+
+def test_step_checks_actions():
+    env = SoloWhistVectorEnv(2)
+    with pytest.raises(ValueError, match="call reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="actions must be 2 integers"):
+        env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="seed must be None, an int or a list of 2"):
+        env.reset(seed=[1])
+
+
+def test_partial_reset_as_sync_vector_env():
+    """``options={"reset_mask": ...}`` resets (and seeds) only the masked envs, as Sync does."""
+    native, sync = make_pair("trickgym/SoloWhist-v0", {"opponents": "rule"}, 4)
+    rng = np.random.default_rng(2)
+    obs_s, _ = sync.reset(seed=1)
+    native.reset(seed=1)
+    for _ in range(5):
+        actions = pick_actions(rng, obs_s["action_mask"])
+        native.step(actions)
+        obs_s = sync.step(actions)[0]
+    mask = np.array([True, False, True, False])
+    obs_n, _ = native.reset(seed=[20, 21, None, 23], options={"reset_mask": mask.copy()})
+    obs_s, _ = sync.reset(seed=[20, 21, None, 23], options={"reset_mask": mask.copy()})
+    assert_obs_equal(obs_n, obs_s, "partial reset")
+    for t in range(30):
+        actions = pick_actions(rng, obs_s["action_mask"])
+        obs_n, rew_n = native.step(actions)[:2]
+        obs_s, rew_s = sync.step(actions)[:2]
+        assert_obs_equal(obs_n, obs_s, f"step {t}")
+        np.testing.assert_array_equal(rew_n, rew_s)
+
+
+def test_builtin_actions_are_the_agents_and_legal():
+    """``builtin_actions`` gives a legal action wherever the learner acts, 0 where it cannot."""
+    env = SoloWhistVectorEnv(8, opponents="rule")
+    obs, _ = env.reset(seed=3)
+    pending = np.zeros(8, dtype=bool)
+    for _ in range(40):
+        actions = env.builtin_actions("rule")
+        live = ~pending
+        assert obs["action_mask"][live, actions[live]].all()
+        obs, _, terminated, _, _ = env.step(actions)
+        pending = terminated
+    assert (env.builtin_actions("random")[pending] == 0).all()
