@@ -194,7 +194,7 @@ class _RuleBidding:
     """Rule-agent bidding from the raw observation record; subclasses choose the cards."""
 
     def __init__(self, seed: int = 0):
-        self._params = params_matrix("solowhist", 4)[0]
+        self._params = params_matrix("solowhist", 4)[0]["values"]
         self._rng = np.array([np.uint64(seed) | np.uint64(1)], dtype=np.uint64)
         self._game = trickgym.game("solowhist")
 
