@@ -12,9 +12,15 @@ import numpy as np
 
 from trickgym.rng import mix64, seed_rng
 
-__all__ = ["ISMCTSAgent", "PIMCAgent", "make_mc_agent"]
+__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_SAMPLES", "ISMCTSAgent", "PIMCAgent", "make_mc_agent"]
 
 GAMES = ("solowhist", "troggu", "phat", "pinochle")
+# Default budgets per game: each keeps a 1,000-deal duplicate tournament
+# against the rule agent under ten minutes (benchmarks/bench_mc.py); games
+# with more decisions per tournament (Troggu's seatings, Phat's matches)
+# get less per decision.
+DEFAULT_SAMPLES = {"solowhist": 96, "troggu": 32, "phat": 32, "pinochle": 96}
+DEFAULT_ITERATIONS = {"solowhist": 800, "troggu": 200, "phat": 200, "pinochle": 600}
 
 
 def _rule_kernel(game_name):
@@ -96,13 +102,16 @@ class _MonteCarloAgent:
 class PIMCAgent(_MonteCarloAgent):
     """Determinised Monte Carlo: each legal action's mean payoff over sampled deals.
 
-    ``samples`` determinisations per decision, ``rollouts`` rule-agent
-    playouts per action and sample. ``dd=True`` (Solo Whist only) values
+    ``samples`` determinisations per decision (default per game:
+    ``DEFAULT_SAMPLES``), ``rollouts`` rule-agent playouts per action and
+    sample. ``dd=True`` (Solo Whist only) values
     card play by the double-dummy solver when it is available.
     """
 
-    def __init__(self, game, samples: int = 32, seed=None, rollouts: int = 1, rule_options=None):
+    def __init__(self, game, samples=None, seed=None, rollouts: int = 1, rule_options=None):
         super().__init__(game, seed, rule_options)
+        if samples is None:
+            samples = DEFAULT_SAMPLES[game.name]
         for name, v in (("samples", samples), ("rollouts", rollouts)):
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
@@ -118,8 +127,15 @@ class PIMCAgent(_MonteCarloAgent):
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
         self.uniform += pimc_values(
-            record, self.memory, self.template, self.params, self.rng,
-            self.samples, self.rollouts, values, counts,
+            record,
+            self.memory,
+            self.template,
+            self.params,
+            self.rng,
+            self.samples,
+            self.rollouts,
+            values,
+            counts,
         )
         self.samples_drawn += self.samples
         means = np.where(counts[legal] > 0, values[legal] / np.maximum(counts[legal], 1), -np.inf)
@@ -127,12 +143,18 @@ class PIMCAgent(_MonteCarloAgent):
 
 
 class ISMCTSAgent(_MonteCarloAgent):
-    """Single-observer ISMCTS with rule-agent rollouts; ``iterations`` per decision."""
+    """Single-observer ISMCTS with rule-agent rollouts.
+
+    ``iterations`` per decision (default per game: ``DEFAULT_ITERATIONS``);
+    ``exploration`` is the UCB1 constant on payoffs scaled by their RMS.
+    """
 
     def __init__(
-        self, game, iterations: int = 400, seed=None, exploration: float = 0.7, rule_options=None
+        self, game, iterations=None, seed=None, exploration: float = 0.7, rule_options=None
     ):
         super().__init__(game, seed, rule_options)
+        if iterations is None:
+            iterations = DEFAULT_ITERATIONS[game.name]
         if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
         if iterations < 1:
@@ -151,8 +173,14 @@ class ISMCTSAgent(_MonteCarloAgent):
 
         visits = np.zeros(MAX_ACTIONS, dtype=np.float64)
         self.uniform += ismcts_search(
-            record, self.memory, self.template, self.params, self.rng,
-            self.iterations, self.exploration, visits,
+            record,
+            self.memory,
+            self.template,
+            self.params,
+            self.rng,
+            self.iterations,
+            self.exploration,
+            visits,
         )
         self.samples_drawn += self.iterations
         return int(legal[int(np.argmax(visits[legal]))])

@@ -13,6 +13,9 @@ function passed as an argument, so numba's cache keeps working).
 - ``g_legal(state) -> (low, high)``, ``g_apply(state, action)``,
   ``g_over(state) -> bool``: the game's kernels.
 - ``g_call_base(state) -> int``: the first action in the ``high`` word.
+- ``g_candidates(state) -> (low, high)``: the legal actions the search
+  considers (all of them, except where a game prunes hopeless ones, e.g.
+  Pinochle's jump bids).
 - ``g_rule(state, seat, rng, obs_scratch, params) -> int``: the rule agent
   acting for ``seat`` from its observation of ``state``.
 """
@@ -24,6 +27,7 @@ from numba.core import types
 __all__ = [
     "g_apply",
     "g_call_base",
+    "g_candidates",
     "g_determinize",
     "g_legal",
     "g_over",
@@ -69,9 +73,27 @@ def g_rule(state, seat, rng, obs_scratch, params):
     raise NotImplementedError
 
 
-def register_game(state_dtype, obs_dtype, determinize, legal_sets, apply_action, deal_over,
-                  call_base, act_rule):
-    """Register one game's kernels as the hooks for its state and observation dtypes."""
+def g_candidates(state):
+    """Stub: see the module docstring (overloaded per game)."""
+    raise NotImplementedError
+
+
+def register_game(
+    state_dtype,
+    obs_dtype,
+    determinize,
+    legal_sets,
+    apply_action,
+    deal_over,
+    call_base,
+    act_rule,
+    candidates=None,
+):
+    """Register one game's kernels as the hooks for its state and observation dtypes.
+
+    ``candidates`` defaults to ``legal_sets``.
+    """
+    candidates = legal_sets if candidates is None else candidates
     from numba.extending import overload
 
     base = int(call_base)
@@ -88,6 +110,12 @@ def register_game(state_dtype, obs_dtype, determinize, legal_sets, apply_action,
     def _legal(state):
         if is_record_of(state, state_dtype):
             return lambda state: legal_sets(state)
+        return None
+
+    @overload(g_candidates)
+    def _candidates(state):
+        if is_record_of(state, state_dtype):
+            return lambda state: candidates(state)
         return None
 
     @overload(g_apply)

@@ -24,8 +24,8 @@ __all__ = ["ismcts_search"]
 def ismcts_search(obs, memory, template, params, rng, iterations, exploration, visits_out):
     """Run ``iterations`` of SO-ISMCTS; root visit counts go to ``visits_out[action]``.
 
-    Payoffs are scaled by the largest absolute payoff seen so far, so one
-    ``exploration`` constant suits every game. Returns the number of
+    Payoffs are scaled by their root mean square so far, so one
+    ``exploration`` constant suits every game's payoff scale. Returns the number of
     exactly uniform determinisations.
     """
     max_nodes = iterations + 2
@@ -43,6 +43,7 @@ def ismcts_search(obs, memory, template, params, rng, iterations, exploration, v
     is_legal = np.zeros(MAX_ACTIONS, dtype=np.bool_)
     path = np.empty(max_nodes, dtype=np.int64)
     scale = 1.0
+    sum_sq, n_sq = 0.0, 0.0
     n_uniform = 0
     for _ in range(iterations):
         n_uniform += g_determinize(obs, memory, template, state, rng)
@@ -115,10 +116,13 @@ def ismcts_search(obs, memory, template, params, rng, iterations, exploration, v
             depth += 1
             path[depth] = node
         play_out(st, rng, obs_scratch, params)
+        if n_sq > 0:
+            scale = max(1.0, np.sqrt(sum_sq / n_sq))
         for d in range(1, depth + 1):
             v = path[d]
             payoff = float(st.payoffs[mover[v]])
-            scale = max(scale, abs(payoff))
+            sum_sq += payoff * payoff
+            n_sq += 1.0
             visits[v] += 1.0
             total[v] += payoff
     c = first_child[0]

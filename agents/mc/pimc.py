@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from . import sample_phat, sample_pinochle, sample_solowhist, sample_troggu  # noqa: F401  (hooks)
-from .hooks import g_apply, g_call_base, g_determinize, g_legal, g_over, g_rule
+from .hooks import g_apply, g_call_base, g_candidates, g_determinize, g_over, g_rule
 
 __all__ = ["MAX_ACTIONS", "pimc_values", "play_out"]
 
@@ -32,8 +32,8 @@ def play_out(state, rng, obs_scratch, params):
 
 @njit(cache=True)
 def legal_list(state, out):
-    """Legal action ids of ``state`` into ``out``; returns their number."""
-    low, high = g_legal(state)
+    """Candidate (legal, unpruned) action ids of ``state`` into ``out``; returns their number."""
+    low, high = g_candidates(state)
     base = g_call_base(state)
     n = 0
     for word in range(2):

@@ -147,6 +147,38 @@ def deal_hidden(obs, per_seat, rng, hands):
     return pile, uniform
 
 
+MAX_BID_STEP = 3  # bids the search considers: the lowest three legal ones
+
+
+@njit(cache=True)
+def candidates(state):
+    """Legal actions the search considers: in the auction Pass and the three lowest bids.
+
+    Jump bids of up to 75 levels would spread a search's budget over bids
+    that only raise the price; the rule agent's rollouts bid on from there.
+    """
+    low, high = legal_sets(state)
+    if state.phase != AUCTION:
+        return low, high
+    keep_low = low & (np.uint64(1) << np.uint64(PASS))
+    keep_high = np.uint64(0)
+    kept = 0
+    for a in range(BID_BASE, 2 * CALL_BASE):
+        if kept == MAX_BID_STEP:
+            break
+        if a < CALL_BASE:
+            b = np.uint64(1) << np.uint64(a)
+            if low & b:
+                keep_low |= b
+                kept += 1
+        else:
+            b = np.uint64(1) << np.uint64(a - CALL_BASE)
+            if high & b:
+                keep_high |= b
+                kept += 1
+    return keep_low, keep_high
+
+
 @njit(cache=True)
 def _replay_calls(st, obs):
     for i in range(obs.n_calls):
@@ -242,5 +274,13 @@ def determinize(obs_arr, memory, template, out, rng):
 
 
 register_game(
-    STATE_DTYPE, OBS_DTYPE, determinize, legal_sets, apply_action, deal_over, CALL_BASE, _act_rule
+    STATE_DTYPE,
+    OBS_DTYPE,
+    determinize,
+    legal_sets,
+    apply_action,
+    deal_over,
+    CALL_BASE,
+    _act_rule,
+    candidates,
 )
