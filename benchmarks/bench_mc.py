@@ -17,9 +17,9 @@ import argparse
 import time
 
 import numpy as np
+from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 import trickgym
-from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 
 class Timed:

@@ -40,6 +40,7 @@ class _MonteCarloAgent:
 
     def __init__(self, game, seed=None, rule_options=None):
         from trickgym.agents.rule import params_matrix
+
         from trickgym.api import Game
 
         if not isinstance(game, Game):

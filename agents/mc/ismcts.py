@@ -14,7 +14,7 @@ from numba import njit
 
 from trickgym.rng import below
 
-from .hooks import g_apply, g_determinize, g_over, g_rule
+from .hooks import g_apply, g_determinize, g_over
 from .pimc import MAX_ACTIONS, legal_list, play_out
 
 __all__ = ["ismcts_search"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
 from trickgym.agents.phat import _act_rule
+
 from trickgym.cards.bits import bit, popcount
 from trickgym.cards.decks import STANDARD
 from trickgym.games.phat.constants import CALL_BASE

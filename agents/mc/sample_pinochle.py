@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
 from trickgym.agents.pinochle import _act_rule
+
 from trickgym.cards.bits import bit, popcount
 from trickgym.cards.decks import PINOCHLE
 from trickgym.games.pinochle.constants import (
@@ -114,10 +114,7 @@ def deal_hidden(obs, per_seat, rng, hands):
     for s in range(4):
         if s != seat:
             who[k] = s
-            size = per_seat if obs.phase == AUCTION or obs.phase == TRUMP else per_seat
-            if obs.phase == TRUMP and s == d:
-                size = per_seat
-            caps[k] = size - popcount(obs.played[s]) - popcount(fixed[s])
+            caps[k] = per_seat - popcount(obs.played[s]) - popcount(fixed[s])
             allowed[k] = (_allowed(obs.voids[s]) if in_play else _ALL) & ~(
                 kitty_free if s != d else np.uint64(0)
             )

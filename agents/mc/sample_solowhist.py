@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
 from trickgym.agents.solowhist import _act_rule
+
 from trickgym.cards.bits import bit, popcount
 from trickgym.cards.decks import STANDARD
 from trickgym.games.solowhist.constants import CALL_BASE, MISERE_OUVERTE, PLAY

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
 from trickgym.agents.troggu import _act_rule
+
 from trickgym.cards.bits import bit, popcount
 from trickgym.cards.decks import TAROT
 from trickgym.games.troggu.constants import (
