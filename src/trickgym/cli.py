@@ -161,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
+    from .cli_dd import add_parser as add_dd_parser
+
+    add_dd_parser(sub)
     return parser
 
 
