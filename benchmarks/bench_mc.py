@@ -29,6 +29,7 @@ class Timed:
         self.agent = agent
         self.calls = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0  # this process's CPU time: what a loaded machine does not inflate
 
     def start_deal(self, seed, seat):
         self.agent.start_deal(seed, seat)
@@ -37,9 +38,10 @@ class Timed:
         return self.agent.act(observation, mask)
 
     def act_record(self, record, mask):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         a = self.agent.act_record(record, mask)
         self.seconds += time.perf_counter() - t
+        self.cpu_seconds += time.process_time() - c
         self.calls += 1
         return a
 
@@ -84,17 +86,20 @@ def main(argv=None):
             agent.act_record(*_warm_record(game))  # compile outside the timing
             trickgym.tournament(name, [agent, "rule"], deals=1, seed=args.seed + 1, **opts)
             timed = Timed(agent)
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             d = trickgym.tournament(
                 name, [timed, "rule"], deals=args.deals, seed=args.seed, **opts
             ).difference
             wall = time.perf_counter() - t
+            cpu = time.process_time() - c
             ms = 1e3 * timed.seconds / max(timed.calls, 1)
+            cpu_ms = 1e3 * timed.cpu_seconds / max(timed.calls, 1)
             print(
                 f"{config:<10} {kind:<6} - rule  {d['mean']:9.3f} [{d['ci_low']:.3f}, "
-                f"{d['ci_high']:.3f}]  {agent._budget()}  {ms:.2f} ms/decision "
-                f"({timed.calls} decisions), 1000-deal tournament ~"
-                f"{wall / args.deals * 1000 / 60:.1f} min on one core, uniform "
+                f"{d['ci_high']:.3f}]  {agent._budget()}  {ms:.2f} ms/decision wall, "
+                f"{cpu_ms:.2f} CPU ({timed.calls} decisions); 1000-deal tournament "
+                f"{wall / args.deals * 1000 / 60:.1f} min wall, "
+                f"{cpu / args.deals * 1000 / 60:.1f} min CPU; uniform "
                 f"{agent.uniform}/{agent.samples_drawn}",
                 flush=True,
             )

@@ -119,3 +119,52 @@ def test_bad_arguments_raise_clear_errors():
     assert isinstance(make_mc_agent("ismcts", "phat", iterations=5), ISMCTSAgent)
     with pytest.raises(ValueError, match="act_record"):
         PIMCAgent(game).act({}, np.ones(66, np.int8))
+
+
+def test_solowhist_dd_values_are_the_solvers_on_the_sampled_deal():
+    """The DD glue: one sample's values equal the solver's card values on that deal, settled."""
+    from trickgym.agents.mc.pimc_dd import pimc_dd_values
+    from trickgym.agents.mc.sample_solowhist import determinize
+
+    from trickgym.games.solowhist.rules import deal_payoffs
+    from trickgym.solvers.dd import card_values
+    from trickgym.solvers.dd_search import new_table
+
+    game = trickgym.game("solowhist")
+    checked = 0
+    for seed in range(60):
+        state, memory = reach(game, seed, 40 + seed % 8)
+        r = state.record
+        if state.is_over or r["phase"] != 4:
+            continue
+        seat = state.current_player
+        rec = record_of(game, state.array, seat)
+        values = np.zeros(MAX_ACTIONS)
+        counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
+        tpl = game.new_match(0)
+        pimc_dd_values(
+            rec, memory[seat], tpl, np.array([seed], np.uint64), 1, new_table(1), values, counts
+        )
+        sampled = np.zeros(1, dtype=game.state_dtype)
+        determinize(rec, memory[seat], tpl, sampled, np.array([seed], np.uint64))
+        s = sampled[0]
+        declarers = [p for p in range(4) if (int(s["declarers"]) >> p) & 1]
+        trick = [int(c) for c in s["trick_cards"][: int(s["trick_n"])]]
+        expected = card_values(
+            [int(h) for h in s["hands"]],
+            "NT" if s["trumps"] < 0 else "SHDC"[int(s["trumps"])],
+            int(s["leader"]),
+            declarers,
+            trick,
+            misere=int(s["contract"]) in (3, 6),
+        )
+        won = sum(int(s["tricks_won"][p]) for p in declarers)
+        pay = np.zeros(4, dtype=np.int32)
+        assert set(np.flatnonzero(counts)) == set(expected)
+        for card, tricks in expected.items():
+            deal_payoffs(int(s["contract"]), int(s["declarers"]), won + tricks, int(s["unit"]), pay)
+            assert values[card] == pay[seat]
+        checked += 1
+        if checked == 5:
+            return
+    assert checked > 0

@@ -20,6 +20,7 @@ GAMES = ("solowhist", "troggu", "phat", "pinochle")
 # with more decisions per tournament (Troggu's seatings, Phat's matches)
 # get less per decision.
 DEFAULT_SAMPLES = {"solowhist": 96, "troggu": 32, "phat": 32, "pinochle": 96}
+DEFAULT_OTHERS = {"solowhist": "tree", "troggu": "tree", "phat": "tree", "pinochle": "tree"}
 DEFAULT_ITERATIONS = {"solowhist": 800, "troggu": 200, "phat": 200, "pinochle": 600}
 
 
@@ -105,14 +106,29 @@ class PIMCAgent(_MonteCarloAgent):
 
     ``samples`` determinisations per decision (default per game:
     ``DEFAULT_SAMPLES``), ``rollouts`` rule-agent playouts per action and
-    sample. ``dd=True`` (Solo Whist only) values
+    sample. Solo Whist card play with at most ``dd_cards`` cards in hand
+    is valued by the double-dummy solver instead (default 6: above that a
+    solve can take tenths of a second, too slow for the budget; 0 turns it
+    off). ``dd=True`` (Solo Whist only) values
     card play by the double-dummy solver when it is available.
     """
 
-    def __init__(self, game, samples=None, seed=None, rollouts: int = 1, rule_options=None):
+    def __init__(
+        self,
+        game,
+        samples=None,
+        seed=None,
+        rollouts: int = 1,
+        rule_options=None,
+        dd_cards: int = 6,
+    ):
         super().__init__(game, seed, rule_options)
         if samples is None:
             samples = DEFAULT_SAMPLES[game.name]
+        if isinstance(dd_cards, bool) or not isinstance(dd_cards, int) or not 0 <= dd_cards <= 13:
+            raise ValueError(f"dd_cards must be an integer 0..13, got {dd_cards!r}")
+        self.dd_cards = dd_cards if game.name == "solowhist" else 0
+        self._dd_table = None
         for name, v in (("samples", samples), ("rollouts", rollouts)):
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
                 raise ValueError(f"{name} must be a positive integer, got {v!r}")
@@ -127,6 +143,25 @@ class PIMCAgent(_MonteCarloAgent):
 
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
+        rec = record[0]
+        if (
+            self.dd_cards > 0
+            and int(rec["phase"]) == 4  # Solo Whist PLAY
+            and bin(int(rec["hand"])).count("1") <= self.dd_cards
+        ):
+            from trickgym.solvers.dd_search import new_table
+
+            from .pimc_dd import pimc_dd_values
+
+            if self._dd_table is None:
+                self._dd_table = new_table(8)
+            self.uniform += pimc_dd_values(
+                record, self.memory, self.template, self.rng, self.samples, self._dd_table,
+                values, counts,
+            )  # fmt: skip
+            self.samples_drawn += self.samples
+            means = values[legal] / np.maximum(counts[legal], 1)
+            return int(legal[int(np.argmax(np.where(counts[legal] > 0, means, -np.inf)))])
         self.uniform += pimc_values(
             record,
             self.memory,
@@ -148,12 +183,26 @@ class ISMCTSAgent(_MonteCarloAgent):
 
     ``iterations`` per decision (default per game: ``DEFAULT_ITERATIONS``);
     ``exploration`` is the UCB1 constant on payoffs scaled by their RMS.
+    ``others="tree"`` lets every seat choose in the tree (classic
+    SO-ISMCTS); ``"rule"`` (default per game: ``DEFAULT_OTHERS``) has the
+    other seats act by the rule agent inside the tree as well.
     """
 
     def __init__(
-        self, game, iterations=None, seed=None, exploration: float = 0.7, rule_options=None
+        self,
+        game,
+        iterations=None,
+        seed=None,
+        exploration: float = 0.7,
+        rule_options=None,
+        others=None,
     ):
         super().__init__(game, seed, rule_options)
+        if others is None:
+            others = DEFAULT_OTHERS[game.name]
+        if others not in ("tree", "rule"):
+            raise ValueError(f"others must be 'tree' or 'rule', got {others!r}")
+        self.others = others
         if iterations is None:
             iterations = DEFAULT_ITERATIONS[game.name]
         if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer):
@@ -181,6 +230,7 @@ class ISMCTSAgent(_MonteCarloAgent):
             self.rng,
             self.iterations,
             self.exploration,
+            self.others == "rule",
             visits,
         )
         self.samples_drawn += self.iterations

@@ -14,15 +14,22 @@ from numba import njit
 
 from trickgym.rng import below
 
-from .hooks import g_apply, g_determinize, g_over
+from .hooks import g_apply, g_determinize, g_over, g_rule
 from .pimc import MAX_ACTIONS, legal_list, play_out
 
 __all__ = ["ismcts_search"]
 
 
 @njit(cache=True)
-def ismcts_search(obs, memory, template, params, rng, iterations, exploration, visits_out):
+def ismcts_search(
+    obs, memory, template, params, rng, iterations, exploration, others_by_rule, visits_out
+):
     """Run ``iterations`` of SO-ISMCTS; root visit counts go to ``visits_out[action]``.
+
+    With ``others_by_rule`` the tree branches on the observing seat's own
+    actions only and the other seats act by the rule agent inside it too
+    (an opponent model), instead of each choosing by UCB over its own
+    payoffs with sight of the sampled deal.
 
     Payoffs are scaled by their root mean square so far, so one
     ``exploration`` constant suits every game's payoff scale. Returns the number of
@@ -51,7 +58,11 @@ def ismcts_search(obs, memory, template, params, rng, iterations, exploration, v
         node = 0
         depth = 0
         path[0] = 0
+        seat = obs[0].seat
         while not g_over(st):
+            if others_by_rule and st.to_move != seat:
+                g_apply(st, g_rule(st, st.to_move, rng, obs_scratch, params))
+                continue
             n = legal_list(st, actions)
             for k in range(n):
                 is_legal[actions[k]] = True
