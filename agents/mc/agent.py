@@ -20,7 +20,7 @@ GAMES = ("solowhist", "troggu", "phat", "pinochle")
 # with more decisions per tournament (Troggu's seatings, Phat's matches)
 # get less per decision.
 DEFAULT_SAMPLES = {"solowhist": 96, "troggu": 32, "phat": 32, "pinochle": 96}
-DEFAULT_OTHERS = {"solowhist": "tree", "troggu": "tree", "phat": "tree", "pinochle": "tree"}
+DEFAULT_OTHERS = {"solowhist": "tree", "troggu": "tree", "phat": "tree", "pinochle": "rule"}
 DEFAULT_ITERATIONS = {"solowhist": 800, "troggu": 200, "phat": 200, "pinochle": 600}
 
 
