@@ -15,6 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mc_helpers import CONFIGS, determinizer, make_game, reach, record_of, searched
 
+from trickgym.games.pinochle.meld import meld
+from trickgym.games.troggu.constants import KINGS, NEVER_DISCARD
+
 GAMES = {f"{n}{o.get('players', '')}{o.get('mode', '')}": make_game(n, o) for n, o in CONFIGS}
 
 TROGGU_FOOL = 21
@@ -38,7 +41,7 @@ def test_sample_has_the_seats_observation(key, seed, steps, draw):
     rec = record_of(game, state.array, seat)
     out = np.zeros(1, dtype=game.state_dtype)
     rng = np.array([draw], dtype=np.uint64)
-    determinizer(game.name)(rec, memory[seat], game.new_match(0), out, rng)
+    uniform = determinizer(game.name)(rec, memory[seat], game.new_match(0), out, rng)
     again = record_of(game, out, seat)
     for field in game.obs_dtype.names:
         if field == "voids" and _fool_in_trick(game, rec):
@@ -56,3 +59,24 @@ def test_sample_has_the_seats_observation(key, seed, steps, draw):
         everything |= int(hands[s]) | int(out[0]["played"][s])
     if game.name in ("solowhist", "phat"):
         assert everything == (1 << 52) - 1
+    _check_hidden_constraints(game, rec[0], out[0], seat, uniform)
+
+
+def _check_hidden_constraints(game, r, s, seat, uniform):
+    """Constraints the observation of the sample does not restate."""
+    if game.name == "solowhist":
+        turn_up = int(r["turn_up"])
+        played = 0
+        for p in range(4):
+            played |= int(r["played"][p])
+        if not (played >> turn_up) & 1:
+            assert (int(s["hands"][int(r["dealer"])]) >> turn_up) & 1, "turn-up not the dealer's"
+    if game.name == "pinochle" and int(r["phase"]) == 5 and uniform:
+        for p in range(4):
+            start = int(s["hands"][p]) | int(s["played"][p])
+            points, shown = meld(np.uint64(start), int(r["trumps"]))
+            assert points == r["meld"][p] and shown == r["meld_cards"][p], "meld not as shown"
+    if game.name == "troggu" and int(r["contract"]) in (2, 3) and seat != int(r["declarer"]):
+        discards = int(s["discards"])
+        assert discards & NEVER_DISCARD == 0
+        assert bin(discards & KINGS).count("1") in (0, 4)
