@@ -79,4 +79,5 @@ def _check_hidden_constraints(game, r, s, seat, uniform):
     if game.name == "troggu" and int(r["contract"]) in (2, 3) and seat != int(r["declarer"]):
         discards = int(s["discards"])
         assert discards & NEVER_DISCARD == 0
-        assert bin(discards & KINGS).count("1") in (0, 4)
+        if uniform:  # the rare fallback redraws for the King rule but cannot promise it
+            assert bin(discards & KINGS).count("1") in (0, 4)

@@ -129,7 +129,11 @@ def deal_hidden(obs, hand_size, tapp_size, rng, hands):
                 uniform = True
                 break
     if not uniform:
-        deal_fallback(cards, m, k, caps, allowed, part, rng)
+        for _ in range(200):  # the fallback knows no King rule: redraw until it holds
+            deal_fallback(cards, m, k, caps, allowed, part, rng)
+            kings = popcount(part[k - 1] & _KINGS) if kind == 2 else 0
+            if kings == 0 or kings == 4:
+                break
     hands[seat] = obs.hand
     for j in range(n - 1):
         hands[who[j]] = part[j] | fixed[who[j]]
