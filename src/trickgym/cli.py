@@ -275,10 +275,11 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
-    from . import cli_play, cli_report
+    from . import cli_dd, cli_play, cli_report
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)
+    cli_dd.add_parser(sub)
     return parser
 
 

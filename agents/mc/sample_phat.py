@@ -1,0 +1,116 @@
+"""Phat determinisation: the unseen cards dealt consistently with one seat's view.
+
+Everything but the other hands is public in Phat (rules §6): each other
+seat holds 13 cards less those it has played, and none of a suit it has
+shown out of. Trumps, scores, phat and muck come from the record.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from trickgym.agents.phat import _act_rule
+
+from trickgym.cards.bits import bit, popcount
+from trickgym.cards.decks import STANDARD
+from trickgym.games.phat.constants import CALL_BASE
+from trickgym.games.phat.rules import apply_action, deal_over, legal_sets, set_deal
+from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
+
+from .deal import deal_fallback, deal_once, pool_cards
+from .hooks import register_game
+
+__all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
+
+SAMPLE_TRIES = 2000
+_ALL = np.uint64((1 << 52) - 1)
+_SUIT_MASKS = STANDARD.suit_masks.copy()
+
+
+@njit(cache=True)
+def _allowed(voids):
+    allowed = _ALL
+    for s in range(4):
+        if (voids >> s) & 1:
+            allowed &= ~_SUIT_MASKS[s]
+    return allowed
+
+
+@njit(cache=True)
+def deal_hidden(obs, rng, hands):
+    """Fill ``hands[0:4]`` with current hands; True when drawn exactly uniformly."""
+    seat = obs.seat
+    known = obs.hand
+    for s in range(4):
+        known |= obs.played[s]
+    caps = np.zeros(3, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.uint64)
+    who = np.zeros(3, dtype=np.int64)
+    k = 0
+    for s in range(4):
+        if s != seat:
+            who[k] = s
+            caps[k] = 13 - popcount(obs.played[s])
+            allowed[k] = _allowed(obs.voids[s])
+            k += 1
+    cards = np.empty(52, dtype=np.int64)
+    n = pool_cards(_ALL & ~known, cards)
+    part = np.zeros(3, dtype=np.uint64)
+    uniform = False
+    for _ in range(SAMPLE_TRIES):
+        if deal_once(cards, n, 3, caps, allowed, part, rng):
+            uniform = True
+            break
+    if not uniform:
+        deal_fallback(cards, n, 3, caps, allowed, part, rng)
+    hands[seat] = obs.hand
+    for k in range(3):
+        hands[who[k]] = part[k]
+    return uniform
+
+
+@njit(cache=True)
+def determinize(obs_arr, memory, template, out, rng):
+    """A full state in ``out[0]`` consistent with ``obs_arr[0]``; options from ``template[0]``."""
+    obs = obs_arr[0]
+    hands = np.zeros(4, dtype=np.uint64)
+    uniform = deal_hidden(obs, rng, hands)
+    out[0] = template[0]
+    st = out[0]
+    st.pitcher = obs.pitcher
+    n = obs.trick_n
+    in_trick = np.zeros(4, dtype=np.uint64)
+    for i in range(n):
+        in_trick[(obs.leader + i) % 4] |= bit(obs.trick_cards[i])
+    start = np.zeros(4, dtype=np.uint64)
+    for s in range(4):
+        start[s] = hands[s] | obs.played[s]
+    set_deal(st, start)
+    for t in range(2):
+        st.scores[t] = obs.scores[t]
+        st.phat[t] = obs.phat[t]
+        st.muck[t] = obs.muck[t]
+        st.games_won[t] = obs.games_won[t]
+    st.carry = obs.carry
+    st.winner = -1
+    for s in range(4):
+        st.hands[s] = hands[s] | in_trick[s]
+        st.played[s] = obs.played[s] & ~in_trick[s]
+        st.voids[s] = obs.voids[s]
+        st.tricks_won[s] = obs.tricks_won[s]
+        st.last_trick_cards[s] = obs.last_trick_cards[s]
+    if obs.trumps >= 0 and not (obs.trick_no == 0 and n > 0):
+        st.trumps = obs.trumps
+        st.trump_mask = _SUIT_MASKS[obs.trumps]
+    st.trick_no = obs.trick_no
+    st.leader = obs.leader
+    st.to_move = obs.leader
+    st.last_leader = obs.last_leader
+    for i in range(n):
+        apply_action(st, obs.trick_cards[i])
+    return uniform
+
+
+register_game(
+    STATE_DTYPE, OBS_DTYPE, determinize, legal_sets, apply_action, deal_over, CALL_BASE, _act_rule
+)

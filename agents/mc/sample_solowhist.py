@@ -1,0 +1,140 @@
+"""Solo Whist determinisation: the unseen cards dealt consistently with one seat's view.
+
+Constraints (rules §3, §6): every other seat holds 13 cards less those it
+has played; no card of a suit it has shown out of; the turned-up card is
+the dealer's until played; the Misère Ouverte declarer's hand, once
+exposed, is known. The auction is replayed from the record's calls on the
+sampled deal, so the determinised state is the game's own state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from trickgym.agents.solowhist import _act_rule
+
+from trickgym.cards.bits import bit, popcount
+from trickgym.cards.decks import STANDARD
+from trickgym.games.solowhist.constants import CALL_BASE, MISERE_OUVERTE, PLAY
+from trickgym.games.solowhist.rules import (
+    _reset_deal,
+    apply_action,
+    deal_over,
+    legal_sets,
+)
+from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
+
+from .deal import deal_fallback, deal_once, pool_cards
+from .hooks import register_game
+
+__all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
+
+SAMPLE_TRIES = 2000  # rejections before the (not exactly uniform) fallback
+_ALL = np.uint64((1 << 52) - 1)
+_SUIT_MASKS = STANDARD.suit_masks.copy()
+
+
+@njit(cache=True)
+def _allowed(voids):
+    allowed = _ALL
+    for s in range(4):
+        if (voids >> s) & 1:
+            allowed &= ~_SUIT_MASKS[s]
+    return allowed
+
+
+@njit(cache=True)
+def deal_hidden(obs, rng, hands):
+    """Fill ``hands[0:4]`` with the seats' current hands, the seat's own as observed.
+
+    Returns True when the draw was exactly uniform over consistent deals.
+    """
+    seat = obs.seat
+    known = obs.hand
+    for s in range(4):
+        known |= obs.played[s]
+    fixed = np.zeros(4, dtype=np.uint64)
+    dealer = obs.dealer
+    if dealer != seat and obs.turn_up >= 0 and not (known & bit(obs.turn_up)):
+        fixed[dealer] |= bit(obs.turn_up)
+    if obs.exposed_hand != 0:
+        for s in range(4):
+            if (obs.declarers >> s) & 1 and s != seat:
+                fixed[s] |= obs.exposed_hand
+    pool = _ALL & ~known
+    for s in range(4):
+        pool &= ~fixed[s]
+    caps = np.zeros(3, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.uint64)
+    who = np.zeros(3, dtype=np.int64)
+    k = 0
+    for s in range(4):
+        if s != seat:
+            who[k] = s
+            caps[k] = 13 - popcount(obs.played[s]) - popcount(fixed[s])
+            allowed[k] = _allowed(obs.voids[s])
+            k += 1
+    cards = np.empty(52, dtype=np.int64)
+    n = pool_cards(pool, cards)
+    part = np.zeros(3, dtype=np.uint64)
+    uniform = False
+    for _ in range(SAMPLE_TRIES):
+        if deal_once(cards, n, 3, caps, allowed, part, rng):
+            uniform = True
+            break
+    if not uniform:
+        deal_fallback(cards, n, 3, caps, allowed, part, rng)
+    hands[seat] = obs.hand
+    for k in range(3):
+        hands[who[k]] = part[k] | fixed[who[k]]
+    return uniform
+
+
+@njit(cache=True)
+def determinize(obs_arr, memory, template, out, rng):
+    """A full state in ``out[0]`` consistent with ``obs_arr[0]``; options from ``template[0]``."""
+    obs = obs_arr[0]
+    hands = np.zeros(4, dtype=np.uint64)
+    uniform = deal_hidden(obs, rng, hands)
+    out[0] = template[0]
+    st = out[0]
+    st.dealer = obs.dealer
+    st.turn_up = obs.turn_up
+    for s in range(4):
+        st.initial_hands[s] = hands[s] | obs.played[s]
+        st.hands[s] = st.initial_hands[s]
+        st.scores[s] = obs.scores[s]
+    _reset_deal(st)
+    st.to_move = (obs.dealer + 1) % 4
+    for i in range(obs.n_calls):
+        apply_action(st, obs.calls[i])
+    if obs.phase != PLAY:
+        return uniform
+    # The play so far: public fields as observed, then the current trick replayed.
+    n = obs.trick_n
+    in_trick = np.zeros(4, dtype=np.uint64)
+    for i in range(n):
+        in_trick[(obs.leader + i) % 4] |= bit(obs.trick_cards[i])
+    for s in range(4):
+        st.hands[s] = hands[s] | in_trick[s]
+        st.played[s] = obs.played[s] & ~in_trick[s]
+        st.voids[s] = obs.voids[s]
+        st.tricks_won[s] = obs.tricks_won[s]
+        st.trick_cards[s] = -1
+        st.last_trick_cards[s] = obs.last_trick_cards[s]
+    st.trick_no = obs.trick_no
+    st.trick_n = 0
+    st.leader = obs.leader
+    st.to_move = obs.leader
+    st.led_mask = 0
+    st.last_leader = obs.last_leader
+    st.last_winner = obs.leader if obs.trick_no > 0 else -1
+    st.exposed = st.contract == MISERE_OUVERTE and obs.trick_no > 0
+    for i in range(n):
+        apply_action(st, obs.trick_cards[i])
+    return uniform
+
+
+register_game(
+    STATE_DTYPE, OBS_DTYPE, determinize, legal_sets, apply_action, deal_over, CALL_BASE, _act_rule
+)

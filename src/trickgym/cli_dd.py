@@ -1,0 +1,98 @@
+"""``trickgym dd``: double-dummy tricks for positions given as JSON lines.
+
+Each input line is an object such as::
+
+    {"hands": ["AKQ2.JT9.8765.43", "JT9.8765.43.AKQ2", "8765.43.AKQ2.JT9",
+               "43.AKQ2.JT9.8765"], "trumps": "NT", "leader": 0, "declarers": [0, 2]}
+
+with optional ``"trick"`` (cards already played to the current trick, in
+order, e.g. ``["QS", "2S"]``) and ``"misere"`` (true: the declarers want
+as few tricks as possible). Each output line is the same object with
+``"tricks"`` added: the tricks the declarers take from now on. With
+``--cards`` it also gets ``"card_values"``: the value of each legal card of
+the player to move. Blank lines are skipped; a bad line stops the run with an
+error naming its line number.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+__all__ = ["add_parser"]
+
+_KEYS = {"hands", "trumps", "leader", "declarers", "trick", "misere"}
+
+
+def add_parser(sub) -> None:
+    """Register the ``dd`` subcommand on the ``trickgym`` subparsers ``sub``."""
+    p = sub.add_parser(
+        "dd",
+        help="double-dummy tricks for JSON-lines positions",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    p.add_argument("input", nargs="?", default="-", help="JSON-lines file (default: stdin)")
+    p.add_argument("--out", default="-", help="write the JSON lines here (default: stdout)")
+    p.add_argument("--cards", action="store_true", help="add the value of every legal card")
+    p.add_argument("--tt-mb", type=float, default=32, help="transposition table size (MB)")
+    p.set_defaults(run=run)
+
+
+def solve_line(obj: dict, cards: bool = False, tt_mb: float = 32) -> dict:
+    """The object of one input line with ``"tricks"`` (and ``"card_values"``) added."""
+    from .cards.notation import format_card
+    from .solvers.dd import card_values, solve
+
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
+    missing = [k for k in ("hands", "trumps", "leader", "declarers") if k not in obj]
+    if missing:
+        raise ValueError(f"missing key(s) {', '.join(missing)}")
+    unknown = sorted(set(obj) - _KEYS - {"tricks", "card_values"})
+    if unknown:
+        raise ValueError(
+            f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(_KEYS))}"
+        )
+    misere = obj.get("misere", False)
+    if not isinstance(misere, bool):
+        raise ValueError(f"misere must be true or false, got {misere!r}")
+    args = (obj["hands"], obj["trumps"], obj["leader"], obj["declarers"], obj.get("trick", ()))
+    result = dict(obj)
+    result["tricks"] = solve(*args, tt_mb=tt_mb, misere=misere)
+    if cards:
+        values = card_values(*args, tt_mb=tt_mb, misere=misere)
+        result["card_values"] = {format_card(c): v for c, v in sorted(values.items())}
+    return result
+
+
+def run(args) -> int:
+    """Handler of ``trickgym dd``."""
+    source = sys.stdin if args.input == "-" else _open(args.input, "r")
+    sink = sys.stdout if args.out == "-" else _open(args.out, "w")
+    try:
+        for number, line in enumerate(source, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"line {number}: not valid JSON ({err.msg})") from None
+            try:
+                result = solve_line(obj, cards=args.cards, tt_mb=args.tt_mb)
+            except ValueError as err:
+                raise ValueError(f"line {number}: {err}") from None
+            sink.write(json.dumps(result) + "\n")
+            sink.flush()
+    finally:
+        if source is not sys.stdin:
+            source.close()
+        if sink is not sys.stdout:
+            sink.close()
+    return 0
+
+
+def _open(path: str, mode: str):
+    try:
+        return open(path, mode, encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"cannot open {path!r}: {err.strerror}") from None

@@ -1,0 +1,1 @@
+"""Solvers for perfect-information positions: :mod:`.dd` (double dummy, whist family)."""

@@ -1,0 +1,579 @@
+"""Double-dummy search kernels for whist-family play (numba).
+
+Positions of the 52-card pack (bit ``13*suit + rank``, suits S H D C, rank 0
+= '2' .. 12 = 'A'), four seats, follow suit else any card, trumps or none.
+Two masks over the seats fix the objective:
+
+- ``count_mask`` (the declaring side): the value of a position is the number
+  of tricks won by these seats from now on, the current trick included;
+- ``max_mask``: the seats that want that value high; the others want it low.
+  A normal contract has ``max_mask == count_mask``; a misère contract
+  (the declarers want as few tricks as possible) has ``max_mask`` equal to the
+  other seats.
+
+The search answers null-window questions "is the value at least ``target``?"
+(:func:`_search`, a boolean alpha-beta) and a driver finds the exact value
+with a sequence of such probes, moving the target one trick at a time
+(:func:`_value`), as DDS does. At every trick start it
+
+- answers from the transposition table, which is keyed by the *relative*
+  holdings (per suit: who holds the 1st, 2nd, ... highest remaining card), so
+  positions that differ only in which low cards are gone share one entry,
+  and stores lower/upper bounds on the value;
+- counts the leader's quick tricks (top cards it can cash without the lead
+  passing), a lower bound for the leader's side.
+
+Inside a trick, cards of one hand that are adjacent among the cards still in
+play (hands and current trick) are equivalent: one of them is searched.
+Moves are ordered by simple card-play rules (win cheaply, play low under a
+partner's winner, cash top cards, keep the previous cutoff move first).
+
+The transposition table is ``(entries, meta)`` from :func:`new_table`; see
+its docstring. Entries stay valid across calls (the key holds the whole
+position and the objective), so a Monte Carlo agent reusing one table across
+samples of the same contract gets hits from earlier samples.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards.bits import highest_bit, lowest_bit, popcount
+from ._bitops import pdep, pext
+
+__all__ = [
+    "META_GENERATION",
+    "META_NODES",
+    "META_PROBES",
+    "META_TT_HITS",
+    "META_TT_STORES",
+    "dd_card_values",
+    "dd_tricks",
+    "new_table",
+]
+
+SUIT_MASKS = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.uint64)
+
+# Workspace layout (int64): killer moves and move lists per node depth, where
+# the depth index is the number of cards still in the hands (1..52).
+_W_TRUMPS = 0
+_W_MAX = 1
+_W_COUNT = 2
+_W_CONFIG = 3
+_W_KILL = 8
+_W_MOVES = _W_KILL + 64
+_W_SCORES = _W_MOVES + 53 * 16
+_WS_SIZE = _W_SCORES + 53 * 16
+
+# meta (int64[8]) slots
+META_GENERATION = 0
+META_LOG2_BUCKETS = 1
+META_NODES = 2
+META_TT_HITS = 3
+META_PROBES = 4
+META_TT_STORES = 5
+
+_WAYS = 4  # entries per bucket
+_WORDS = 3  # key_lo, key_hi, info
+_EVEN26 = np.uint64(0x1555555)
+_ODD26 = np.uint64(0x2AAAAAA)
+_VALID = np.uint64(1)
+
+
+def new_table(mb: float = 32):
+    """A transposition table of about ``mb`` megabytes for the kernels.
+
+    Returns ``(entries, meta)``:
+
+    - ``entries``: ``uint64[n_buckets * 4 * 3]``, buckets of 4 entries of 3
+      words (two key words: the relative holdings of every suit and the
+      leader; one info word: valid bit, lower and upper bound, objective
+      (strain and the two seat masks), generation, cards per hand);
+    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, used to
+      prefer replacing old entries), [1] log2 of the bucket count, [2] nodes
+      searched, [3] table hits, [4] null-window probes, [5] table stores (the
+      counters accumulate across calls; reset them to measure one solve).
+
+    ``n_buckets`` is the largest power of two that fits in ``mb`` (at least 1).
+    """
+    if not (isinstance(mb, (int, float)) and mb > 0):
+        raise ValueError(f"tt_mb must be a positive number of megabytes, got {mb!r}")
+    bucket_bytes = _WAYS * _WORDS * 8
+    n = max(1, int(mb * 2**20) // bucket_bytes)
+    log2 = n.bit_length() - 1
+    entries = np.zeros((1 << log2) * _WAYS * _WORDS, dtype=np.uint64)
+    meta = np.zeros(8, dtype=np.int64)
+    meta[META_LOG2_BUCKETS] = log2
+    return entries, meta
+
+
+@njit(cache=True, inline="always")
+def _bit(c):
+    return np.uint64(1) << np.uint64(c)
+
+
+@njit(cache=True, inline="always")
+def _beats(card, winner, trumps):
+    """Whether ``card`` beats the trick's current winning card ``winner``."""
+    if card // 13 == winner // 13:
+        return card > winner
+    return card // 13 == trumps
+
+
+@njit(cache=True, inline="always")
+def _tt_key(h, leader):
+    """Two words: per suit the count and the owner (2 bits) of each card by rank."""
+    allh = h[0] | h[1] | h[2] | h[3]
+    own0 = h[1] | h[3]
+    own1 = h[2] | h[3]
+    lo = np.uint64(leader) << np.uint64(60)
+    hi = np.uint64(0)
+    for s in range(4):
+        a = allh & SUIT_MASKS[s]
+        code = (
+            pdep(pext(own0, a), _EVEN26)
+            | pdep(pext(own1, a), _ODD26)
+            | (np.uint64(popcount(a)) << np.uint64(26))
+        )
+        if s < 2:
+            lo |= code << np.uint64(30 * s)
+        else:
+            hi |= code << np.uint64(30 * (s - 2))
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def _tt_bucket(meta, lo, hi):
+    x = lo * np.uint64(0x9E3779B97F4A7C15) ^ hi * np.uint64(0xC2B2AE3D27D4EB4F)
+    x ^= x >> np.uint64(29)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(32)
+    log2 = meta[META_LOG2_BUCKETS]
+    if log2 == 0:
+        return 0
+    return np.int64(x >> np.uint64(64 - log2)) * (_WAYS * _WORDS)
+
+
+@njit(cache=True, inline="always")
+def _tt_find(tt, meta, lo, hi, config):
+    b = _tt_bucket(meta, lo, hi)
+    for j in range(_WAYS):
+        e = b + j * _WORDS
+        info = tt[e + 2]
+        if (
+            tt[e] == lo
+            and tt[e + 1] == hi
+            and (info & _VALID)
+            and ((info >> np.uint64(9)) & np.uint64(0x7FF)) == np.uint64(config)
+        ):
+            return e
+    return -1
+
+
+@njit(cache=True)
+def _tt_store(tt, meta, lo, hi, config, k, is_lower, target):
+    """Record ``value >= target`` (``is_lower``) or ``value < target``."""
+    meta[META_TT_STORES] += 1
+    b = _tt_bucket(meta, lo, hi)
+    gen = np.uint64(meta[META_GENERATION] & 255)
+    victim = -1
+    victim_rank = 1 << 30
+    for j in range(_WAYS):
+        e = b + j * _WORDS
+        info = tt[e + 2]
+        if not (info & _VALID):
+            if victim_rank > -1:
+                victim = e
+                victim_rank = -1
+            continue
+        if (
+            tt[e] == lo
+            and tt[e + 1] == hi
+            and ((info >> np.uint64(9)) & np.uint64(0x7FF)) == np.uint64(config)
+        ):
+            lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
+            ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
+            if is_lower:
+                lb = max(lb, target)
+            else:
+                ub = min(ub, target - 1)
+            info &= ~np.uint64(0x1FE)
+            info |= np.uint64(lb) << np.uint64(1) | np.uint64(ub) << np.uint64(5)
+            info &= ~(np.uint64(255) << np.uint64(20))
+            tt[e + 2] = info | gen << np.uint64(20)
+            return
+        # Prefer replacing entries of older solves, then the smallest positions.
+        old = ((info >> np.uint64(20)) & np.uint64(255)) != gen
+        rank = np.int64((info >> np.uint64(28)) & np.uint64(15)) + (0 if old else 16)
+        if rank < victim_rank:
+            victim = e
+            victim_rank = rank
+    lb = target if is_lower else 0
+    ub = 13 if is_lower else target - 1
+    tt[victim] = lo
+    tt[victim + 1] = hi
+    tt[victim + 2] = (
+        _VALID
+        | np.uint64(lb) << np.uint64(1)
+        | np.uint64(ub) << np.uint64(5)
+        | np.uint64(config) << np.uint64(9)
+        | gen << np.uint64(20)
+        | np.uint64(k) << np.uint64(28)
+    )
+
+
+@njit(cache=True, inline="always")
+def _quick_tricks(h, leader, trumps, count_mask):
+    """Tricks the leader can cash from the top without giving up the lead.
+
+    Side suits first (an opponent holding trumps must still follow, so it
+    limits the count to its length), then top trumps.
+    """
+    side = (count_mask >> leader) & 1
+    hand = h[leader]
+    others = np.uint64(0)
+    for p in range(4):
+        if p != leader:
+            others |= h[p]
+    q = 0
+    for s in range(4):
+        mine = hand & SUIT_MASKS[s]
+        if not mine:
+            continue
+        rest = others & SUIT_MASKS[s]
+        if rest:
+            k = popcount(mine >> np.uint64(highest_bit(rest) + 1))
+        else:
+            k = popcount(mine)
+        if k and trumps >= 0 and s != trumps:
+            for p in range(4):
+                if ((count_mask >> p) & 1) != side and (h[p] & SUIT_MASKS[trumps]):
+                    k = min(k, popcount(h[p] & SUIT_MASKS[s]))
+        q += k
+    return q
+
+
+@njit(cache=True, inline="always")
+def _owner(h, c):
+    b = _bit(c)
+    for p in range(4):
+        if h[p] & b:
+            return p
+    return 0
+
+
+_SEARCH_SIG = (
+    "boolean(uint64[::1], int64[::1], uint64[::1], int64[::1], "
+    "int64, int64, uint64, int64, int64, int64, int64)"
+)
+
+
+@njit(_SEARCH_SIG, cache=True)
+def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, target):
+    """Whether the declaring side's tricks from here (current trick included) reach ``target``.
+
+    ``h`` (uint64[4]) are the hands, changed and restored in place;
+    ``player`` is to play the ``pos``-th card (0..3) of the trick, whose cards
+    so far are ``trick_mask``, led suit ``led``, current winner ``win_card``
+    played by ``win_seat``.
+    """
+    meta[META_NODES] += 1
+    trumps = ws[_W_TRUMPS]
+    max_mask = ws[_W_MAX]
+    count_mask = ws[_W_COUNT]
+    hand = h[player]
+    allh = h[0] | h[1] | h[2] | h[3]
+    idx = popcount(allh)
+    key_lo = np.uint64(0)
+    key_hi = np.uint64(0)
+    if pos == 0:
+        r = popcount(hand)
+        if target <= 0:
+            return True
+        if target > r:
+            return False
+        if r == 1:
+            wc = lowest_bit(hand)
+            wseat = player
+            for k in range(1, 4):
+                p = (player + k) & 3
+                c = lowest_bit(h[p])
+                if _beats(c, wc, trumps):
+                    wc = c
+                    wseat = p
+            return ((count_mask >> wseat) & 1) == 1
+        # Quick tricks bound the value only when the leader wants to take
+        # them (not a misère side, which may prefer to duck).
+        in_count = (count_mask >> player) & 1
+        if in_count == (max_mask >> player) & 1:
+            q = _quick_tricks(h, player, trumps, count_mask)
+            if in_count:
+                if q >= target:
+                    return True
+            elif r - q < target:
+                return False
+        key_lo, key_hi = _tt_key(h, player)
+        e = _tt_find(tt, meta, key_lo, key_hi, ws[_W_CONFIG])
+        if e >= 0:
+            info = tt[e + 2]
+            lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
+            ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
+            if lb >= target:
+                meta[META_TT_HITS] += 1
+                return True
+            if ub < target:
+                meta[META_TT_HITS] += 1
+                return False
+        legal = hand
+    else:
+        follow = hand & SUIT_MASKS[led]
+        legal = follow if follow else hand
+
+    # Objective of the player to move: which seats it wants to win tricks.
+    is_max = ((max_mask >> player) & 1) == 1
+    good = count_mask if is_max else (~count_mask) & 15
+    me_good = ((good >> player) & 1) == 1
+    in_play = allh | trick_mask
+    base = _W_MOVES + idx * 16
+    sbase = _W_SCORES + idx * 16
+    killer = ws[_W_KILL + idx]
+    n = 0
+    for s in range(4):
+        m = legal & SUIT_MASKS[s]
+        if not m:
+            continue
+        a = in_play & SUIT_MASKS[s]
+        rel = pext(m, a)
+        reps = pdep(rel & ~(rel << np.uint64(1)), a)  # lowest card of each run
+        suit_len = popcount(hand & SUIT_MASKS[s])
+        others_s = a & ~hand
+        top_other = highest_bit(others_s)
+        while reps:
+            c = lowest_bit(reps)
+            reps &= reps - np.uint64(1)
+            rank = c - 13 * s
+            if pos == 0:
+                if me_good:
+                    if c > top_other:
+                        score = 100 + rank
+                        if trumps >= 0 and s != trumps:
+                            for p in range(4):
+                                if (
+                                    ((good >> p) & 1) == 0
+                                    and not (h[p] & SUIT_MASKS[s])
+                                    and (h[p] & SUIT_MASKS[trumps])
+                                ):
+                                    score = 20 + rank
+                    elif top_other >= 0 and ((good >> _owner(h, top_other)) & 1) == 1:
+                        score = 70 - rank
+                    else:
+                        score = 40 - rank + suit_len
+                else:
+                    score = 60 - rank if c < top_other else 10 - rank
+            else:
+                wins = _beats(c, win_card, trumps)
+                w_good = ((good >> win_seat) & 1) == 1
+                if me_good:
+                    if wins:
+                        score = 5 - rank if w_good else 80 - rank
+                    else:
+                        score = 60 - rank if w_good else 40 - rank
+                        if s != led:
+                            score += suit_len  # discard from long suits
+                else:
+                    score = 10 - rank if wins else 60 + rank
+            if c == killer:
+                score += 1000
+            # insertion by score, best first
+            j = n
+            while j > 0 and ws[sbase + j - 1] < score:
+                ws[base + j] = ws[base + j - 1]
+                ws[sbase + j] = ws[sbase + j - 1]
+                j -= 1
+            ws[base + j] = c
+            ws[sbase + j] = score
+            n += 1
+
+    result = not is_max
+    nxt = (player + 1) & 3
+    zero = np.int64(pos - pos)
+    none = zero - np.int64(1)
+    no_cards = np.uint64(zero)
+    for i in range(n):
+        c = ws[base + i]
+        b = _bit(c)
+        h[player] = hand ^ b
+        if pos == 0 or _beats(c, win_card, trumps):
+            wc = c
+            wseat = player
+        else:
+            wc = win_card
+            wseat = win_seat
+        if pos == 3:
+            # No literal arguments: a recursive call typed on literals breaks
+            # numba's on-disk cache (unresolved symbol on load).
+            res = _search(
+                h, ws, tt, meta, wseat, zero, no_cards, none, none, none,
+                target - ((count_mask >> wseat) & 1),
+            )  # fmt: skip
+        else:
+            res = _search(
+                h, ws, tt, meta, nxt, pos + 1, trick_mask | b, wc, wseat,
+                c // 13 if pos == 0 else led, target,
+            )  # fmt: skip
+        h[player] = hand
+        if res == is_max:
+            result = res
+            ws[_W_KILL + idx] = c
+            break
+    if pos == 0:
+        _tt_store(tt, meta, key_lo, key_hi, ws[_W_CONFIG], popcount(hand), result, target)
+    return result
+
+
+@njit(cache=True)
+def _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, target):
+    """``_search`` of the position, or of the position after ``player`` plays ``card``."""
+    meta[META_PROBES] += 1
+    if card < 0:
+        return _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, target)
+    b = _bit(card)
+    h[player] ^= b
+    if pos == 0 or _beats(card, win_card, ws[_W_TRUMPS]):
+        win_card = card
+        win_seat = player
+    if pos == 3:
+        won = (ws[_W_COUNT] >> win_seat) & 1
+        res = _search(h, ws, tt, meta, win_seat, 0, np.uint64(0), -1, -1, -1, target - won)
+    else:
+        new_led = card // 13 if pos == 0 else led
+        res = _search(
+            h, ws, tt, meta, (player + 1) & 3, pos + 1, trick_mask | b, win_card, win_seat,
+            new_led, target,
+        )  # fmt: skip
+    h[player] ^= b
+    return res
+
+
+@njit(cache=True)
+def _value(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
+    """Exact value in ``[lo, hi]`` by null-window probes stepping from ``guess``."""
+    t = min(max(guess, lo + 1), hi)
+    while lo < hi:
+        if _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, t):
+            lo = t
+            t = lo + 1
+        else:
+            hi = t - 1
+            t = hi
+    return lo
+
+
+@njit(cache=True)
+def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table):
+    entries, meta = table
+    meta[META_GENERATION] += 1
+    h = np.empty(4, dtype=np.uint64)
+    for p in range(4):
+        h[p] = hands[p]
+    ws = np.zeros(_WS_SIZE, dtype=np.int64)
+    ws[_W_KILL : _W_KILL + 64] = -1
+    max_mask = ((~declarer_mask) & 15) if misere else declarer_mask & 15
+    ws[_W_TRUMPS] = trumps
+    ws[_W_MAX] = max_mask
+    ws[_W_COUNT] = declarer_mask & 15
+    ws[_W_CONFIG] = (trumps + 1) | (max_mask << 3) | ((declarer_mask & 15) << 7)
+    trick_mask = np.uint64(0)
+    win_card = -1
+    win_seat = -1
+    led = -1
+    for i in range(n_trick):
+        c = trick_cards[i]
+        trick_mask |= _bit(c)
+        if i == 0 or _beats(c, win_card, trumps):
+            win_card = c
+            win_seat = (leader + i) & 3
+    if n_trick > 0:
+        led = trick_cards[0] // 13
+    return h, ws, (leader + n_trick) & 3, trick_mask, win_card, win_seat, led
+
+
+@njit(cache=True)
+def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table):
+    """Tricks the declaring side takes from here (current trick included) with best play.
+
+    Parameters
+    ----------
+    hands : uint64[4]
+        Cards of seats 0..3 (cards already played to the current trick removed).
+    trick_cards : int64[4]
+        The first ``n_trick`` entries are the cards played to the current
+        trick, in order, the first by ``leader``.
+    n_trick : int
+        Cards already played to the current trick (0..3).
+    leader : int
+        Seat (0..3) that led the current trick.
+    trumps : int
+        Trump suit index (0..3 = S, H, D, C) or -1 for no trumps.
+    declarer_mask : int
+        Bit ``s`` set when seat ``s`` is on the declaring side.
+    misere : bool
+        The declaring side wants as few tricks as possible.
+    table : tuple
+        ``(entries, meta)`` from :func:`new_table`.
+
+    Inputs are assumed valid (the Python API checks them).
+    """
+    entries, meta = table
+    h, ws, player, trick_mask, win_card, win_seat, led = _setup(
+        hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
+    )
+    r = popcount(h[player])
+    return _value(
+        h, ws, entries, meta, player, n_trick, trick_mask, win_card, win_seat, led, -1, 0, r,
+        (r + 1) // 2,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table, out):
+    """Fill ``out`` (int64[52]) with the value of every legal card of the player to move.
+
+    The value of a card is the number of tricks the declaring side takes from
+    here (current trick included) after that card, with best play by all
+    afterwards; ``-1`` for cards that are not legal. Same inputs as
+    :func:`dd_tricks`. Equivalent cards (adjacent among the cards in play)
+    are searched once and share their value.
+    """
+    entries, meta = table
+    h, ws, player, trick_mask, win_card, win_seat, led = _setup(
+        hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
+    )
+    for i in range(52):
+        out[i] = -1
+    hand = h[player]
+    r = popcount(hand)
+    legal = hand
+    if n_trick > 0 and (hand & SUIT_MASKS[led]):
+        legal = hand & SUIT_MASKS[led]
+    in_play = h[0] | h[1] | h[2] | h[3] | trick_mask
+    guess = (r + 1) // 2
+    for s in range(4):
+        m = legal & SUIT_MASKS[s]
+        if not m:
+            continue
+        a = in_play & SUIT_MASKS[s]
+        rel = pext(m, a)
+        reps = pdep(rel & ~(rel << np.uint64(1)), a)
+        value = -1
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if reps & _bit(c):
+                value = _value(
+                    h, ws, entries, meta, player, n_trick, trick_mask, win_card, win_seat, led,
+                    c, 0, r, guess,
+                )  # fmt: skip
+                guess = value
+            out[c] = value

@@ -1,0 +1,67 @@
+"""Helpers for the Monte Carlo agent tests: reaching states and determinising them."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+from trickgym.agents.mc.memory import update_memory
+from trickgym.agents.mc.phases import SEARCHED
+from trickgym.agents.rule import params_matrix
+
+import trickgym
+
+CONFIGS = [
+    ("solowhist", {}),
+    ("phat", {}),
+    ("troggu", {"players": 3}),
+    ("troggu", {"players": 5}),
+    ("troggu", {"players": 8}),
+    ("pinochle", {}),
+    ("pinochle", {"mode": "exchange"}),
+]
+
+
+def determinizer(name):
+    """The game's ``determinize`` kernel."""
+    return importlib.import_module(f"trickgym.agents.mc.sample_{name}").determinize
+
+
+def record_of(game, array, seat):
+    """Seat's observation record of ``array[0]`` (one-record array)."""
+    rec = np.zeros(1, dtype=game.obs_dtype)
+    game.kernels.observe_at(array, 0, seat, rec, 0)
+    return rec
+
+
+def reach(game, seed, steps):
+    """A state after ``steps`` rule-agent actions from deal ``seed`` (or its end), with
+    the memory each seat's Monte Carlo agent would have built."""
+    act = getattr(importlib.import_module(f"trickgym.agents.{game.name}"), f"act_{game.name}")
+    params = params_matrix(game.name, game.n_seats)
+    rng = np.array([seed + 1], dtype=np.uint64)
+    scratch = np.empty(1, dtype=game.obs_dtype)
+    state = game.deal(seed=seed)
+    memory = np.zeros((game.n_seats, 4), dtype=np.uint64)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        p = state.current_player
+        update_memory(game.name, record_of(game, state.array, p)[0], memory[p])
+        state.apply(int(act(1, state.array[0], p, rng, scratch, params)))
+    if not state.is_over:
+        p = state.current_player
+        update_memory(game.name, record_of(game, state.array, p)[0], memory[p])
+    return state, memory
+
+
+def searched(game, state):
+    """Whether the player to move faces a decision the agents search."""
+    if state.is_over:
+        return False
+    rec = record_of(game, state.array, state.current_player)
+    return int(rec[0]["phase"]) in SEARCHED[game.name]
+
+
+def make_game(name, opts):
+    return trickgym.game(name, **opts)

@@ -1,0 +1,373 @@
+"""Double-dummy solver: agreement with DDS, with a slow minimax, and its inputs."""
+
+from __future__ import annotations
+
+import doctest
+import functools
+import json
+import random
+
+import numpy as np
+import pytest
+from numba import njit
+
+import trickgym.solvers.dd
+from trickgym.cards.notation import format_hand
+from trickgym.cli import main
+from trickgym.solvers.dd import card_values, dd_card_values, dd_tricks, new_table, solve
+
+endplay = pytest.importorskip("endplay")
+from endplay.dds import solve_board  # noqa: E402
+from endplay.types import Card, Deal, Denom, Player  # noqa: E402
+
+STRAINS = ["S", "H", "D", "C", "NT"]
+DENOM = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs}
+DENOM["NT"] = Denom.nt
+
+
+def random_position(rng: random.Random, cards: int) -> list[int]:
+    """Four random hands of ``cards`` cards each (bitboards)."""
+    pack = list(range(52))
+    rng.shuffle(pack)
+    return [sum(1 << c for c in pack[cards * p : cards * (p + 1)]) for p in range(4)]
+
+
+def card_name(c: int) -> str:
+    """endplay's spelling of card id ``c``: suit first, ``"S7"``."""
+    return "SHDC"[c // 13] + "23456789TJQKA"[c % 13]
+
+
+def dds_tricks(hands, strain, leader, trick=()):
+    """DDS: tricks of the side to move (seat 0..3 = N, E, S, W) after ``trick``."""
+    deal = Deal("N:" + " ".join(format_hand(h) for h in hands), Player(leader), DENOM[strain])
+    # endplay plays from the hands, so give the trick's cards back first
+    for i, c in enumerate(trick):
+        seat = Player((leader + i) % 4)
+        deal[seat].add(card_name(c))
+    for c in trick:
+        deal.play(card_name(c))
+    return max(score for _, score in solve_board(deal)), int(deal.curplayer)
+
+
+# ---- slow reference: plain minimax over every card, memoised at trick starts
+
+
+def reference_value(hands, strain, leader, declarers, misere=False, trick=()):
+    """Tricks of ``declarers`` from now on with best play, by brute force."""
+    trumps = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": -1}[strain]
+    side = frozenset(declarers)
+
+    def beats(card, best):
+        if card // 13 == best // 13:
+            return card > best
+        return card // 13 == trumps
+
+    def wants_high(seat):
+        return (seat in side) != misere
+
+    @functools.lru_cache(maxsize=None)
+    def from_trick_start(hands, leader):
+        if not hands[leader]:
+            return 0
+        return in_trick(hands, leader, ())
+
+    def in_trick(hands, leader, played):
+        seat = (leader + len(played)) % 4
+        if len(played) == 4:
+            best = 0
+            for i in range(1, 4):
+                if beats(played[i], played[best]):
+                    best = i
+            winner = (leader + best) % 4
+            return (winner in side) + from_trick_start(hands, winner)
+        hand = hands[seat]
+        cards = [c for c in range(52) if hand >> c & 1]
+        if played:
+            follow = [c for c in cards if c // 13 == played[0] // 13]
+            cards = follow or cards
+        values = []
+        for c in cards:
+            rest = list(hands)
+            rest[seat] = hand & ~(1 << c)
+            values.append(in_trick(tuple(rest), leader, (*played, c)))
+        return max(values) if wants_high(seat) else min(values)
+
+    return in_trick(tuple(hands), leader, tuple(trick))
+
+
+def reference_card_values(hands, strain, leader, declarers, misere=False, trick=()):
+    seat = (leader + len(trick)) % 4
+    hand = hands[seat]
+    legal = [c for c in range(52) if hand >> c & 1]
+    if trick:
+        legal = [c for c in legal if c // 13 == trick[0] // 13] or legal
+    out = {}
+    for c in legal:
+        rest = list(hands)
+        rest[seat] = hand & ~(1 << c)
+        out[c] = reference_value(rest, strain, leader, declarers, misere, (*trick, c))
+    return out
+
+
+def play_random_trick_start(rng, hands, leader, n):
+    """Play ``n`` random legal cards from ``leader`` (a partial trick)."""
+    hands = list(hands)
+    trick = []
+    for i in range(n):
+        seat = (leader + i) % 4
+        cards = [c for c in range(52) if hands[seat] >> c & 1]
+        if trick:
+            cards = [c for c in cards if c // 13 == trick[0] // 13] or cards
+        c = rng.choice(cards)
+        hands[seat] &= ~(1 << c)
+        trick.append(c)
+    return hands, trick
+
+
+# ---- agreement with DDS (2 against 2)
+
+
+@pytest.mark.parametrize("cards,deals", [(13, 2), (8, 6), (6, 10)])
+def test_agrees_with_dds_every_strain_and_leader(cards, deals):
+    rng = random.Random(1000 + cards)
+    checked = 0
+    for _ in range(deals):
+        hands = random_position(rng, cards)
+        for strain in STRAINS if cards < 13 else rng.sample(STRAINS, 2):
+            for leader in range(4):
+                if cards == 13 and leader % 2:
+                    continue
+                ref, mover = dds_tricks(hands, strain, leader)
+                side = [mover, (mover + 2) % 4]
+                assert solve(hands, strain, leader, side) == ref, (hands, strain, leader)
+                checked += 1
+    assert checked > 0
+
+
+def test_agrees_with_dds_mid_trick():
+    rng = random.Random(7)
+    for k in range(24):
+        hands = random_position(rng, 7)
+        strain = STRAINS[k % 5]
+        leader = k % 4
+        hands, trick = play_random_trick_start(rng, hands, leader, 1 + k % 3)
+        ref, mover = dds_tricks(hands, strain, leader, trick)
+        got = solve(hands, strain, leader, [mover, (mover + 2) % 4], trick=trick)
+        assert got == ref, (hands, strain, leader, trick)
+
+
+def test_card_values_agree_with_dds():
+    rng = random.Random(11)
+    for k in range(10):
+        hands = random_position(rng, 7)
+        strain, leader = STRAINS[k % 5], (k * 3) % 4
+        deal = Deal("N:" + " ".join(format_hand(h) for h in hands), Player(leader), DENOM[strain])
+        ref = {
+            card_name(13 * int(c.suit) + c.rank.value.bit_length() - 3): s
+            for c, s in solve_board(deal)
+        }
+        got = card_values(hands, strain, leader, [leader, (leader + 2) % 4])
+        assert {card_name(c): v for c, v in got.items()} == ref
+
+
+# ---- 1 against 3, misère: against the slow minimax
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_one_against_three_and_misere_match_minimax(misere):
+    rng = random.Random(21 + misere)
+    for k in range(30):
+        cards = 5 if k < 4 else 4
+        hands = random_position(rng, cards)
+        strain = STRAINS[k % 5]
+        leader = rng.randrange(4)
+        declarers = [rng.randrange(4)]
+        trick = ()
+        if k % 3 == 2:
+            hands, trick = play_random_trick_start(rng, hands, leader, 1 + k % 3)
+        want = reference_value(hands, strain, leader, declarers, misere, tuple(trick))
+        got = solve(hands, strain, leader, declarers, trick=trick, misere=misere)
+        assert got == want, (hands, strain, leader, declarers, trick, misere)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_card_values_match_minimax(misere):
+    rng = random.Random(31 + misere)
+    for k in range(16):
+        hands = random_position(rng, 4)
+        strain = STRAINS[k % 5]
+        leader = rng.randrange(4)
+        declarers = [0, 2] if k % 2 else [rng.randrange(4)]
+        hands, trick = play_random_trick_start(rng, hands, leader, k % 4)
+        want = reference_card_values(hands, strain, leader, declarers, misere, tuple(trick))
+        got = card_values(hands, strain, leader, declarers, trick=trick, misere=misere)
+        assert got == want
+
+
+def test_best_card_value_equals_tricks():
+    """The mover's best card value is the position's value (max for its objective)."""
+    rng = random.Random(41)
+    for k in range(30):
+        hands = random_position(rng, 6)
+        strain = STRAINS[k % 5]
+        leader = rng.randrange(4)
+        declarers = [[0, 2], [1, 3], [k % 4]][k % 3]
+        misere = k % 4 == 3
+        hands, trick = play_random_trick_start(rng, hands, leader, k % 4)
+        values = card_values(hands, strain, leader, declarers, trick=trick, misere=misere)
+        mover = (leader + len(trick)) % 4
+        wants_high = (mover in declarers) != misere
+        best = max(values.values()) if wants_high else min(values.values())
+        assert best == solve(hands, strain, leader, declarers, trick=trick, misere=misere)
+
+
+# ---- compiled entry points
+
+
+@njit
+def _sum_of_tricks(hands, trumps, table, out):
+    """Calls both kernels from compiled code, as a Monte Carlo agent does."""
+    trick = np.full(4, -1, dtype=np.int64)
+    total = 0
+    for leader in range(4):
+        total += dd_tricks(hands, trick, 0, leader, trumps, 5, False, table)
+    dd_card_values(hands, trick, 0, 0, trumps, 5, False, table, out)
+    return total
+
+
+def test_kernels_callable_from_njit():
+    rng = random.Random(51)
+    hands = random_position(rng, 6)
+    table = new_table(1)
+    out = np.empty(52, dtype=np.int64)
+    total = _sum_of_tricks(np.array(hands, dtype=np.uint64), 1, table, out)
+    assert total == sum(solve(hands, "H", leader, [0, 2]) for leader in range(4))
+    want = card_values(hands, "H", 0, [0, 2])
+    assert {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)} == want
+    assert table[1][2] > 0  # nodes counted
+
+
+def test_small_table_gives_same_answers():
+    """A table of one bucket (constant replacement) still gives exact values."""
+    rng = random.Random(61)
+    for k in range(10):
+        hands = random_position(rng, 6)
+        strain = STRAINS[k % 5]
+        assert solve(hands, strain, k % 4, [0, 2], tt_mb=1e-4) == solve(
+            hands, strain, k % 4, [0, 2]
+        )
+
+
+def test_docstring_examples():
+    result = doctest.testmod(trickgym.solvers.dd)
+    assert result.attempted > 0 and result.failed == 0
+
+
+# ---- input validation
+
+FULL = ["AKQ2.JT9.8765.43", "JT9.8765.43.AKQ2", "8765.43.AKQ2.JT9", "43.AKQ2.JT9.8765"]
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"hands": FULL[:3]}, "4 hands"),
+        ({"hands": "AKQ2.JT9.8765.43"}, "list of 4 hands"),
+        ({"hands": [FULL[0], FULL[0], FULL[2], FULL[3]]}, "both seat 0 and seat 1"),
+        ({"hands": ["AKQ2.JT9.8765.4", *FULL[1:]]}, "hand sizes"),
+        ({"hands": ["AKQ2.JT9.8765.4X", *FULL[1:]]}, "seat 0"),
+        ({"hands": [1 << 60, *FULL[1:]]}, "outside the 52 cards"),
+        ({"hands": ["...", "...", "...", "..."]}, "empty"),
+        ({"trumps": "X"}, "'S', 'H', 'D', 'C', 'NT'"),
+        ({"trumps": 1}, "trumps must be one of"),
+        ({"leader": 4}, "leader must be a seat 0..3"),
+        ({"leader": True}, "leader must be a seat"),
+        ({"declarers": []}, "one to three seats"),
+        ({"declarers": [0, 1, 2, 3]}, "one to three seats"),
+        ({"declarers": [0, 0]}, "twice"),
+        ({"declarers": [5]}, "seat 0..3"),
+        ({"trick": ["AS"]}, "also in a hand"),
+        ({"trick": [60]}, "card id 0..51"),
+        ({"trick": ["ZZ"]}, "unknown card"),
+        ({"trick": ["2S", "3S", "4S", "5S"]}, "0..3"),
+    ],
+)
+def test_bad_input_raises(kwargs, match):
+    args = {"hands": FULL, "trumps": "NT", "leader": 0, "declarers": [0, 2], "trick": ()}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        solve(**args)
+
+
+def test_trick_checks_sizes_and_revokes():
+    hands = ["AK.2..", "QJ.3..", "T9.4..", "87.5.."]
+    # seat 0 led the 2H: seat 0 now holds one card fewer
+    assert solve(["AK...", "QJ.3..", "T9.4..", "87.5.."], "NT", 0, [0, 2], trick=["2H"]) >= 0
+    with pytest.raises(ValueError, match="hand sizes"):
+        solve(hands, "NT", 0, [0, 2], trick=["2C"])
+    with pytest.raises(ValueError, match="revoke"):
+        solve(["AK...", "Q.3..", "T9.4..", "87.5.."], "NT", 0, [0, 2], trick=["2H", "2C"])
+
+
+def test_strings_and_bitboards_agree():
+    from trickgym.cards.notation import parse_hand
+
+    boards = [np.uint64(parse_hand(h)) for h in FULL]
+    assert solve(boards, "S", 1, [1, 3]) == solve(FULL, "s", 1, (1, 3))
+
+
+# ---- command line
+
+
+def test_cli_dd_json_lines(tmp_path, capsys):
+    lines = [
+        {"hands": FULL, "trumps": "NT", "leader": 0, "declarers": [0, 2]},
+        {"hands": ["AK...", "QJ...", "T9...", "87..."], "trumps": "S", "leader": 1,
+         "declarers": [1], "misere": True},
+        {"hands": ["A...", "Q...", "T...", "8.2.."], "trumps": "NT", "leader": 0,
+         "declarers": [1, 3], "trick": ["KS", "JS", "9S"]},
+    ]  # fmt: skip
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(json.dumps(x) for x in lines) + "\n\n")
+    assert main(["dd", str(src), "--cards"]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(out) == 3
+    for given, got in zip(lines, out, strict=True):
+        assert {k: got[k] for k in given} == given
+        args = (given["hands"], given["trumps"], given["leader"], given["declarers"])
+        trick = given.get("trick", ())
+        assert got["tricks"] == solve(*args, trick=trick, misere=given.get("misere", False))
+    assert out[1]["tricks"] == 0  # seat 1's QJ fall under seat 0's AK
+    assert out[2]["tricks"] == 0 and out[2]["card_values"] == {"8S": 0}
+
+
+def test_cli_dd_reads_stdin(monkeypatch, capsys):
+    import io
+
+    line = {"hands": FULL, "trumps": "H", "leader": 2, "declarers": [0]}
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(line) + "\n"))
+    assert main(["dd"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["tricks"] == solve(FULL, "H", 2, [0])
+
+
+@pytest.mark.parametrize(
+    "bad,match",
+    [
+        ("{not json", "line 2: not valid JSON"),
+        ('{"hands": 3}', "line 2: missing key"),
+        ('{"hands": [], "trumps": "NT", "leader": 0, "declarers": [0]}', "line 2: hands must hold"),
+        (
+            json.dumps({"hands": FULL, "trumps": "Z", "leader": 0, "declarers": [0]}),
+            "line 2: trumps must be one of",
+        ),
+    ],
+)
+def test_cli_dd_bad_line_names_line_number(tmp_path, capsys, bad, match):
+    good = json.dumps({"hands": FULL, "trumps": "NT", "leader": 0, "declarers": [0, 2]})
+    src = tmp_path / "in.jsonl"
+    src.write_text(good + "\n" + bad + "\n")
+    assert main(["dd", str(src)]) == 2
+    captured = capsys.readouterr()
+    assert match in captured.err
+    assert len(captured.out.splitlines()) == 1  # the good line was answered
