@@ -15,6 +15,7 @@ which are pickled to them).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .builtin import KINDS
@@ -72,3 +73,14 @@ def make_agent(name: str, game, **kwargs):
 
         game = make_game(game)
     return _FACTORIES[name](game, **kwargs)
+
+
+def _monte_carlo(name: str, game, **kwargs):
+    """Factory of the Monte Carlo agents (imported only when one is asked for)."""
+    from .mc import make_mc_agent
+
+    return make_mc_agent(name, game, **kwargs)
+
+
+for _name in ("pimc", "ismcts"):
+    register_agent(_name, partial(_monte_carlo, _name))

@@ -18,6 +18,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from trickgym.agents import python_action, resolve_agents, start_deal
+from trickgym.agents.registry import make_agent, registered_agents
 
 import trickgym
 
@@ -148,6 +149,14 @@ class TrickEnv(gym.Env):
         n = self.n_seats
         kinds = np.full(n, -1, dtype=np.int64)
         agents: list = [None] * n
+        if isinstance(opponents, str) and opponents in registered_agents():
+            opponents = [opponents] * (n - 1)
+        if isinstance(opponents, list | tuple):
+            # Registered Python agents (pimc, ismcts, ...) by name: one object per seat.
+            opponents = [
+                make_agent(a, self.game) if isinstance(a, str) and a in registered_agents() else a
+                for a in opponents
+            ]
         for i, agent in enumerate(resolve_agents(opponents, n - 1, "opponents")):
             seat = (self.seat + 1 + i) % n
             if isinstance(agent, int):

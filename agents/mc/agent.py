@@ -89,7 +89,7 @@ class _MonteCarloAgent:
             return int(legal[0])
         if not self._searched(record[0]):
             seat = int(record[0]["seat"])
-            return int(self._rule_action(record[0], self.params[seat], self.rng))
+            return int(self._rule_action(record[0], self.params[seat]["values"], self.rng))
         return int(self._search(record, legal))
 
     def _searched(self, rec) -> bool:

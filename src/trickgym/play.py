@@ -29,8 +29,8 @@ def _act_kernels(game_name: str):
 
 
 def _opponents(agents, seat: int, n: int) -> dict[int, str]:
-    """Built-in agent name of every other seat, in seat order after ``seat``."""
-    from .agents import KINDS
+    """Agent name of every other seat, in seat order after ``seat``."""
+    from .agents.registry import known_agents
 
     names = agents.split(",") if isinstance(agents, str) else list(agents)
     names = [a.strip() for a in names]
@@ -41,8 +41,8 @@ def _opponents(agents, seat: int, n: int) -> dict[int, str]:
             f"give one agent or {n - 1} (one per other seat, after seat {seat}), got {len(names)}"
         )
     for name in names:
-        if name not in KINDS:
-            raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(sorted(KINDS))}")
+        if name not in known_agents():
+            raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known_agents())}")
     return {(seat + 1 + i) % n: name for i, name in enumerate(names)}
 
 
@@ -152,7 +152,8 @@ def play_deal(
     ``quit`` (or the end of input) abandons the deal with ``ValueError``.
     """
     import trickgym
-    from trickgym.agents import KINDS
+    from trickgym.agents import KINDS, python_action, start_deal
+    from trickgym.agents.registry import make_agent
     from trickgym.agents.rule import params_matrix
 
     from .rng import derive_seed, seed_rng
@@ -171,6 +172,9 @@ def play_deal(
     rngs = [np.array([derive_seed(seed, 0, 100 + s)], dtype=np.uint64) for s in range(n)]
     obs = np.zeros(1, dtype=game.obs_dtype)
     state = game.deal(seed=seed)
+    # Registered Python agents (pimc, ismcts, ...) see only their seat's record.
+    python_agents = {p: make_agent(name, game) for p, name in others.items() if name not in KINDS}
+    start_deal([python_agents.get(s) for s in range(n)], seed, 0)
 
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
@@ -180,7 +184,10 @@ def play_deal(
     while not state.is_over:
         p = state.current_player
         if p != seat:
-            action = int(act(KINDS[others[p]], state.array[0], p, rngs[p], obs, params))
+            if p in python_agents:
+                action = python_action(python_agents[p], game, state.array, 0, p)
+            else:
+                action = int(act(KINDS[others[p]], state.array[0], p, rngs[p], obs, params))
             _apply_and_tell(state, action, f"seat {p} ({others[p]})", color, say, hidden=True)
             continue
         legal = _display_order(game, state.legal_actions())
