@@ -52,6 +52,9 @@ class _MonteCarloAgent:
             raise ValueError(f"no Monte Carlo agent for game {game.name!r}; games: {GAMES}")
         self.game = game
         self.seed = seed_rng(seed)
+        # Without a seed of its own, the agent is seeded by the deals alone, so
+        # runs that name it (simulate, tournaments, play) are reproducible.
+        self._own_seed = 0 if seed is None else self.seed
         self.rng = np.array([self.seed], dtype=np.uint64)
         self.params = params_matrix(game.name, game.n_seats, rule_options)
         self.template = game.new_match(0)
@@ -68,7 +71,7 @@ class _MonteCarloAgent:
 
     def start_deal(self, seed: int, seat: int) -> None:
         """Reseed from the deal's derived seed; forget the last deal."""
-        self.rng[0] = mix64(np.uint64(seed) ^ np.uint64(self.seed))
+        self.rng[0] = mix64(np.uint64(seed) ^ np.uint64(self._own_seed))
         self.memory[:] = 0
 
     def act(self, observation, action_mask) -> int:
