@@ -8,7 +8,8 @@ difference with its 95% interval, ms per decision (searched decisions and
 all decisions), the projected time of a 1,000-deal tournament, and the
 oracle's margin over ``rule`` on the same deals (the gap to the oracle).
 
-    python benchmarks/bench_mc.py --deals 1000 --configs solowhist troggu:3 troggu:5 phat pinochle
+    python benchmarks/bench_mc.py --deals 1000 --configs solowhist troggu:3 troggu:5 troggu:8 phat \
+        pinochle pinochle:exchange
 """
 
 from __future__ import annotations
@@ -47,8 +48,11 @@ class Timed:
 
 
 def parse_config(text):
-    name, _, players = text.partition(":")
-    return name, ({"players": int(players)} if players else {})
+    """``troggu:5`` (players) or ``pinochle:exchange`` (mode) into a name and options."""
+    name, _, extra = text.partition(":")
+    if not extra:
+        return name, {}
+    return name, ({"players": int(extra)} if extra.isdigit() else {"mode": extra})
 
 
 def main(argv=None):
