@@ -18,7 +18,7 @@ from trickgym.solvers.dd import card_values, dd_card_values, dd_tricks, new_tabl
 
 endplay = pytest.importorskip("endplay")
 from endplay.dds import solve_board  # noqa: E402
-from endplay.types import Card, Deal, Denom, Player  # noqa: E402
+from endplay.types import Deal, Denom, Player  # noqa: E402
 
 STRAINS = ["S", "H", "D", "C", "NT"]
 DENOM = {"S": Denom.spades, "H": Denom.hearts, "D": Denom.diamonds, "C": Denom.clubs}
@@ -65,7 +65,7 @@ def reference_value(hands, strain, leader, declarers, misere=False, trick=()):
     def wants_high(seat):
         return (seat in side) != misere
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def from_trick_start(hands, leader):
         if not hands[leader]:
             return 0

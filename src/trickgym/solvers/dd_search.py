@@ -61,6 +61,7 @@ _W_TRUMPS = 0
 _W_MAX = 1
 _W_COUNT = 2
 _W_CONFIG = 3
+_W_RET = 4  # cards a search result depends on, returned by the callee
 _W_KILL = 8
 _W_MOVES = _W_KILL + 64
 _W_SCORES = _W_MOVES + 53 * 16
@@ -73,12 +74,14 @@ META_NODES = 2
 META_TT_HITS = 3
 META_PROBES = 4
 META_TT_STORES = 5
+META_CUT_FIRST = 6
+META_CUT_LATER = 7
 
-_WAYS = 4  # entries per bucket
-_WORDS = 3  # key_lo, key_hi, info
 _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
+_WAYS = 8  # entries per bucket
+_WORDS = 4  # lengths key, owners of suits S H, owners of suits D C, info
 
 
 def new_table(mb: float = 32):
@@ -86,14 +89,19 @@ def new_table(mb: float = 32):
 
     Returns ``(entries, meta)``:
 
-    - ``entries``: ``uint64[n_buckets * 4 * 3]``, buckets of 4 entries of 3
-      words (two key words: the relative holdings of every suit and the
-      leader; one info word: valid bit, lower and upper bound, objective
-      (strain and the two seat masks), generation, cards per hand);
+    - ``entries``: ``uint64[n_buckets * 8 * 4]``, buckets of 8 entries of 4
+      words: the suit lengths of every hand (4 bits each), the owners of the
+      cards of each suit by rank (2 bits a card, two words), and an info word
+      (valid bit, lower and upper bound on the declaring side's tricks,
+      objective (strain and seat masks), generation, leader, and per suit
+      how many top cards must match: the rest are "small cards" whose
+      owners did not matter to the stored bound);
     - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, used to
       prefer replacing old entries), [1] log2 of the bucket count, [2] nodes
       searched, [3] table hits, [4] null-window probes, [5] table stores (the
-      counters accumulate across calls; reset them to measure one solve).
+      counters accumulate across calls; reset them to measure one solve),
+      [6] cutoffs by the first move tried, [7] cutoffs by a later move
+      (move ordering quality).
 
     ``n_buckets`` is the largest power of two that fits in ``mb`` (at least 1).
     """
@@ -122,30 +130,68 @@ def _beats(card, winner, trumps):
 
 
 @njit(cache=True, inline="always")
-def _tt_key(h, leader):
-    """Two words: per suit the count and the owner (2 bits) of each card by rank."""
+def _tt_key(h):
+    """Suit lengths of every hand, and owners by rank of every suit (2 bits a card)."""
     allh = h[0] | h[1] | h[2] | h[3]
     own0 = h[1] | h[3]
     own1 = h[2] | h[3]
-    lo = np.uint64(leader) << np.uint64(60)
+    lengths = np.uint64(0)
+    for s in range(4):
+        for p in range(4):
+            lengths |= np.uint64(popcount(h[p] & SUIT_MASKS[s])) << np.uint64(16 * s + 4 * p)
+    lo = np.uint64(0)
     hi = np.uint64(0)
     for s in range(4):
         a = allh & SUIT_MASKS[s]
-        code = (
-            pdep(pext(own0, a), _EVEN26)
-            | pdep(pext(own1, a), _ODD26)
-            | (np.uint64(popcount(a)) << np.uint64(26))
-        )
+        code = pdep(pext(own0, a), _EVEN26) | pdep(pext(own1, a), _ODD26)
         if s < 2:
-            lo |= code << np.uint64(30 * s)
+            lo |= code << np.uint64(32 * s)
         else:
-            hi |= code << np.uint64(30 * (s - 2))
-    return lo, hi
+            hi |= code << np.uint64(32 * (s - 2))
+    return lengths, lo, hi
 
 
 @njit(cache=True, inline="always")
-def _tt_bucket(meta, lo, hi):
-    x = lo * np.uint64(0x9E3779B97F4A7C15) ^ hi * np.uint64(0xC2B2AE3D27D4EB4F)
+def _suit_len(lengths, s):
+    x = lengths >> np.uint64(16 * s)
+    return np.int64(
+        (x & np.uint64(15))
+        + ((x >> np.uint64(4)) & np.uint64(15))
+        + ((x >> np.uint64(8)) & np.uint64(15))
+        + ((x >> np.uint64(12)) & np.uint64(15))
+    )
+
+
+@njit(cache=True, inline="always")
+def _top_owner_masks(lengths, info):
+    """Masks over the two owner words selecting the top ``j`` cards of each suit."""
+    mlo = np.uint64(0)
+    mhi = np.uint64(0)
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        j = np.int64((info >> np.uint64(32 + 4 * s)) & np.uint64(15))
+        m = ((np.uint64(1) << np.uint64(2 * j)) - np.uint64(1)) << np.uint64(2 * (n - j))
+        if s < 2:
+            mlo |= m << np.uint64(32 * s)
+        else:
+            mhi |= m << np.uint64(32 * (s - 2))
+    return mlo, mhi
+
+
+@njit(cache=True, inline="always")
+def _tt_bucket(meta, lengths, lo, hi, leader):
+    # Hash the lengths, leader and owner of each suit's top card: every entry
+    # keeps at least the top card of each non-empty suit.
+    top = np.uint64(leader)
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        if n:
+            word = lo if s < 2 else hi
+            code = word >> np.uint64(32 * (s & 1) + 2 * (n - 1))
+            top |= (code & np.uint64(3)) << np.uint64(2 + 2 * s)
+    x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ (top + np.uint64(1)) * np.uint64(
+        0xC2B2AE3D27D4EB4F
+    )
     x ^= x >> np.uint64(29)
     x *= np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(32)
@@ -155,42 +201,83 @@ def _tt_bucket(meta, lo, hi):
     return np.int64(x >> np.uint64(64 - log2)) * (_WAYS * _WORDS)
 
 
+_INFO_ID = np.uint64((0x7FF << 9) | (3 << 28) | 1)  # config, leader, valid
+
+
 @njit(cache=True, inline="always")
-def _tt_find(tt, meta, lo, hi, config):
-    b = _tt_bucket(meta, lo, hi)
-    for j in range(_WAYS):
-        e = b + j * _WORDS
-        info = tt[e + 2]
-        if (
-            tt[e] == lo
-            and tt[e + 1] == hi
-            and (info & _VALID)
-            and ((info >> np.uint64(9)) & np.uint64(0x7FF)) == np.uint64(config)
-        ):
-            return e
+def _info_id(config, leader):
+    return np.uint64(config) << np.uint64(9) | np.uint64(leader) << np.uint64(28) | _VALID
+
+
+@njit(cache=True)
+def _tt_lookup(tt, meta, lengths, lo, hi, leader, config, target, allh, ws):
+    """1: stored ``value >= target``; 0: ``value < target``; -1: unknown.
+
+    On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
+    depends on (the matched top cards of each suit).
+    """
+    b = _tt_bucket(meta, lengths, lo, hi, leader)
+    ident = _info_id(config, leader)
+    for w in range(_WAYS):
+        e = b + w * _WORDS
+        info = tt[e + 3]
+        if tt[e] != lengths or (info & _INFO_ID) != ident:
+            continue
+        mlo, mhi = _top_owner_masks(lengths, info)
+        if ((tt[e + 1] ^ lo) & mlo) or ((tt[e + 2] ^ hi) & mhi):
+            continue
+        lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
+        ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
+        if lb >= target or ub < target:
+            meta[META_TT_HITS] += 1
+            rel = np.uint64(0)
+            for s in range(4):
+                a = allh & SUIT_MASKS[s]
+                n = popcount(a)
+                j = np.int64((info >> np.uint64(32 + 4 * s)) & np.uint64(15))
+                rel |= pdep(((np.uint64(1) << np.uint64(j)) - np.uint64(1)) << np.uint64(n - j), a)
+            ws[_W_RET] = np.int64(rel)
+            return 1 if lb >= target else 0
     return -1
 
 
 @njit(cache=True)
-def _tt_store(tt, meta, lo, hi, config, k, is_lower, target):
-    """Record ``value >= target`` (``is_lower``) or ``value < target``."""
+def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lower, target):
+    """Record ``value >= target`` (``is_lower``) or ``value < target``.
+
+    The bound holds for every position with the same lengths whose owners
+    agree on each suit's cards from the top down to the lowest ``relevant``
+    card (at least the top card).
+    """
     meta[META_TT_STORES] += 1
-    b = _tt_bucket(meta, lo, hi)
+    tops = np.uint64(0)
+    for s in range(4):
+        a = allh & SUIT_MASKS[s]
+        if not a:
+            continue
+        r = relevant & a
+        j = popcount(a >> np.uint64(lowest_bit(r))) if r else 1
+        tops |= np.uint64(j) << np.uint64(32 + 4 * s)
+    ident = _info_id(config, leader)
+    b = _tt_bucket(meta, lengths, lo, hi, leader)
     gen = np.uint64(meta[META_GENERATION] & 255)
+    mlo, mhi = _top_owner_masks(lengths, tops)
     victim = -1
     victim_rank = 1 << 30
-    for j in range(_WAYS):
-        e = b + j * _WORDS
-        info = tt[e + 2]
+    for w in range(_WAYS):
+        e = b + w * _WORDS
+        info = tt[e + 3]
         if not (info & _VALID):
             if victim_rank > -1:
                 victim = e
                 victim_rank = -1
             continue
         if (
-            tt[e] == lo
-            and tt[e + 1] == hi
-            and ((info >> np.uint64(9)) & np.uint64(0x7FF)) == np.uint64(config)
+            tt[e] == lengths
+            and (info & _INFO_ID) == ident
+            and (info >> np.uint64(32)) == (tops >> np.uint64(32))
+            and not ((tt[e + 1] ^ lo) & mlo)
+            and not ((tt[e + 2] ^ hi) & mhi)
         ):
             lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
             ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
@@ -198,37 +285,38 @@ def _tt_store(tt, meta, lo, hi, config, k, is_lower, target):
                 lb = max(lb, target)
             else:
                 ub = min(ub, target - 1)
-            info &= ~np.uint64(0x1FE)
+            info &= ~(np.uint64(0x1FE) | np.uint64(255) << np.uint64(20))
             info |= np.uint64(lb) << np.uint64(1) | np.uint64(ub) << np.uint64(5)
-            info &= ~(np.uint64(255) << np.uint64(20))
-            tt[e + 2] = info | gen << np.uint64(20)
+            tt[e + 3] = info | gen << np.uint64(20)
             return
-        # Prefer replacing entries of older solves, then the smallest positions.
+        # Prefer replacing entries of older solves, then those of fewer cards.
         old = ((info >> np.uint64(20)) & np.uint64(255)) != gen
-        rank = np.int64((info >> np.uint64(28)) & np.uint64(15)) + (0 if old else 16)
+        size = np.int64(lengths & np.uint64(15))  # not exact, cheap: any suit length proxy
+        rank = size + (0 if old else 16)
         if rank < victim_rank:
             victim = e
             victim_rank = rank
     lb = target if is_lower else 0
     ub = 13 if is_lower else target - 1
-    tt[victim] = lo
-    tt[victim + 1] = hi
-    tt[victim + 2] = (
-        _VALID
+    tt[victim] = lengths
+    tt[victim + 1] = lo & mlo
+    tt[victim + 2] = hi & mhi
+    tt[victim + 3] = (
+        ident
         | np.uint64(lb) << np.uint64(1)
         | np.uint64(ub) << np.uint64(5)
-        | np.uint64(config) << np.uint64(9)
         | gen << np.uint64(20)
-        | np.uint64(k) << np.uint64(28)
+        | tops
     )
 
 
 @njit(cache=True, inline="always")
-def _quick_tricks(h, leader, trumps, count_mask):
+def _quick_tricks(h, leader, trumps, count_mask, ws):
     """Tricks the leader can cash from the top without giving up the lead.
 
     Side suits first (an opponent holding trumps must still follow, so it
-    limits the count to its length), then top trumps.
+    limits the count to its length), then top trumps. ``ws[_W_RET]`` gets the
+    cards counted (the bound depends on their owners and on lengths only).
     """
     side = (count_mask >> leader) & 1
     hand = h[leader]
@@ -237,20 +325,25 @@ def _quick_tricks(h, leader, trumps, count_mask):
         if p != leader:
             others |= h[p]
     q = 0
+    used = np.uint64(0)
     for s in range(4):
         mine = hand & SUIT_MASKS[s]
         if not mine:
             continue
         rest = others & SUIT_MASKS[s]
         if rest:
-            k = popcount(mine >> np.uint64(highest_bit(rest) + 1))
+            above = mine & ~((np.uint64(2) << np.uint64(highest_bit(rest))) - np.uint64(1))
         else:
-            k = popcount(mine)
+            above = mine
+        k = popcount(above)
         if k and trumps >= 0 and s != trumps:
             for p in range(4):
                 if ((count_mask >> p) & 1) != side and (h[p] & SUIT_MASKS[trumps]):
                     k = min(k, popcount(h[p] & SUIT_MASKS[s]))
-        q += k
+        if k:
+            q += k
+            used |= above
+    ws[_W_RET] = np.int64(used)
     return q
 
 
@@ -285,14 +378,14 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     hand = h[player]
     allh = h[0] | h[1] | h[2] | h[3]
     idx = popcount(allh)
+    lengths = np.uint64(0)
     key_lo = np.uint64(0)
     key_hi = np.uint64(0)
     if pos == 0:
         r = popcount(hand)
-        if target <= 0:
-            return True
-        if target > r:
-            return False
+        if target <= 0 or target > r:
+            ws[_W_RET] = 0
+            return target <= 0
         if r == 1:
             wc = lowest_bit(hand)
             wseat = player
@@ -302,29 +395,26 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 if _beats(c, wc, trumps):
                     wc = c
                     wseat = p
+            # The winner's rank mattered only if it beat a card of its suit.
+            by_rank = popcount(allh & SUIT_MASKS[wc // 13]) > 1
+            ws[_W_RET] = np.int64(_bit(wc)) if by_rank else 0
             return ((count_mask >> wseat) & 1) == 1
         # Quick tricks bound the value only when the leader wants to take
         # them (not a misère side, which may prefer to duck).
         in_count = (count_mask >> player) & 1
         if in_count == (max_mask >> player) & 1:
-            q = _quick_tricks(h, player, trumps, count_mask)
+            q = _quick_tricks(h, player, trumps, count_mask, ws)
             if in_count:
                 if q >= target:
                     return True
             elif r - q < target:
                 return False
-        key_lo, key_hi = _tt_key(h, player)
-        e = _tt_find(tt, meta, key_lo, key_hi, ws[_W_CONFIG])
-        if e >= 0:
-            info = tt[e + 2]
-            lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
-            ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
-            if lb >= target:
-                meta[META_TT_HITS] += 1
-                return True
-            if ub < target:
-                meta[META_TT_HITS] += 1
-                return False
+        lengths, key_lo, key_hi = _tt_key(h)
+        found = _tt_lookup(
+            tt, meta, lengths, key_lo, key_hi, player, ws[_W_CONFIG], target, allh, ws
+        )
+        if found >= 0:
+            return found == 1
         legal = hand
     else:
         follow = hand & SUIT_MASKS[led]
@@ -400,6 +490,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     zero = np.int64(pos - pos)
     none = zero - np.int64(1)
     no_cards = np.uint64(zero)
+    relevant = np.uint64(0)
     for i in range(n):
         c = ws[base + i]
         b = _bit(c)
@@ -417,18 +508,29 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 h, ws, tt, meta, wseat, zero, no_cards, none, none, none,
                 target - ((count_mask >> wseat) & 1),
             )  # fmt: skip
+            dep = np.uint64(ws[_W_RET])
+            if popcount((trick_mask | b) & SUIT_MASKS[wc // 13]) > 1:
+                dep |= _bit(wc)  # won by rank, not only by suit
         else:
             res = _search(
                 h, ws, tt, meta, nxt, pos + 1, trick_mask | b, wc, wseat,
                 c // 13 if pos == 0 else led, target,
             )  # fmt: skip
+            dep = np.uint64(ws[_W_RET])
         h[player] = hand
         if res == is_max:
+            meta[META_CUT_FIRST if i == 0 else META_CUT_LATER] += 1
             result = res
+            relevant = dep
             ws[_W_KILL + idx] = c
             break
+        relevant |= dep
     if pos == 0:
-        _tt_store(tt, meta, key_lo, key_hi, ws[_W_CONFIG], popcount(hand), result, target)
+        _tt_store(
+            tt, meta, lengths, key_lo, key_hi, player, ws[_W_CONFIG], allh, relevant, result,
+            target,
+        )  # fmt: skip
+    ws[_W_RET] = np.int64(relevant)
     return result
 
 
@@ -472,7 +574,7 @@ def _value(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, ca
 
 @njit(cache=True)
 def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table):
-    entries, meta = table
+    meta = table[1]
     meta[META_GENERATION] += 1
     h = np.empty(4, dtype=np.uint64)
     for p in range(4):
