@@ -356,6 +356,25 @@ def _owner(h, c):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _beaten_later(h, card, led, trumps, player, pos, good):
+    """Whether a seat still to play this trick, not on ``good``'s side, can beat ``card``."""
+    suit = card // 13
+    for k in range(1, 4 - pos):
+        q = (player + k) & 3
+        if (good >> q) & 1:
+            continue
+        follow = h[q] & SUIT_MASKS[led]
+        if follow:
+            if suit == led and highest_bit(follow) > card:
+                return True
+        elif trumps >= 0 and led != trumps:
+            tr = h[q] & SUIT_MASKS[trumps]
+            if tr and (suit != trumps or highest_bit(tr) > card):
+                return True
+    return False
+
+
 _SEARCH_SIG = (
     "boolean(uint64[::1], int64[::1], uint64[::1], int64[::1], "
     "int64, int64, uint64, int64, int64, int64, int64)"
@@ -427,7 +446,6 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     in_play = allh | trick_mask
     base = _W_MOVES + idx * 16
     sbase = _W_SCORES + idx * 16
-    killer = ws[_W_KILL + idx]
     n = 0
     for s in range(4):
         m = legal & SUIT_MASKS[s]
@@ -439,6 +457,31 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
         suit_len = popcount(hand & SUIT_MASKS[s])
         others_s = a & ~hand
         top_other = highest_bit(others_s)
+        suit_base = 0
+        top_good = False
+        if pos == 0 and me_good:
+            # Lead: prefer suits where the opponents have few cards to play
+            # (a smaller tree), no opponent ruffs, partner ruffs or wins.
+            opp = 0
+            ruff_danger = False
+            partner_ruffs = False
+            for p in range(4):
+                if p == player:
+                    continue
+                ln = popcount(h[p] & SUIT_MASKS[s])
+                voided = ln == 0 and trumps >= 0 and s != trumps and (h[p] & SUIT_MASKS[trumps])
+                if (good >> p) & 1:
+                    partner_ruffs = partner_ruffs or voided
+                else:
+                    opp += ln if ln else popcount(hand) + 1
+                    ruff_danger = ruff_danger or voided
+            suit_base = -((opp * 4) << 5) // 13
+            if ruff_danger:
+                suit_base -= 12
+            if partner_ruffs:
+                suit_base += 17
+            if top_other >= 0:
+                top_good = ((good >> _owner(h, top_other)) & 1) == 1
         while reps:
             c = lowest_bit(reps)
             reps &= reps - np.uint64(1)
@@ -446,19 +489,11 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
             if pos == 0:
                 if me_good:
                     if c > top_other:
-                        score = 100 + rank
-                        if trumps >= 0 and s != trumps:
-                            for p in range(4):
-                                if (
-                                    ((good >> p) & 1) == 0
-                                    and not (h[p] & SUIT_MASKS[s])
-                                    and (h[p] & SUIT_MASKS[trumps])
-                                ):
-                                    score = 20 + rank
-                    elif top_other >= 0 and ((good >> _owner(h, top_other)) & 1) == 1:
-                        score = 70 - rank
+                        score = suit_base + (31 if not ruff_danger else 0) + 20
+                    elif top_good:
+                        score = suit_base + 28 - rank
                     else:
-                        score = 40 - rank + suit_len
+                        score = suit_base - rank + suit_len
                 else:
                     score = 60 - rank if c < top_other else 10 - rank
             else:
@@ -466,15 +501,24 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 w_good = ((good >> win_seat) & 1) == 1
                 if me_good:
                     if wins:
-                        score = 5 - rank if w_good else 80 - rank
+                        if w_good:
+                            score = 5 - rank  # overtaking partner
+                        elif pos == 3 or not _beaten_later(h, c, led, trumps, player, pos, good):
+                            score = 90 - rank  # cheapest sure winner
+                        else:
+                            score = 35 - rank
                     else:
-                        score = 60 - rank if w_good else 40 - rank
+                        if w_good and (
+                            pos == 3
+                            or not _beaten_later(h, win_card, led, trumps, player, pos, good)
+                        ):
+                            score = 60 - rank
+                        else:
+                            score = 40 - rank
                         if s != led:
                             score += suit_len  # discard from long suits
                 else:
                     score = 10 - rank if wins else 60 + rank
-            if c == killer:
-                score += 1000
             # insertion by score, best first
             j = n
             while j > 0 and ws[sbase + j - 1] < score:
@@ -522,7 +566,6 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
             meta[META_CUT_FIRST if i == 0 else META_CUT_LATER] += 1
             result = res
             relevant = dep
-            ws[_W_KILL + idx] = c
             break
         relevant |= dep
     if pos == 0:
