@@ -62,6 +62,7 @@ _W_MAX = 1
 _W_COUNT = 2
 _W_CONFIG = 3
 _W_RET = 4  # cards a search result depends on, returned by the callee
+_W_HINT = 5  # best lead remembered by the table for the current node, or -1
 _W_KILL = 8
 _W_MOVES = _W_KILL + 64
 _W_SCORES = _W_MOVES + 53 * 16
@@ -80,7 +81,9 @@ META_CUT_LATER = 7
 _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
-_WAYS = 8  # entries per bucket
+_WAYS = 16  # entries per bucket
+_HASH_TOP = 1  # owners of this many top cards of each suit pick the bucket
+_TT_MIN_TRICKS = 1  # below this many tricks left, searching is cheaper than the table
 _WORDS = 4  # lengths key, owners of suits S H, owners of suits D C, info
 
 
@@ -180,15 +183,16 @@ def _top_owner_masks(lengths, info):
 
 @njit(cache=True, inline="always")
 def _tt_bucket(meta, lengths, lo, hi, leader):
-    # Hash the lengths, leader and owner of each suit's top card: every entry
-    # keeps at least the top card of each non-empty suit.
+    # Hash the lengths, leader and owners of each suit's top cards: every
+    # entry keeps at least those cards.
     top = np.uint64(leader)
     for s in range(4):
         n = _suit_len(lengths, s)
         if n:
             word = lo if s < 2 else hi
-            code = word >> np.uint64(32 * (s & 1) + 2 * (n - 1))
-            top |= (code & np.uint64(3)) << np.uint64(2 + 2 * s)
+            k = min(n, _HASH_TOP)
+            code = word >> np.uint64(32 * (s & 1) + 2 * (n - k))
+            top |= (code & np.uint64((1 << (2 * k)) - 1)) << np.uint64(2 + 2 * _HASH_TOP * s)
     x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ (top + np.uint64(1)) * np.uint64(
         0xC2B2AE3D27D4EB4F
     )
@@ -226,6 +230,13 @@ def _tt_lookup(tt, meta, lengths, lo, hi, leader, config, target, allh, ws):
         mlo, mhi = _top_owner_masks(lengths, info)
         if ((tt[e + 1] ^ lo) & mlo) or ((tt[e + 2] ^ hi) & mhi):
             continue
+        if (info >> np.uint64(48)) & np.uint64(1):
+            s = np.int64((info >> np.uint64(49)) & np.uint64(3))
+            t = np.int64((info >> np.uint64(51)) & np.uint64(15))
+            a = allh & SUIT_MASKS[s]
+            n = popcount(a)
+            if t < n:
+                ws[_W_HINT] = lowest_bit(pdep(np.uint64(1) << np.uint64(n - 1 - t), a))
         lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
         ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
         if lb >= target or ub < target:
@@ -242,7 +253,7 @@ def _tt_lookup(tt, meta, lengths, lo, hi, leader, config, target, allh, ws):
 
 
 @njit(cache=True)
-def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lower, target):
+def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lower, target, best):
     """Record ``value >= target`` (``is_lower``) or ``value < target``.
 
     The bound holds for every position with the same lengths whose owners
@@ -256,8 +267,17 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
         if not a:
             continue
         r = relevant & a
-        j = popcount(a >> np.uint64(lowest_bit(r))) if r else 1
+        j = popcount(a >> np.uint64(lowest_bit(r))) if r else 0
+        j = max(j, min(popcount(a), _HASH_TOP))
         tops |= np.uint64(j) << np.uint64(32 + 4 * s)
+    if best >= 0:
+        bs = best // 13
+        above = popcount((allh & SUIT_MASKS[bs]) >> np.uint64(best + 1))
+        tops |= (
+            np.uint64(1) << np.uint64(48)
+            | np.uint64(bs) << np.uint64(49)
+            | np.uint64(above) << np.uint64(51)
+        )
     ident = _info_id(config, leader)
     b = _tt_bucket(meta, lengths, lo, hi, leader)
     gen = np.uint64(meta[META_GENERATION] & 255)
@@ -275,7 +295,7 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
         if (
             tt[e] == lengths
             and (info & _INFO_ID) == ident
-            and (info >> np.uint64(32)) == (tops >> np.uint64(32))
+            and ((info ^ tops) >> np.uint64(32)) & np.uint64(0xFFFF) == np.uint64(0)
             and not ((tt[e + 1] ^ lo) & mlo)
             and not ((tt[e + 2] ^ hi) & mhi)
         ):
@@ -287,6 +307,10 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
                 ub = min(ub, target - 1)
             info &= ~(np.uint64(0x1FE) | np.uint64(255) << np.uint64(20))
             info |= np.uint64(lb) << np.uint64(1) | np.uint64(ub) << np.uint64(5)
+            if best >= 0:
+                info = (info & ~(np.uint64(0xFFFF) << np.uint64(48))) | (
+                    tops & (np.uint64(0xFFFF) << np.uint64(48))
+                )
             tt[e + 3] = info | gen << np.uint64(20)
             return
         # Prefer replacing entries of older solves, then those of fewer cards.
@@ -428,12 +452,14 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                     return True
             elif r - q < target:
                 return False
-        lengths, key_lo, key_hi = _tt_key(h)
-        found = _tt_lookup(
-            tt, meta, lengths, key_lo, key_hi, player, ws[_W_CONFIG], target, allh, ws
-        )
-        if found >= 0:
-            return found == 1
+        ws[_W_HINT] = -1
+        if r > _TT_MIN_TRICKS:
+            lengths, key_lo, key_hi = _tt_key(h)
+            found = _tt_lookup(
+                tt, meta, lengths, key_lo, key_hi, player, ws[_W_CONFIG], target, allh, ws
+            )
+            if found >= 0:
+                return found == 1
         legal = hand
     else:
         follow = hand & SUIT_MASKS[led]
@@ -446,6 +472,9 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     in_play = allh | trick_mask
     base = _W_MOVES + idx * 16
     sbase = _W_SCORES + idx * 16
+    hint = ws[_W_HINT] if pos == 0 else -1
+    if hint >= 0 and not (hand & _bit(hint)):
+        hint = -1
     n = 0
     for s in range(4):
         m = legal & SUIT_MASKS[s]
@@ -519,6 +548,9 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                             score += suit_len  # discard from long suits
                 else:
                     score = 10 - rank if wins else 60 + rank
+            if hint >= 0 and c <= hint and hint // 13 == s:
+                if not (others_s & (_bit(hint) - _bit(c))):
+                    score += 100  # the table's best lead (same run of cards)
             # insertion by score, best first
             j = n
             while j > 0 and ws[sbase + j - 1] < score:
@@ -535,6 +567,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     none = zero - np.int64(1)
     no_cards = np.uint64(zero)
     relevant = np.uint64(0)
+    best = none
     for i in range(n):
         c = ws[base + i]
         b = _bit(c)
@@ -566,12 +599,13 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
             meta[META_CUT_FIRST if i == 0 else META_CUT_LATER] += 1
             result = res
             relevant = dep
+            best = c
             break
         relevant |= dep
-    if pos == 0:
+    if pos == 0 and popcount(hand) > _TT_MIN_TRICKS:
         _tt_store(
             tt, meta, lengths, key_lo, key_hi, player, ws[_W_CONFIG], allh, relevant, result,
-            target,
+            target, best,
         )  # fmt: skip
     ws[_W_RET] = np.int64(relevant)
     return result
@@ -613,6 +647,31 @@ def _value(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, ca
             hi = t - 1
             t = hi
     return lo
+
+
+@njit(cache=True)
+def _estimate(h, trumps, count_mask, r):
+    """A first guess of the declaring side's tricks: its share of the high cards.
+
+    Only the number of null-window probes depends on it, never the answer.
+    """
+    ours = 0
+    total = 0
+    for p in range(4):
+        pts = 0
+        for s in range(4):
+            m = h[p] & SUIT_MASKS[s]
+            for k in range(4):  # A K Q J = 4 3 2 1
+                if m & _bit(13 * s + 12 - k):
+                    pts += 4 - k
+            if s == trumps:
+                pts += 2 * popcount(m)
+        total += pts
+        if (count_mask >> p) & 1:
+            ours += pts
+    if total == 0:
+        return (r + 1) // 2
+    return (ours * r + total // 2) // total
 
 
 @njit(cache=True)
@@ -675,9 +734,10 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
         hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
     )
     r = popcount(h[player])
+    guess = _estimate(h, trumps, declarer_mask & 15, r)
     return _value(
         h, ws, entries, meta, player, n_trick, trick_mask, win_card, win_seat, led, -1, 0, r,
-        (r + 1) // 2,
+        guess,
     )  # fmt: skip
 
 
@@ -703,7 +763,7 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
     if n_trick > 0 and (hand & SUIT_MASKS[led]):
         legal = hand & SUIT_MASKS[led]
     in_play = h[0] | h[1] | h[2] | h[3] | trick_mask
-    guess = (r + 1) // 2
+    guess = _estimate(h, trumps, declarer_mask & 15, r)
     for s in range(4):
         m = legal & SUIT_MASKS[s]
         if not m:
