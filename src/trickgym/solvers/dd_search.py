@@ -81,10 +81,10 @@ META_CUT_LATER = 7
 _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
-_WAYS = 16  # entries per bucket
-_HASH_TOP = 1  # owners of this many top cards of each suit pick the bucket
+_WAYS = 64  # entries per bucket (all positions with the same suit lengths share one)
+_HASH_TOP = 0  # owners of this many top cards of each suit pick the bucket
 _TT_MIN_TRICKS = 1  # below this many tricks left, searching is cheaper than the table
-_WORDS = 4  # lengths key, owners of suits S H, owners of suits D C, info
+_WORDS = 6  # lengths, owners of S H, owners of D C, info, owner masks of S H and of D C
 
 
 def new_table(mb: float = 32):
@@ -225,10 +225,11 @@ def _tt_lookup(tt, meta, lengths, lo, hi, leader, config, target, allh, ws):
     for w in range(_WAYS):
         e = b + w * _WORDS
         info = tt[e + 3]
+        if info == 0:
+            break  # buckets fill from the front and are never emptied
         if tt[e] != lengths or (info & _INFO_ID) != ident:
             continue
-        mlo, mhi = _top_owner_masks(lengths, info)
-        if ((tt[e + 1] ^ lo) & mlo) or ((tt[e + 2] ^ hi) & mhi):
+        if (lo & tt[e + 4]) != tt[e + 1] or (hi & tt[e + 5]) != tt[e + 2]:
             continue
         if (info >> np.uint64(48)) & np.uint64(1):
             s = np.int64((info >> np.uint64(49)) & np.uint64(3))
@@ -288,16 +289,14 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
         e = b + w * _WORDS
         info = tt[e + 3]
         if not (info & _VALID):
-            if victim_rank > -1:
-                victim = e
-                victim_rank = -1
-            continue
+            victim = e  # the first empty slot: no entries after it
+            break
         if (
             tt[e] == lengths
             and (info & _INFO_ID) == ident
             and ((info ^ tops) >> np.uint64(32)) & np.uint64(0xFFFF) == np.uint64(0)
-            and not ((tt[e + 1] ^ lo) & mlo)
-            and not ((tt[e + 2] ^ hi) & mhi)
+            and (lo & mlo) == tt[e + 1]
+            and (hi & mhi) == tt[e + 2]
         ):
             lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
             ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
@@ -313,18 +312,19 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
                 )
             tt[e + 3] = info | gen << np.uint64(20)
             return
-        # Prefer replacing entries of older solves, then those of fewer cards.
-        old = ((info >> np.uint64(20)) & np.uint64(255)) != gen
-        size = np.int64(lengths & np.uint64(15))  # not exact, cheap: any suit length proxy
-        rank = size + (0 if old else 16)
-        if rank < victim_rank:
+        # Prefer replacing entries of older solves, else any (round robin).
+        if ((info >> np.uint64(20)) & np.uint64(255)) != gen and victim_rank > 0:
             victim = e
-            victim_rank = rank
+            victim_rank = 0
+    if victim < 0:
+        victim = b + (meta[META_TT_STORES] & (_WAYS - 1)) * _WORDS
     lb = target if is_lower else 0
     ub = 13 if is_lower else target - 1
     tt[victim] = lengths
     tt[victim + 1] = lo & mlo
     tt[victim + 2] = hi & mhi
+    tt[victim + 4] = mlo
+    tt[victim + 5] = mhi
     tt[victim + 3] = (
         ident
         | np.uint64(lb) << np.uint64(1)
