@@ -452,6 +452,25 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                     return True
             elif r - q < target:
                 return False
+        if trumps >= 0:
+            # The hand holding the top trumps wins a trick with each of
+            # them, whatever anyone wants: a bound for either objective.
+            all_tr = allh & SUIT_MASKS[trumps]
+            if all_tr:
+                top = highest_bit(all_tr)
+                holder = _owner(h, top)
+                others_tr = all_tr & ~h[holder]
+                seq = h[holder] & SUIT_MASKS[trumps]
+                if others_tr:
+                    seq &= ~((np.uint64(2) << np.uint64(highest_bit(others_tr))) - np.uint64(1))
+                k = popcount(seq)
+                if (count_mask >> holder) & 1:
+                    if k >= target:
+                        ws[_W_RET] = np.int64(seq)
+                        return True
+                elif r - k < target:
+                    ws[_W_RET] = np.int64(seq)
+                    return False
         ws[_W_HINT] = -1
         if r > _TT_MIN_TRICKS:
             lengths, key_lo, key_hi = _tt_key(h)
