@@ -550,7 +550,15 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 if me_good:
                     if wins:
                         if w_good:
-                            score = 5 - rank  # overtaking partner
+                            # overtake partner only to turn a card that
+                            # could be beaten into one that cannot
+                            score = 5 - rank
+                            if (
+                                pos < 3
+                                and _beaten_later(h, win_card, led, trumps, player, pos, good)
+                                and not _beaten_later(h, c, led, trumps, player, pos, good)
+                            ):
+                                score = 90 - rank
                         elif pos == 3 or not _beaten_later(h, c, led, trumps, player, pos, good):
                             score = 90 - rank  # cheapest sure winner
                         else:
@@ -563,8 +571,11 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                             score = 60 - rank
                         else:
                             score = 40 - rank
-                        if s != led:
-                            score += suit_len  # discard from long suits
+                        if s != led and s != trumps:
+                            # discard from long suits, keep a lone top card
+                            score += (suit_len * 64) // 36
+                            if suit_len == 1 and c > top_other:
+                                score -= 8
                 else:
                     score = 10 - rank if wins else 60 + rank
             if hint >= 0 and c <= hint and hint // 13 == s:
