@@ -372,6 +372,40 @@ def _quick_tricks(h, leader, trumps, count_mask, ws):
 
 
 @njit(cache=True, inline="always")
+def _can_reach(h, leader, partner, trumps, count_mask):
+    """Whether ``leader`` can lead a suit that ``partner`` wins with its top card.
+
+    The partner's card must be above every other card of the suit and no
+    opponent may ruff the first round.
+    """
+    side = (count_mask >> leader) & 1
+    for s in range(4):
+        if not (h[leader] & SUIT_MASKS[s]):
+            continue
+        mine = h[partner] & SUIT_MASKS[s]
+        if not mine:
+            continue
+        rest = np.uint64(0)
+        for p in range(4):
+            if p != partner:
+                rest |= h[p] & SUIT_MASKS[s]
+        if highest_bit(mine) < highest_bit(rest):
+            continue
+        safe = True
+        if trumps >= 0 and s != trumps:
+            for p in range(4):
+                if (
+                    ((count_mask >> p) & 1) != side
+                    and not (h[p] & SUIT_MASKS[s])
+                    and (h[p] & SUIT_MASKS[trumps])
+                ):
+                    safe = False
+        if safe:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _owner(h, c):
     b = _bit(c)
     for p in range(4):
@@ -446,12 +480,17 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
         # them (not a misère side, which may prefer to duck).
         in_count = (count_mask >> player) & 1
         if in_count == (max_mask >> player) & 1:
+            need = target if in_count else r - target + 1  # tricks the leader's side must cash
             q = _quick_tricks(h, player, trumps, count_mask, ws)
-            if in_count:
-                if q >= target:
-                    return True
-            elif r - q < target:
-                return False
+            if q >= need:
+                return in_count == 1
+            # Or lead to a partner's winner and let the partner cash its own.
+            for p in range(4):
+                if p == player or ((count_mask >> p) & 1) != in_count:
+                    continue
+                if _can_reach(h, player, p, trumps, count_mask):
+                    if _quick_tricks(h, p, trumps, count_mask, ws) >= need:
+                        return in_count == 1
         if trumps >= 0:
             # The hand holding the top trumps wins a trick with each of
             # them, whatever anyone wants: a bound for either objective.
