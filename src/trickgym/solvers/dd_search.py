@@ -335,8 +335,8 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
 
 
 @njit(cache=True, inline="always")
-def _quick_tricks(h, leader, trumps, count_mask, ws):
-    """Tricks the leader can cash from the top without giving up the lead.
+def _quick_tricks(h, leader, trumps, count_mask, ws, need):
+    """Tricks the leader can cash from the top without giving up the lead (up to ``need``).
 
     Side suits first (an opponent holding trumps must still follow, so it
     limits the count to its length), then top trumps. ``ws[_W_RET]`` gets the
@@ -365,8 +365,17 @@ def _quick_tricks(h, leader, trumps, count_mask, ws):
                 if ((count_mask >> p) & 1) != side and (h[p] & SUIT_MASKS[trumps]):
                     k = min(k, popcount(h[p] & SUIT_MASKS[s]))
         if k:
-            q += k
-            used |= above
+            m = min(k, need - q)
+            if rest:
+                # only the m top cards need the same owner elsewhere; a suit
+                # nobody else holds is fixed by the lengths alone
+                n = popcount(above)
+                used |= pdep(
+                    ((np.uint64(1) << np.uint64(m)) - np.uint64(1)) << np.uint64(n - m), above
+                )
+            q += m
+            if q >= need:
+                break
     ws[_W_RET] = np.int64(used)
     return q
 
@@ -481,7 +490,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
         in_count = (count_mask >> player) & 1
         if in_count == (max_mask >> player) & 1:
             need = target if in_count else r - target + 1  # tricks the leader's side must cash
-            q = _quick_tricks(h, player, trumps, count_mask, ws)
+            q = _quick_tricks(h, player, trumps, count_mask, ws, need)
             if q >= need:
                 return in_count == 1
             # Or lead to a partner's winner and let the partner cash its own.
@@ -489,7 +498,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 if p == player or ((count_mask >> p) & 1) != in_count:
                     continue
                 if _can_reach(h, player, p, trumps, count_mask):
-                    if _quick_tricks(h, p, trumps, count_mask, ws) >= need:
+                    if _quick_tricks(h, p, trumps, count_mask, ws, need) >= need:
                         return in_count == 1
         if trumps >= 0:
             # The hand holding the top trumps wins a trick with each of
@@ -503,13 +512,17 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 if others_tr:
                     seq &= ~((np.uint64(2) << np.uint64(highest_bit(others_tr))) - np.uint64(1))
                 k = popcount(seq)
-                if (count_mask >> holder) & 1:
-                    if k >= target:
-                        ws[_W_RET] = np.int64(seq)
-                        return True
-                elif r - k < target:
-                    ws[_W_RET] = np.int64(seq)
-                    return False
+                held = (count_mask >> holder) & 1
+                need_tr = target if held else r - target + 1
+                if k >= need_tr:
+                    ws[_W_RET] = np.int64(
+                        pdep(
+                            ((np.uint64(1) << np.uint64(need_tr)) - np.uint64(1))
+                            << np.uint64(k - need_tr),
+                            seq,
+                        )
+                    )
+                    return held == 1
         ws[_W_HINT] = -1
         if r > _TT_MIN_TRICKS:
             lengths, key_lo, key_hi = _tt_key(h)
