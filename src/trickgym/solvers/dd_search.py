@@ -382,7 +382,7 @@ def _quick_tricks(h, leader, trumps, count_mask, ws, need):
 
 @njit(cache=True, inline="always")
 def _can_reach(h, leader, partner, trumps, count_mask):
-    """Whether ``leader`` can lead a suit that ``partner`` wins with its top card.
+    """A top card with which ``partner`` wins a suit ``leader`` can lead, or -1.
 
     The partner's card must be above every other card of the suit and no
     opponent may ruff the first round.
@@ -410,8 +410,8 @@ def _can_reach(h, leader, partner, trumps, count_mask):
                 ):
                     safe = False
         if safe:
-            return True
-    return False
+            return highest_bit(mine)
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -497,8 +497,10 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
             for p in range(4):
                 if p == player or ((count_mask >> p) & 1) != in_count:
                     continue
-                if _can_reach(h, player, p, trumps, count_mask):
+                entry = _can_reach(h, player, p, trumps, count_mask)
+                if entry >= 0:
                     if _quick_tricks(h, p, trumps, count_mask, ws, need) >= need:
+                        ws[_W_RET] |= np.int64(_bit(entry))  # the way in counts too
                         return in_count == 1
         if trumps >= 0:
             # The hand holding the top trumps wins a trick with each of
