@@ -549,101 +549,112 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     if hint >= 0 and not (hand & _bit(hint)):
         hint = -1
     n = 0
-    for s in range(4):
-        m = legal & SUIT_MASKS[s]
-        if not m:
-            continue
-        a = in_play & SUIT_MASKS[s]
-        rel = pext(m, a)
-        reps = pdep(rel & ~(rel << np.uint64(1)), a)  # lowest card of each run
-        suit_len = popcount(hand & SUIT_MASKS[s])
-        others_s = a & ~hand
-        top_other = highest_bit(others_s)
-        suit_base = 0
-        top_good = False
-        if pos == 0 and me_good:
-            # Lead: prefer suits where the opponents have few cards to play
-            # (a smaller tree), no opponent ruffs, partner ruffs or wins.
-            opp = 0
-            ruff_danger = False
-            partner_ruffs = False
-            for p in range(4):
-                if p == player:
-                    continue
-                ln = popcount(h[p] & SUIT_MASKS[s])
-                voided = ln == 0 and trumps >= 0 and s != trumps and (h[p] & SUIT_MASKS[trumps])
-                if (good >> p) & 1:
-                    partner_ruffs = partner_ruffs or voided
-                else:
-                    opp += ln if ln else popcount(hand) + 1
-                    ruff_danger = ruff_danger or voided
-            suit_base = -((opp * 4) << 5) // 13
-            if ruff_danger:
-                suit_base -= 12
-            if partner_ruffs:
-                suit_base += 17
-            if top_other >= 0:
-                top_good = ((good >> _owner(h, top_other)) & 1) == 1
-        while reps:
-            c = lowest_bit(reps)
-            reps &= reps - np.uint64(1)
-            rank = c - 13 * s
-            if pos == 0:
-                if me_good:
-                    if c > top_other:
-                        score = suit_base + (31 if not ruff_danger else 0) + 20
-                    elif top_good:
-                        score = suit_base + 28 - rank
+    if pos > 0 and (hand & SUIT_MASKS[led]):
+        # Following suit with one run of equivalent cards: nothing to order.
+        a = in_play & SUIT_MASKS[led]
+        rel = pext(legal, a)
+        reps = pdep(rel & ~(rel << np.uint64(1)), a)
+        if popcount(reps) == 1:
+            ws[base] = lowest_bit(reps)
+            n = 1
+    if n == 0:
+        for s in range(4):
+            m = legal & SUIT_MASKS[s]
+            if not m:
+                continue
+            a = in_play & SUIT_MASKS[s]
+            rel = pext(m, a)
+            reps = pdep(rel & ~(rel << np.uint64(1)), a)  # lowest card of each run
+            suit_len = popcount(hand & SUIT_MASKS[s])
+            others_s = a & ~hand
+            top_other = highest_bit(others_s)
+            suit_base = 0
+            top_good = False
+            if pos == 0 and me_good:
+                # Lead: prefer suits where the opponents have few cards to play
+                # (a smaller tree), no opponent ruffs, partner ruffs or wins.
+                opp = 0
+                ruff_danger = False
+                partner_ruffs = False
+                for p in range(4):
+                    if p == player:
+                        continue
+                    ln = popcount(h[p] & SUIT_MASKS[s])
+                    voided = ln == 0 and trumps >= 0 and s != trumps and (h[p] & SUIT_MASKS[trumps])
+                    if (good >> p) & 1:
+                        partner_ruffs = partner_ruffs or voided
                     else:
-                        score = suit_base - rank + suit_len
+                        opp += ln if ln else popcount(hand) + 1
+                        ruff_danger = ruff_danger or voided
+                suit_base = -((opp * 4) << 5) // 13
+                if ruff_danger:
+                    suit_base -= 12
+                if partner_ruffs:
+                    suit_base += 17
+                if top_other >= 0:
+                    top_good = ((good >> _owner(h, top_other)) & 1) == 1
+            while reps:
+                c = lowest_bit(reps)
+                reps &= reps - np.uint64(1)
+                rank = c - 13 * s
+                if pos == 0:
+                    if me_good:
+                        if c > top_other:
+                            score = suit_base + (31 if not ruff_danger else 0) + 20
+                        elif top_good:
+                            score = suit_base + 28 - rank
+                        else:
+                            score = suit_base - rank + suit_len
+                    else:
+                        score = 60 - rank if c < top_other else 10 - rank
                 else:
-                    score = 60 - rank if c < top_other else 10 - rank
-            else:
-                wins = _beats(c, win_card, trumps)
-                w_good = ((good >> win_seat) & 1) == 1
-                if me_good:
-                    if wins:
-                        if w_good:
-                            # overtake partner only to turn a card that
-                            # could be beaten into one that cannot
-                            score = 5 - rank
-                            if (
-                                pos < 3
-                                and _beaten_later(h, win_card, led, trumps, player, pos, good)
-                                and not _beaten_later(h, c, led, trumps, player, pos, good)
+                    wins = _beats(c, win_card, trumps)
+                    w_good = ((good >> win_seat) & 1) == 1
+                    if me_good:
+                        if wins:
+                            if w_good:
+                                # overtake partner only to turn a card that
+                                # could be beaten into one that cannot
+                                score = 5 - rank
+                                if (
+                                    pos < 3
+                                    and _beaten_later(h, win_card, led, trumps, player, pos, good)
+                                    and not _beaten_later(h, c, led, trumps, player, pos, good)
+                                ):
+                                    score = 90 - rank
+                            elif pos == 3 or not _beaten_later(
+                                h, c, led, trumps, player, pos, good
                             ):
-                                score = 90 - rank
-                        elif pos == 3 or not _beaten_later(h, c, led, trumps, player, pos, good):
-                            score = 90 - rank  # cheapest sure winner
+                                score = 90 - rank  # cheapest sure winner
+                            else:
+                                score = 35 - rank
                         else:
-                            score = 35 - rank
+                            if w_good and (
+                                pos == 3
+                                or not _beaten_later(h, win_card, led, trumps, player, pos, good)
+                            ):
+                                score = 60 - rank
+                            else:
+                                score = 40 - rank
+                            if s != led and s != trumps:
+                                # discard from long suits, keep a lone top card
+                                score += (suit_len * 64) // 36
+                                if suit_len == 1 and c > top_other:
+                                    score -= 8
                     else:
-                        if w_good and (
-                            pos == 3
-                            or not _beaten_later(h, win_card, led, trumps, player, pos, good)
-                        ):
-                            score = 60 - rank
-                        else:
-                            score = 40 - rank
-                        if s != led and s != trumps:
-                            # discard from long suits, keep a lone top card
-                            score += (suit_len * 64) // 36
-                            if suit_len == 1 and c > top_other:
-                                score -= 8
-                else:
-                    score = 10 - rank if wins else 60 + rank
-            if hint >= 0 and c <= hint and hint // 13 == s:
-                if not (others_s & (_bit(hint) - _bit(c))):
-                    score += 100  # the table's best lead (same run of cards)
-            # insertion by score, best first
-            j = n
-            while j > 0 and ws[sbase + j - 1] < score:
-                ws[base + j] = ws[base + j - 1]
-                ws[sbase + j] = ws[sbase + j - 1]
-                j -= 1
-            ws[base + j] = c
-            ws[sbase + j] = score
-            n += 1
+                        score = 10 - rank if wins else 60 + rank
+                if hint >= 0 and c <= hint and hint // 13 == s:
+                    if not (others_s & (_bit(hint) - _bit(c))):
+                        score += 100  # the table's best lead (same run of cards)
+                # insertion by score, best first
+                j = n
+                while j > 0 and ws[sbase + j - 1] < score:
+                    ws[base + j] = ws[base + j - 1]
+                    ws[sbase + j] = ws[sbase + j - 1]
+                    j -= 1
+                ws[base + j] = c
+                ws[sbase + j] = score
+                n += 1
 
     result = not is_max
     nxt = (player + 1) & 3
