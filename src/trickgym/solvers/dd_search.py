@@ -602,7 +602,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                         if c > top_other:
                             score = suit_base + (31 if not ruff_danger else 0) + 20
                         elif top_good:
-                            score = suit_base + 28 - rank
+                            score = suit_base + 45 - rank
                         else:
                             score = suit_base - rank + suit_len
                     else:
@@ -627,7 +627,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                             ):
                                 score = 90 - rank  # cheapest sure winner
                             else:
-                                score = 35 - rank
+                                score = 45 - rank
                         else:
                             if w_good and (
                                 pos == 3
