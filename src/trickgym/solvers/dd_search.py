@@ -448,7 +448,7 @@ _SEARCH_SIG = (
 )
 
 
-@njit(_SEARCH_SIG, cache=True)
+@njit(_SEARCH_SIG, cache=True, error_model="numpy")
 def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, target):
     """Whether the declaring side's tricks from here (current trick included) reach ``target``.
 
