@@ -63,8 +63,8 @@ _W_COUNT = 2
 _W_CONFIG = 3
 _W_RET = 4  # cards a search result depends on, returned by the callee
 _W_HINT = 5  # best lead remembered by the table for the current node, or -1
-_W_KILL = 8
-_W_MOVES = _W_KILL + 64
+_W_META = 8  # a copy of the table's meta (counters, bucket count, generation)
+_W_MOVES = 16 + 64
 _W_SCORES = _W_MOVES + 53 * 16
 _WS_SIZE = _W_SCORES + 53 * 16
 
@@ -182,7 +182,7 @@ def _top_owner_masks(lengths, info):
 
 
 @njit(cache=True, inline="always")
-def _tt_bucket(meta, lengths, lo, hi, leader):
+def _tt_bucket(ws, lengths, lo, hi, leader):
     # Hash the lengths, leader and owners of each suit's top cards: every
     # entry keeps at least those cards.
     top = np.uint64(leader)
@@ -199,7 +199,7 @@ def _tt_bucket(meta, lengths, lo, hi, leader):
     x ^= x >> np.uint64(29)
     x *= np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(32)
-    log2 = meta[META_LOG2_BUCKETS]
+    log2 = ws[_W_META + META_LOG2_BUCKETS]
     if log2 == 0:
         return 0
     return np.int64(x >> np.uint64(64 - log2)) * (_WAYS * _WORDS)
@@ -214,13 +214,13 @@ def _info_id(config, leader):
 
 
 @njit(cache=True)
-def _tt_lookup(tt, meta, lengths, lo, hi, leader, config, target, allh, ws):
+def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     """1: stored ``value >= target``; 0: ``value < target``; -1: unknown.
 
     On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
     depends on (the matched top cards of each suit).
     """
-    b = _tt_bucket(meta, lengths, lo, hi, leader)
+    b = _tt_bucket(ws, lengths, lo, hi, leader)
     ident = _info_id(config, leader)
     for w in range(_WAYS):
         e = b + w * _WORDS
@@ -241,7 +241,7 @@ def _tt_lookup(tt, meta, lengths, lo, hi, leader, config, target, allh, ws):
         lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
         ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
         if lb >= target or ub < target:
-            meta[META_TT_HITS] += 1
+            ws[_W_META + META_TT_HITS] += 1
             rel = np.uint64(0)
             for s in range(4):
                 a = allh & SUIT_MASKS[s]
@@ -254,14 +254,14 @@ def _tt_lookup(tt, meta, lengths, lo, hi, leader, config, target, allh, ws):
 
 
 @njit(cache=True)
-def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lower, target, best):
+def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower, target, best):
     """Record ``value >= target`` (``is_lower``) or ``value < target``.
 
     The bound holds for every position with the same lengths whose owners
     agree on each suit's cards from the top down to the lowest ``relevant``
     card (at least the top card).
     """
-    meta[META_TT_STORES] += 1
+    ws[_W_META + META_TT_STORES] += 1
     tops = np.uint64(0)
     for s in range(4):
         a = allh & SUIT_MASKS[s]
@@ -280,8 +280,8 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
             | np.uint64(above) << np.uint64(51)
         )
     ident = _info_id(config, leader)
-    b = _tt_bucket(meta, lengths, lo, hi, leader)
-    gen = np.uint64(meta[META_GENERATION] & 255)
+    b = _tt_bucket(ws, lengths, lo, hi, leader)
+    gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
     victim = -1
     victim_rank = 1 << 30
@@ -317,7 +317,7 @@ def _tt_store(tt, meta, lengths, lo, hi, leader, config, allh, relevant, is_lowe
             victim = e
             victim_rank = 0
     if victim < 0:
-        victim = b + (meta[META_TT_STORES] & (_WAYS - 1)) * _WORDS
+        victim = b + (ws[_W_META + META_TT_STORES] & (_WAYS - 1)) * _WORDS
     lb = target if is_lower else 0
     ub = 13 if is_lower else target - 1
     tt[victim] = lengths
@@ -443,13 +443,13 @@ def _beaten_later(h, card, led, trumps, player, pos, good):
 
 
 _SEARCH_SIG = (
-    "boolean(uint64[::1], int64[::1], uint64[::1], int64[::1], "
+    "boolean(uint64[::1], int64[::1], uint64[::1], "
     "int64, int64, uint64, int64, int64, int64, int64)"
 )
 
 
 @njit(_SEARCH_SIG, cache=True, error_model="numpy")
-def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, target):
+def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target):
     """Whether the declaring side's tricks from here (current trick included) reach ``target``.
 
     ``h`` (uint64[4]) are the hands, changed and restored in place;
@@ -457,7 +457,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     so far are ``trick_mask``, led suit ``led``, current winner ``win_card``
     played by ``win_seat``.
     """
-    meta[META_NODES] += 1
+    ws[_W_META + META_NODES] += 1
     trumps = ws[_W_TRUMPS]
     max_mask = ws[_W_MAX]
     count_mask = ws[_W_COUNT]
@@ -528,9 +528,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
         ws[_W_HINT] = -1
         if r > _TT_MIN_TRICKS:
             lengths, key_lo, key_hi = _tt_key(h)
-            found = _tt_lookup(
-                tt, meta, lengths, key_lo, key_hi, player, ws[_W_CONFIG], target, allh, ws
-            )
+            found = _tt_lookup(tt, lengths, key_lo, key_hi, player, ws[_W_CONFIG], target, allh, ws)
             if found >= 0:
                 return found == 1
         legal = hand
@@ -677,7 +675,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
             # No literal arguments: a recursive call typed on literals breaks
             # numba's on-disk cache (unresolved symbol on load).
             res = _search(
-                h, ws, tt, meta, wseat, zero, no_cards, none, none, none,
+                h, ws, tt, wseat, zero, no_cards, none, none, none,
                 target - ((count_mask >> wseat) & 1),
             )  # fmt: skip
             dep = np.uint64(ws[_W_RET])
@@ -685,13 +683,13 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 dep |= _bit(wc)  # won by rank, not only by suit
         else:
             res = _search(
-                h, ws, tt, meta, nxt, pos + 1, trick_mask | b, wc, wseat,
+                h, ws, tt, nxt, pos + 1, trick_mask | b, wc, wseat,
                 c // 13 if pos == 0 else led, target,
             )  # fmt: skip
             dep = np.uint64(ws[_W_RET])
         h[player] = hand
         if res == is_max:
-            meta[META_CUT_FIRST if i == 0 else META_CUT_LATER] += 1
+            ws[_W_META + (META_CUT_FIRST if i == 0 else META_CUT_LATER)] += 1
             result = res
             relevant = dep
             best = c
@@ -699,7 +697,7 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
         relevant |= dep
     if pos == 0 and popcount(hand) > _TT_MIN_TRICKS:
         _tt_store(
-            tt, meta, lengths, key_lo, key_hi, player, ws[_W_CONFIG], allh, relevant, result,
+            tt, ws, lengths, key_lo, key_hi, player, ws[_W_CONFIG], allh, relevant, result,
             target, best,
         )  # fmt: skip
     ws[_W_RET] = np.int64(relevant)
@@ -707,11 +705,11 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
 
 
 @njit(cache=True)
-def _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, target):
+def _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, target):
     """``_search`` of the position, or of the position after ``player`` plays ``card``."""
-    meta[META_PROBES] += 1
+    ws[_W_META + META_PROBES] += 1
     if card < 0:
-        return _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, target)
+        return _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     b = _bit(card)
     h[player] ^= b
     if pos == 0 or _beats(card, win_card, ws[_W_TRUMPS]):
@@ -719,11 +717,11 @@ def _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, ca
         win_seat = player
     if pos == 3:
         won = (ws[_W_COUNT] >> win_seat) & 1
-        res = _search(h, ws, tt, meta, win_seat, 0, np.uint64(0), -1, -1, -1, target - won)
+        res = _search(h, ws, tt, win_seat, 0, np.uint64(0), -1, -1, -1, target - won)
     else:
         new_led = card // 13 if pos == 0 else led
         res = _search(
-            h, ws, tt, meta, (player + 1) & 3, pos + 1, trick_mask | b, win_card, win_seat,
+            h, ws, tt, (player + 1) & 3, pos + 1, trick_mask | b, win_card, win_seat,
             new_led, target,
         )  # fmt: skip
     h[player] ^= b
@@ -731,11 +729,11 @@ def _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, ca
 
 
 @njit(cache=True)
-def _value(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
+def _value(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
     """Exact value in ``[lo, hi]`` by null-window probes stepping from ``guess``."""
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
-        if _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, t):
+        if _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, t):
             lo = t
             t = lo + 1
         else:
@@ -770,6 +768,13 @@ def _estimate(h, trumps, count_mask, r):
 
 
 @njit(cache=True)
+def _count_back(ws, meta):
+    """Add the search's counters to the table's ``meta``."""
+    for i in range(META_NODES, 8):
+        meta[i] = ws[_W_META + i]
+
+
+@njit(cache=True)
 def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table):
     meta = table[1]
     meta[META_GENERATION] += 1
@@ -777,7 +782,8 @@ def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, t
     for p in range(4):
         h[p] = hands[p]
     ws = np.zeros(_WS_SIZE, dtype=np.int64)
-    ws[_W_KILL : _W_KILL + 64] = -1
+    for i in range(8):
+        ws[_W_META + i] = meta[i]
     max_mask = ((~declarer_mask) & 15) if misere else declarer_mask & 15
     ws[_W_TRUMPS] = trumps
     ws[_W_MAX] = max_mask
@@ -830,10 +836,12 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
     )
     r = popcount(h[player])
     guess = _estimate(h, trumps, declarer_mask & 15, r)
-    return _value(
-        h, ws, entries, meta, player, n_trick, trick_mask, win_card, win_seat, led, -1, 0, r,
+    value = _value(
+        h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led, -1, 0, r,
         guess,
     )  # fmt: skip
+    _count_back(ws, meta)
+    return value
 
 
 @njit(cache=True)
@@ -872,8 +880,9 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
             m &= m - np.uint64(1)
             if reps & _bit(c):
                 value = _value(
-                    h, ws, entries, meta, player, n_trick, trick_mask, win_card, win_seat, led,
+                    h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led,
                     c, 0, r, guess,
                 )  # fmt: skip
                 guess = value
             out[c] = value
+    _count_back(ws, meta)
