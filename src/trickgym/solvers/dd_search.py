@@ -92,15 +92,18 @@ def new_table(mb: float = 32):
 
     Returns ``(entries, meta)``:
 
-    - ``entries``: ``uint64[n_buckets * 8 * 4]``, buckets of 8 entries of 4
-      words: the suit lengths of every hand (4 bits each), the owners of the
-      cards of each suit by rank (2 bits a card, two words), and an info word
+    - ``entries``: ``uint64[n_buckets * 64 * 6]``, buckets of 64 entries of
+      6 words, stored word by word (the 64 first words, then the 64 second
+      words...) so a scan reads only the words it compares: the suit lengths
+      of every hand (4 bits each), the owners of the cards of each suit by
+      rank (2 bits a card, two words, only the matched ones kept), an info word
       (valid bit, lower and upper bound on the declaring side's tricks,
       objective (strain and seat masks), generation, leader, and per suit
       how many top cards must match: the rest are "small cards" whose
-      owners did not matter to the stored bound);
-    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, used to
-      prefer replacing old entries), [1] log2 of the bucket count, [2] nodes
+      owners did not matter to the stored bound), and the two masks of the
+      matched owner bits;
+    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, kept in
+      the entries it writes), [1] log2 of the bucket count, [2] nodes
       searched, [3] table hits, [4] null-window probes, [5] table stores (the
       counters accumulate across calls; reset them to measure one solve),
       [6] cutoffs by the first move tried, [7] cutoffs by a later move
@@ -223,13 +226,18 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     b = _tt_bucket(ws, lengths, lo, hi, leader)
     ident = _info_id(config, leader)
     for w in range(_WAYS):
-        e = b + w * _WORDS
-        info = tt[e + 3]
-        if info == 0:
-            break  # buckets fill from the front and are never emptied
-        if tt[e] != lengths or (info & _INFO_ID) != ident:
+        e = b + w
+        key = tt[e]
+        if key != lengths:
+            if key == 0:
+                break  # buckets fill from the front and are never emptied
             continue
-        if (lo & tt[e + 4]) != tt[e + 1] or (hi & tt[e + 5]) != tt[e + 2]:
+        info = tt[e + 3 * _WAYS]
+        if (info & _INFO_ID) != ident:
+            continue
+        if (lo & tt[e + 4 * _WAYS]) != tt[e + 1 * _WAYS]:
+            continue
+        if (hi & tt[e + 5 * _WAYS]) != tt[e + 2 * _WAYS]:
             continue
         if (info >> np.uint64(48)) & np.uint64(1):
             s = np.int64((info >> np.uint64(49)) & np.uint64(3))
@@ -284,19 +292,20 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
     gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
     victim = -1
-    victim_rank = 1 << 30
     for w in range(_WAYS):
-        e = b + w * _WORDS
-        info = tt[e + 3]
-        if not (info & _VALID):
-            victim = e  # the first empty slot: no entries after it
-            break
+        e = b + w
+        key = tt[e]
+        if key != lengths:
+            if key == 0:
+                victim = e  # the first empty slot: no entries after it
+                break
+            continue
+        info = tt[e + 3 * _WAYS]
         if (
-            tt[e] == lengths
-            and (info & _INFO_ID) == ident
+            (info & _INFO_ID) == ident
             and ((info ^ tops) >> np.uint64(32)) & np.uint64(0xFFFF) == np.uint64(0)
-            and (lo & mlo) == tt[e + 1]
-            and (hi & mhi) == tt[e + 2]
+            and (lo & mlo) == tt[e + 1 * _WAYS]
+            and (hi & mhi) == tt[e + 2 * _WAYS]
         ):
             lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
             ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
@@ -310,22 +319,18 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
                 info = (info & ~(np.uint64(0xFFFF) << np.uint64(48))) | (
                     tops & (np.uint64(0xFFFF) << np.uint64(48))
                 )
-            tt[e + 3] = info | gen << np.uint64(20)
+            tt[e + 3 * _WAYS] = info | gen << np.uint64(20)
             return
-        # Prefer replacing entries of older solves, else any (round robin).
-        if ((info >> np.uint64(20)) & np.uint64(255)) != gen and victim_rank > 0:
-            victim = e
-            victim_rank = 0
-    if victim < 0:
-        victim = b + (ws[_W_META + META_TT_STORES] & (_WAYS - 1)) * _WORDS
+    if victim < 0:  # a full bucket: replace round robin
+        victim = b + (ws[_W_META + META_TT_STORES] & (_WAYS - 1))
     lb = target if is_lower else 0
     ub = 13 if is_lower else target - 1
     tt[victim] = lengths
-    tt[victim + 1] = lo & mlo
-    tt[victim + 2] = hi & mhi
-    tt[victim + 4] = mlo
-    tt[victim + 5] = mhi
-    tt[victim + 3] = (
+    tt[victim + 1 * _WAYS] = lo & mlo
+    tt[victim + 2 * _WAYS] = hi & mhi
+    tt[victim + 4 * _WAYS] = mlo
+    tt[victim + 5 * _WAYS] = mhi
+    tt[victim + 3 * _WAYS] = (
         ident
         | np.uint64(lb) << np.uint64(1)
         | np.uint64(ub) << np.uint64(5)
