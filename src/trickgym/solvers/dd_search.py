@@ -232,12 +232,12 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
             if key == 0:
                 break  # buckets fill from the front and are never emptied
             continue
-        info = tt[e + 3 * _WAYS]
-        if (info & _INFO_ID) != ident:
-            continue
         if (lo & tt[e + 4 * _WAYS]) != tt[e + 1 * _WAYS]:
             continue
         if (hi & tt[e + 5 * _WAYS]) != tt[e + 2 * _WAYS]:
+            continue
+        info = tt[e + 3 * _WAYS]
+        if (info & _INFO_ID) != ident:
             continue
         if (info >> np.uint64(48)) & np.uint64(1):
             s = np.int64((info >> np.uint64(49)) & np.uint64(3))
@@ -263,7 +263,7 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
 
 @njit(cache=True)
 def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower, target, best):
-    """Record ``value >= target`` (``is_lower``) or ``value < target``.
+    """Record ``value >= target`` (``is_lower``) or ``value < target`` in a new entry.
 
     The bound holds for every position with the same lengths whose owners
     agree on each suit's cards from the top down to the lowest ``relevant``
@@ -291,36 +291,13 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
     b = _tt_bucket(ws, lengths, lo, hi, leader)
     gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
+    # Always a new entry (merging with an equal one cost more than it saved:
+    # a lookup takes the first entry that decides): the first empty slot.
     victim = -1
     for w in range(_WAYS):
-        e = b + w
-        key = tt[e]
-        if key != lengths:
-            if key == 0:
-                victim = e  # the first empty slot: no entries after it
-                break
-            continue
-        info = tt[e + 3 * _WAYS]
-        if (
-            (info & _INFO_ID) == ident
-            and ((info ^ tops) >> np.uint64(32)) & np.uint64(0xFFFF) == np.uint64(0)
-            and (lo & mlo) == tt[e + 1 * _WAYS]
-            and (hi & mhi) == tt[e + 2 * _WAYS]
-        ):
-            lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
-            ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
-            if is_lower:
-                lb = max(lb, target)
-            else:
-                ub = min(ub, target - 1)
-            info &= ~(np.uint64(0x1FE) | np.uint64(255) << np.uint64(20))
-            info |= np.uint64(lb) << np.uint64(1) | np.uint64(ub) << np.uint64(5)
-            if best >= 0:
-                info = (info & ~(np.uint64(0xFFFF) << np.uint64(48))) | (
-                    tops & (np.uint64(0xFFFF) << np.uint64(48))
-                )
-            tt[e + 3 * _WAYS] = info | gen << np.uint64(20)
-            return
+        if tt[b + w] == 0:
+            victim = b + w
+            break
     if victim < 0:  # a full bucket: replace round robin
         victim = b + (ws[_W_META + META_TT_STORES] & (_WAYS - 1))
     lb = target if is_lower else 0
