@@ -16,17 +16,22 @@ The search answers null-window questions "is the value at least ``target``?"
 with a sequence of such probes, moving the target one trick at a time
 (:func:`_value`), as DDS does. At every trick start it
 
-- answers from the transposition table, which is keyed by the *relative*
-  holdings (per suit: who holds the 1st, 2nd, ... highest remaining card), so
-  positions that differ only in which low cards are gone share one entry,
-  and stores lower/upper bounds on the value;
-- counts the leader's quick tricks (top cards it can cash without the lead
-  passing), a lower bound for the leader's side.
+- bounds the value by the tricks the leader (or a partner it can reach) can
+  cash from the top, and by the tricks of the hand holding the top trumps;
+- answers from the transposition table. Its entries hold a lower or upper
+  bound and the cards the bound depended on (DDS's "winning ranks": the
+  cards that won a trick by rank, or were counted as sure tricks): the bound
+  holds for every position with the same suit lengths whose cards agree,
+  suit by suit, from the top down to the lowest such card; the cards below
+  are "small cards" whose owners did not matter. Buckets are chosen by the
+  suit lengths and the leader.
 
 Inside a trick, cards of one hand that are adjacent among the cards still in
 play (hands and current trick) are equivalent: one of them is searched.
-Moves are ordered by simple card-play rules (win cheaply, play low under a
-partner's winner, cash top cards, keep the previous cutoff move first).
+Moves are ordered by card-play rules after DDS's (cash sure winners, lead
+towards a partner's winner, prefer suits where the opponents have few cards,
+win cheaply with a card nobody after can beat, play low under a partner's
+safe winner, discard from long suits) and the best lead the table remembers.
 
 The transposition table is ``(entries, meta)`` from :func:`new_table`; see
 its docstring. Entries stay valid across calls (the key holds the whole
