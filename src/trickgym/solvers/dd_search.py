@@ -69,7 +69,8 @@ _W_CONFIG = 3
 _W_RET = 4  # cards a search result depends on, returned by the callee
 _W_HINT = 5  # best lead remembered by the table for the current node, or -1
 _W_META = 8  # a copy of the table's meta (counters, bucket count, generation)
-_W_MOVES = 16 + 64
+_W_KILL = 16  # per depth: the last lead that caused a cutoff
+_W_MOVES = _W_KILL + 64
 _W_SCORES = _W_MOVES + 53 * 16
 _WS_SIZE = _W_SCORES + 53 * 16
 
@@ -88,6 +89,7 @@ _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
 _WAYS = 64  # entries per bucket (all positions with the same suit lengths share one)
 _HASH_TOP = 0  # owners of this many top cards of each suit pick the bucket
+_KILLER_BONUS = 50
 _TT_MIN_TRICKS = 1  # below this many tricks left, searching is cheaper than the table
 _WORDS = 6  # lengths, owners of S H, owners of D C, info, owner masks of S H and of D C
 
@@ -531,6 +533,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     base = _W_MOVES + idx * 16
     sbase = _W_SCORES + idx * 16
     hint = ws[_W_HINT] if pos == 0 else -1
+    killer = ws[_W_KILL + idx] if pos == 0 else -1
     if hint >= 0 and not (hand & _bit(hint)):
         hint = -1
     n = 0
@@ -631,6 +634,8 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                 if hint >= 0 and c <= hint and hint // 13 == s:
                     if not (others_s & (_bit(hint) - _bit(c))):
                         score += 100  # the table's best lead (same run of cards)
+                if c == killer:
+                    score += _KILLER_BONUS
                 # insertion by score, best first
                 j = n
                 while j > 0 and ws[sbase + j - 1] < score:
@@ -680,6 +685,8 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             result = res
             relevant = dep
             best = c
+            if pos == 0:
+                ws[_W_KILL + idx] = c
             break
         relevant |= dep
     if pos == 0 and popcount(hand) > _TT_MIN_TRICKS:
@@ -771,6 +778,7 @@ def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, t
     ws = np.zeros(_WS_SIZE, dtype=np.int64)
     for i in range(8):
         ws[_W_META + i] = meta[i]
+    ws[_W_KILL : _W_KILL + 64] = -1
     max_mask = ((~declarer_mask) & 15) if misere else declarer_mask & 15
     ws[_W_TRUMPS] = trumps
     ws[_W_MAX] = max_mask
