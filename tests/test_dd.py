@@ -12,7 +12,7 @@ import pytest
 from numba import njit
 
 import trickgym.solvers.dd
-from trickgym.cards.notation import format_hand
+from trickgym.cards.notation import format_hand, parse_hand
 from trickgym.cli import main
 from trickgym.solvers.dd import card_values, dd_card_values, dd_tricks, new_table, solve
 
@@ -388,3 +388,21 @@ def test_portable_pext_pdep_match_bmi2():
         if HAS_BMI2:
             assert int(_bitops._pext_fast(x, mask)) == want_ext
             assert int(_bitops._pdep_fast(np.uint64(want_ext), mask)) == int(x) & int(mask)
+
+
+@pytest.mark.parametrize(
+    "pbn,strain,leader,want",
+    [
+        # Found by comparing with DDS: when a table entry generalised a
+        # position whose equivalent cards had been searched only once, these
+        # came out one or two tricks short.
+        (".KQJ8.92.K6 J987..A.983 K5.T9543..T 3.A2.743.J5", "NT", 2, 6),
+        ("82.K6.T82. .2.KQ76.87 K97.5.J.54 A6.Q.54.93", "S", 0, 5),
+    ],
+)
+def test_regressions_found_against_dds(pbn, strain, leader, want):
+    hands = pbn.split()
+    ref, mover = dds_tricks([parse_hand(h) for h in hands], strain, leader)
+    assert (ref, mover) == (want, leader)
+    # a fresh table of its own size, so earlier tests' entries play no part
+    assert solve(hands, strain, leader, [leader % 2, leader % 2 + 2], tt_mb=31) == want

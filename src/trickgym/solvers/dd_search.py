@@ -543,8 +543,14 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
         rel = pext(legal, a)
         reps = pdep(rel & ~(rel << np.uint64(1)), a)
         if popcount(reps) == 1:
+            # one card of the run first; the others last (see below)
             ws[base] = lowest_bit(reps)
             n = 1
+            rest = legal & ~reps
+            while rest:
+                ws[base + n] = lowest_bit(rest)
+                rest &= rest - np.uint64(1)
+                n += 1
     if n == 0:
         for s in range(4):
             m = legal & SUIT_MASKS[s]
@@ -552,7 +558,13 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                 continue
             a = in_play & SUIT_MASKS[s]
             rel = pext(m, a)
-            reps = pdep(rel & ~(rel << np.uint64(1)), a)  # lowest card of each run
+            # Cards adjacent among the cards in play are equivalent here, but
+            # a table entry generalises this position to others where they
+            # are not: so every card is searched, the lowest of each run
+            # first and the others last (tried only when nothing cut off,
+            # and then mostly answered by the table).
+            lows = pdep(rel & ~(rel << np.uint64(1)), a)
+            reps = m
             suit_len = popcount(hand & SUIT_MASKS[s])
             others_s = a & ~hand
             top_other = highest_bit(others_s)
@@ -636,6 +648,8 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                         score += 100  # the table's best lead (same run of cards)
                 if c == killer:
                     score += _KILLER_BONUS
+                if not (lows & _bit(c)):
+                    score -= 100_000
                 # insertion by score, best first
                 j = n
                 while j > 0 and ws[sbase + j - 1] < score:
