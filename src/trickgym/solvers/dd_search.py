@@ -537,6 +537,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     if hint >= 0 and not (hand & _bit(hint)):
         hint = -1
     n = 0
+    lows_all = np.uint64(0)  # the lowest card of each run of equivalent cards
     if pos > 0 and (hand & SUIT_MASKS[led]):
         # Following suit with one run of equivalent cards: nothing to order.
         a = in_play & SUIT_MASKS[led]
@@ -546,6 +547,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             # one card of the run first; the others last (see below)
             ws[base] = lowest_bit(reps)
             n = 1
+            lows_all = reps
             rest = legal & ~reps
             while rest:
                 ws[base + n] = lowest_bit(rest)
@@ -564,6 +566,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             # first and the others last (tried only when nothing cut off,
             # and then mostly answered by the table).
             lows = pdep(rel & ~(rel << np.uint64(1)), a)
+            lows_all |= lows
             reps = m
             suit_len = popcount(hand & SUIT_MASKS[s])
             others_s = a & ~hand
@@ -669,6 +672,14 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     best = none
     for i in range(n):
         c = ws[base + i]
+        if not (lows_all & _bit(c)):
+            # An equivalent card of a run already searched: needed only if
+            # the run reaches below the cards the answer depends on so far
+            # (a matching position could split it there).
+            rs = relevant & SUIT_MASKS[c // 13]
+            bottom = highest_bit(lows_all & SUIT_MASKS[c // 13] & (_bit(c) - np.uint64(1)))
+            if rs and lowest_bit(rs) <= bottom:
+                continue
         b = _bit(c)
         h[player] = hand ^ b
         if pos == 0 or _beats(c, win_card, trumps):
