@@ -27,7 +27,11 @@ with a sequence of such probes, moving the target one trick at a time
   suit lengths and the leader.
 
 Inside a trick, cards of one hand that are adjacent among the cards still in
-play (hands and current trick) are equivalent: one of them is searched.
+play (hands and current trick) are equivalent. One of them is searched first
+and the others last, and only when every move has to be tried and the run
+reaches below the cards the answer depends on: a table entry generalises
+the position to others in which those cards are no longer adjacent
+(searching one card of a run only gave wrong answers, found against DDS).
 Moves are ordered by card-play rules after DDS's (cash sure winners, lead
 towards a partner's winner, prefer suits where the opponents have few cards,
 win cheaply with a card nobody after can beat, play low under a partner's
