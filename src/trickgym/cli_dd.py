@@ -29,7 +29,14 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "dd",
         help="double-dummy tricks for JSON-lines positions",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        description=(
+            "Read positions as JSON lines, e.g. "
+            '{"hands": ["AKQ2.JT9.8765.43", "JT9.8765.43.AKQ2", "8765.43.AKQ2.JT9", '
+            '"43.AKQ2.JT9.8765"], "trumps": "NT", "leader": 0, "declarers": [0, 2]} '
+            '(optional "trick": cards already played to the current trick, '
+            '"misere": true), and write each with "tricks" added: the tricks the '
+            "declarers take from now on with double-dummy play."
+        ),
     )
     p.add_argument("input", nargs="?", default="-", help="JSON-lines file (default: stdin)")
     p.add_argument("--out", default="-", help="write the JSON lines here (default: stdout)")

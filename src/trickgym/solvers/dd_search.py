@@ -16,17 +16,26 @@ The search answers null-window questions "is the value at least ``target``?"
 with a sequence of such probes, moving the target one trick at a time
 (:func:`_value`), as DDS does. At every trick start it
 
-- answers from the transposition table, which is keyed by the *relative*
-  holdings (per suit: who holds the 1st, 2nd, ... highest remaining card), so
-  positions that differ only in which low cards are gone share one entry,
-  and stores lower/upper bounds on the value;
-- counts the leader's quick tricks (top cards it can cash without the lead
-  passing), a lower bound for the leader's side.
+- bounds the value by the tricks the leader (or a partner it can reach) can
+  cash from the top, and by the tricks of the hand holding the top trumps;
+- answers from the transposition table. Its entries hold a lower or upper
+  bound and the cards the bound depended on (DDS's "winning ranks": the
+  cards that won a trick by rank, or were counted as sure tricks): the bound
+  holds for every position with the same suit lengths whose cards agree,
+  suit by suit, from the top down to the lowest such card; the cards below
+  are "small cards" whose owners did not matter. Buckets are chosen by the
+  suit lengths and the leader.
 
 Inside a trick, cards of one hand that are adjacent among the cards still in
-play (hands and current trick) are equivalent: one of them is searched.
-Moves are ordered by simple card-play rules (win cheaply, play low under a
-partner's winner, cash top cards, keep the previous cutoff move first).
+play (hands and current trick) are equivalent. One of them is searched first
+and the others last, and only when every move has to be tried and the run
+reaches below the cards the answer depends on: a table entry generalises
+the position to others in which those cards are no longer adjacent
+(searching one card of a run only gave wrong answers, found against DDS).
+Moves are ordered by card-play rules after DDS's (cash sure winners, lead
+towards a partner's winner, prefer suits where the opponents have few cards,
+win cheaply with a card nobody after can beat, play low under a partner's
+safe winner, discard from long suits) and the best lead the table remembers.
 
 The transposition table is ``(entries, meta)`` from :func:`new_table`; see
 its docstring. Entries stay valid across calls (the key holds the whole
@@ -61,7 +70,10 @@ _W_TRUMPS = 0
 _W_MAX = 1
 _W_COUNT = 2
 _W_CONFIG = 3
-_W_KILL = 8
+_W_RET = 4  # cards a search result depends on, returned by the callee
+_W_HINT = 5  # best lead remembered by the table for the current node, or -1
+_W_META = 8  # a copy of the table's meta (counters, bucket count, generation)
+_W_KILL = 16  # per depth: the last lead that caused a cutoff
 _W_MOVES = _W_KILL + 64
 _W_SCORES = _W_MOVES + 53 * 16
 _WS_SIZE = _W_SCORES + 53 * 16
@@ -73,12 +85,17 @@ META_NODES = 2
 META_TT_HITS = 3
 META_PROBES = 4
 META_TT_STORES = 5
+META_CUT_FIRST = 6
+META_CUT_LATER = 7
 
-_WAYS = 4  # entries per bucket
-_WORDS = 3  # key_lo, key_hi, info
 _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
+_WAYS = 64  # entries per bucket (all positions with the same suit lengths share one)
+_HASH_TOP = 0  # owners of this many top cards of each suit pick the bucket
+_KILLER_BONUS = 50
+_TT_MIN_TRICKS = 1  # below this many tricks left, searching is cheaper than the table
+_WORDS = 6  # lengths, owners of S H, owners of D C, info, owner masks of S H and of D C
 
 
 def new_table(mb: float = 32):
@@ -86,14 +103,22 @@ def new_table(mb: float = 32):
 
     Returns ``(entries, meta)``:
 
-    - ``entries``: ``uint64[n_buckets * 4 * 3]``, buckets of 4 entries of 3
-      words (two key words: the relative holdings of every suit and the
-      leader; one info word: valid bit, lower and upper bound, objective
-      (strain and the two seat masks), generation, cards per hand);
-    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, used to
-      prefer replacing old entries), [1] log2 of the bucket count, [2] nodes
+    - ``entries``: ``uint64[n_buckets * 64 * 6]``, buckets of 64 entries of
+      6 words, stored word by word (the 64 first words, then the 64 second
+      words...) so a scan reads only the words it compares: the suit lengths
+      of every hand (4 bits each), the owners of the cards of each suit by
+      rank (2 bits a card, two words, only the matched ones kept), an info word
+      (valid bit, lower and upper bound on the declaring side's tricks,
+      objective (strain and seat masks), generation, leader, and per suit
+      how many top cards must match: the rest are "small cards" whose
+      owners did not matter to the stored bound), and the two masks of the
+      matched owner bits;
+    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, kept in
+      the entries it writes), [1] log2 of the bucket count, [2] nodes
       searched, [3] table hits, [4] null-window probes, [5] table stores (the
-      counters accumulate across calls; reset them to measure one solve).
+      counters accumulate across calls; reset them to measure one solve),
+      [6] cutoffs by the first move tried, [7] cutoffs by a later move
+      (move ordering quality).
 
     ``n_buckets`` is the largest power of two that fits in ``mb`` (at least 1).
     """
@@ -122,113 +147,193 @@ def _beats(card, winner, trumps):
 
 
 @njit(cache=True, inline="always")
-def _tt_key(h, leader):
-    """Two words: per suit the count and the owner (2 bits) of each card by rank."""
+def _tt_key(h):
+    """Suit lengths of every hand, and owners by rank of every suit (2 bits a card)."""
     allh = h[0] | h[1] | h[2] | h[3]
     own0 = h[1] | h[3]
     own1 = h[2] | h[3]
-    lo = np.uint64(leader) << np.uint64(60)
+    lengths = np.uint64(0)
+    for s in range(4):
+        for p in range(4):
+            lengths |= np.uint64(popcount(h[p] & SUIT_MASKS[s])) << np.uint64(16 * s + 4 * p)
+    lo = np.uint64(0)
     hi = np.uint64(0)
     for s in range(4):
         a = allh & SUIT_MASKS[s]
-        code = (
-            pdep(pext(own0, a), _EVEN26)
-            | pdep(pext(own1, a), _ODD26)
-            | (np.uint64(popcount(a)) << np.uint64(26))
-        )
+        code = pdep(pext(own0, a), _EVEN26) | pdep(pext(own1, a), _ODD26)
         if s < 2:
-            lo |= code << np.uint64(30 * s)
+            lo |= code << np.uint64(32 * s)
         else:
-            hi |= code << np.uint64(30 * (s - 2))
-    return lo, hi
+            hi |= code << np.uint64(32 * (s - 2))
+    return lengths, lo, hi
 
 
 @njit(cache=True, inline="always")
-def _tt_bucket(meta, lo, hi):
-    x = lo * np.uint64(0x9E3779B97F4A7C15) ^ hi * np.uint64(0xC2B2AE3D27D4EB4F)
+def _suit_len(lengths, s):
+    x = lengths >> np.uint64(16 * s)
+    return np.int64(
+        (x & np.uint64(15))
+        + ((x >> np.uint64(4)) & np.uint64(15))
+        + ((x >> np.uint64(8)) & np.uint64(15))
+        + ((x >> np.uint64(12)) & np.uint64(15))
+    )
+
+
+@njit(cache=True, inline="always")
+def _top_owner_masks(lengths, info):
+    """Masks over the two owner words selecting the top ``j`` cards of each suit."""
+    mlo = np.uint64(0)
+    mhi = np.uint64(0)
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        j = np.int64((info >> np.uint64(32 + 4 * s)) & np.uint64(15))
+        m = ((np.uint64(1) << np.uint64(2 * j)) - np.uint64(1)) << np.uint64(2 * (n - j))
+        if s < 2:
+            mlo |= m << np.uint64(32 * s)
+        else:
+            mhi |= m << np.uint64(32 * (s - 2))
+    return mlo, mhi
+
+
+@njit(cache=True, inline="always")
+def _tt_bucket(ws, lengths, lo, hi, leader):
+    # Hash the lengths, leader and owners of each suit's top cards: every
+    # entry keeps at least those cards.
+    top = np.uint64(leader)
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        if n:
+            word = lo if s < 2 else hi
+            k = min(n, _HASH_TOP)
+            code = word >> np.uint64(32 * (s & 1) + 2 * (n - k))
+            top |= (code & np.uint64((1 << (2 * k)) - 1)) << np.uint64(2 + 2 * _HASH_TOP * s)
+    x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ (top + np.uint64(1)) * np.uint64(
+        0xC2B2AE3D27D4EB4F
+    )
     x ^= x >> np.uint64(29)
     x *= np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(32)
-    log2 = meta[META_LOG2_BUCKETS]
+    log2 = ws[_W_META + META_LOG2_BUCKETS]
     if log2 == 0:
         return 0
     return np.int64(x >> np.uint64(64 - log2)) * (_WAYS * _WORDS)
 
 
+_INFO_ID = np.uint64((0x7FF << 9) | (3 << 28) | 1)  # config, leader, valid
+
+
 @njit(cache=True, inline="always")
-def _tt_find(tt, meta, lo, hi, config):
-    b = _tt_bucket(meta, lo, hi)
-    for j in range(_WAYS):
-        e = b + j * _WORDS
-        info = tt[e + 2]
-        if (
-            tt[e] == lo
-            and tt[e + 1] == hi
-            and (info & _VALID)
-            and ((info >> np.uint64(9)) & np.uint64(0x7FF)) == np.uint64(config)
-        ):
-            return e
+def _info_id(config, leader):
+    return np.uint64(config) << np.uint64(9) | np.uint64(leader) << np.uint64(28) | _VALID
+
+
+@njit(cache=True)
+def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
+    """1: stored ``value >= target``; 0: ``value < target``; -1: unknown.
+
+    On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
+    depends on (the matched top cards of each suit).
+    """
+    b = _tt_bucket(ws, lengths, lo, hi, leader)
+    ident = _info_id(config, leader)
+    for w in range(_WAYS):
+        e = b + w
+        key = tt[e]
+        if key != lengths:
+            if key == 0:
+                break  # buckets fill from the front and are never emptied
+            continue
+        if (lo & tt[e + 4 * _WAYS]) != tt[e + 1 * _WAYS]:
+            continue
+        if (hi & tt[e + 5 * _WAYS]) != tt[e + 2 * _WAYS]:
+            continue
+        info = tt[e + 3 * _WAYS]
+        if (info & _INFO_ID) != ident:
+            continue
+        if (info >> np.uint64(48)) & np.uint64(1):
+            s = np.int64((info >> np.uint64(49)) & np.uint64(3))
+            t = np.int64((info >> np.uint64(51)) & np.uint64(15))
+            a = allh & SUIT_MASKS[s]
+            n = popcount(a)
+            if t < n:
+                ws[_W_HINT] = lowest_bit(pdep(np.uint64(1) << np.uint64(n - 1 - t), a))
+        lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
+        ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
+        if lb >= target or ub < target:
+            ws[_W_META + META_TT_HITS] += 1
+            rel = np.uint64(0)
+            for s in range(4):
+                a = allh & SUIT_MASKS[s]
+                n = popcount(a)
+                j = np.int64((info >> np.uint64(32 + 4 * s)) & np.uint64(15))
+                rel |= pdep(((np.uint64(1) << np.uint64(j)) - np.uint64(1)) << np.uint64(n - j), a)
+            ws[_W_RET] = np.int64(rel)
+            return 1 if lb >= target else 0
     return -1
 
 
 @njit(cache=True)
-def _tt_store(tt, meta, lo, hi, config, k, is_lower, target):
-    """Record ``value >= target`` (``is_lower``) or ``value < target``."""
-    meta[META_TT_STORES] += 1
-    b = _tt_bucket(meta, lo, hi)
-    gen = np.uint64(meta[META_GENERATION] & 255)
-    victim = -1
-    victim_rank = 1 << 30
-    for j in range(_WAYS):
-        e = b + j * _WORDS
-        info = tt[e + 2]
-        if not (info & _VALID):
-            if victim_rank > -1:
-                victim = e
-                victim_rank = -1
+def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower, target, best):
+    """Record ``value >= target`` (``is_lower``) or ``value < target`` in a new entry.
+
+    The bound holds for every position with the same lengths whose owners
+    agree on each suit's cards from the top down to the lowest ``relevant``
+    card (at least the top card).
+    """
+    ws[_W_META + META_TT_STORES] += 1
+    tops = np.uint64(0)
+    for s in range(4):
+        a = allh & SUIT_MASKS[s]
+        if not a:
             continue
-        if (
-            tt[e] == lo
-            and tt[e + 1] == hi
-            and ((info >> np.uint64(9)) & np.uint64(0x7FF)) == np.uint64(config)
-        ):
-            lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
-            ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
-            if is_lower:
-                lb = max(lb, target)
-            else:
-                ub = min(ub, target - 1)
-            info &= ~np.uint64(0x1FE)
-            info |= np.uint64(lb) << np.uint64(1) | np.uint64(ub) << np.uint64(5)
-            info &= ~(np.uint64(255) << np.uint64(20))
-            tt[e + 2] = info | gen << np.uint64(20)
-            return
-        # Prefer replacing entries of older solves, then the smallest positions.
-        old = ((info >> np.uint64(20)) & np.uint64(255)) != gen
-        rank = np.int64((info >> np.uint64(28)) & np.uint64(15)) + (0 if old else 16)
-        if rank < victim_rank:
-            victim = e
-            victim_rank = rank
+        r = relevant & a
+        j = popcount(a >> np.uint64(lowest_bit(r))) if r else 0
+        j = max(j, min(popcount(a), _HASH_TOP))
+        tops |= np.uint64(j) << np.uint64(32 + 4 * s)
+    if best >= 0:
+        bs = best // 13
+        above = popcount((allh & SUIT_MASKS[bs]) >> np.uint64(best + 1))
+        tops |= (
+            np.uint64(1) << np.uint64(48)
+            | np.uint64(bs) << np.uint64(49)
+            | np.uint64(above) << np.uint64(51)
+        )
+    ident = _info_id(config, leader)
+    b = _tt_bucket(ws, lengths, lo, hi, leader)
+    gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
+    mlo, mhi = _top_owner_masks(lengths, tops)
+    # Always a new entry (merging with an equal one cost more than it saved:
+    # a lookup takes the first entry that decides): the first empty slot.
+    victim = -1
+    for w in range(_WAYS):
+        if tt[b + w] == 0:
+            victim = b + w
+            break
+    if victim < 0:  # a full bucket: replace round robin
+        victim = b + (ws[_W_META + META_TT_STORES] & (_WAYS - 1))
     lb = target if is_lower else 0
     ub = 13 if is_lower else target - 1
-    tt[victim] = lo
-    tt[victim + 1] = hi
-    tt[victim + 2] = (
-        _VALID
+    tt[victim] = lengths
+    tt[victim + 1 * _WAYS] = lo & mlo
+    tt[victim + 2 * _WAYS] = hi & mhi
+    tt[victim + 4 * _WAYS] = mlo
+    tt[victim + 5 * _WAYS] = mhi
+    tt[victim + 3 * _WAYS] = (
+        ident
         | np.uint64(lb) << np.uint64(1)
         | np.uint64(ub) << np.uint64(5)
-        | np.uint64(config) << np.uint64(9)
         | gen << np.uint64(20)
-        | np.uint64(k) << np.uint64(28)
+        | tops
     )
 
 
 @njit(cache=True, inline="always")
-def _quick_tricks(h, leader, trumps, count_mask):
-    """Tricks the leader can cash from the top without giving up the lead.
+def _quick_tricks(h, leader, trumps, count_mask, ws, need):
+    """Tricks the leader can cash from the top without giving up the lead (up to ``need``).
 
     Side suits first (an opponent holding trumps must still follow, so it
-    limits the count to its length), then top trumps.
+    limits the count to its length), then top trumps. ``ws[_W_RET]`` gets the
+    cards counted (the bound depends on their owners and on lengths only).
     """
     side = (count_mask >> leader) & 1
     hand = h[leader]
@@ -237,21 +342,69 @@ def _quick_tricks(h, leader, trumps, count_mask):
         if p != leader:
             others |= h[p]
     q = 0
+    used = np.uint64(0)
     for s in range(4):
         mine = hand & SUIT_MASKS[s]
         if not mine:
             continue
         rest = others & SUIT_MASKS[s]
         if rest:
-            k = popcount(mine >> np.uint64(highest_bit(rest) + 1))
+            above = mine & ~((np.uint64(2) << np.uint64(highest_bit(rest))) - np.uint64(1))
         else:
-            k = popcount(mine)
+            above = mine
+        k = popcount(above)
         if k and trumps >= 0 and s != trumps:
             for p in range(4):
                 if ((count_mask >> p) & 1) != side and (h[p] & SUIT_MASKS[trumps]):
                     k = min(k, popcount(h[p] & SUIT_MASKS[s]))
-        q += k
+        if k:
+            m = min(k, need - q)
+            if rest:
+                # only the m top cards need the same owner elsewhere; a suit
+                # nobody else holds is fixed by the lengths alone
+                n = popcount(above)
+                used |= pdep(
+                    ((np.uint64(1) << np.uint64(m)) - np.uint64(1)) << np.uint64(n - m), above
+                )
+            q += m
+            if q >= need:
+                break
+    ws[_W_RET] = np.int64(used)
     return q
+
+
+@njit(cache=True, inline="always")
+def _can_reach(h, leader, partner, trumps, count_mask):
+    """A top card with which ``partner`` wins a suit ``leader`` can lead, or -1.
+
+    The partner's card must be above every other card of the suit and no
+    opponent may ruff the first round.
+    """
+    side = (count_mask >> leader) & 1
+    for s in range(4):
+        if not (h[leader] & SUIT_MASKS[s]):
+            continue
+        mine = h[partner] & SUIT_MASKS[s]
+        if not mine:
+            continue
+        rest = np.uint64(0)
+        for p in range(4):
+            if p != partner:
+                rest |= h[p] & SUIT_MASKS[s]
+        if highest_bit(mine) < highest_bit(rest):
+            continue
+        safe = True
+        if trumps >= 0 and s != trumps:
+            for p in range(4):
+                if (
+                    ((count_mask >> p) & 1) != side
+                    and not (h[p] & SUIT_MASKS[s])
+                    and (h[p] & SUIT_MASKS[trumps])
+                ):
+                    safe = False
+        if safe:
+            return highest_bit(mine)
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -263,14 +416,33 @@ def _owner(h, c):
     return 0
 
 
+@njit(cache=True, inline="always")
+def _beaten_later(h, card, led, trumps, player, pos, good):
+    """Whether a seat still to play this trick, not on ``good``'s side, can beat ``card``."""
+    suit = card // 13
+    for k in range(1, 4 - pos):
+        q = (player + k) & 3
+        if (good >> q) & 1:
+            continue
+        follow = h[q] & SUIT_MASKS[led]
+        if follow:
+            if suit == led and highest_bit(follow) > card:
+                return True
+        elif trumps >= 0 and led != trumps:
+            tr = h[q] & SUIT_MASKS[trumps]
+            if tr and (suit != trumps or highest_bit(tr) > card):
+                return True
+    return False
+
+
 _SEARCH_SIG = (
-    "boolean(uint64[::1], int64[::1], uint64[::1], int64[::1], "
+    "boolean(uint64[::1], int64[::1], uint64[::1], "
     "int64, int64, uint64, int64, int64, int64, int64)"
 )
 
 
-@njit(_SEARCH_SIG, cache=True)
-def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, target):
+@njit(_SEARCH_SIG, cache=True, error_model="numpy")
+def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target):
     """Whether the declaring side's tricks from here (current trick included) reach ``target``.
 
     ``h`` (uint64[4]) are the hands, changed and restored in place;
@@ -278,21 +450,21 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     so far are ``trick_mask``, led suit ``led``, current winner ``win_card``
     played by ``win_seat``.
     """
-    meta[META_NODES] += 1
+    ws[_W_META + META_NODES] += 1
     trumps = ws[_W_TRUMPS]
     max_mask = ws[_W_MAX]
     count_mask = ws[_W_COUNT]
     hand = h[player]
     allh = h[0] | h[1] | h[2] | h[3]
     idx = popcount(allh)
+    lengths = np.uint64(0)
     key_lo = np.uint64(0)
     key_hi = np.uint64(0)
     if pos == 0:
         r = popcount(hand)
-        if target <= 0:
-            return True
-        if target > r:
-            return False
+        if target <= 0 or target > r:
+            ws[_W_RET] = 0
+            return target <= 0
         if r == 1:
             wc = lowest_bit(hand)
             wseat = player
@@ -302,29 +474,56 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
                 if _beats(c, wc, trumps):
                     wc = c
                     wseat = p
+            # The winner's rank mattered only if it beat a card of its suit.
+            by_rank = popcount(allh & SUIT_MASKS[wc // 13]) > 1
+            ws[_W_RET] = np.int64(_bit(wc)) if by_rank else 0
             return ((count_mask >> wseat) & 1) == 1
         # Quick tricks bound the value only when the leader wants to take
         # them (not a misère side, which may prefer to duck).
         in_count = (count_mask >> player) & 1
         if in_count == (max_mask >> player) & 1:
-            q = _quick_tricks(h, player, trumps, count_mask)
-            if in_count:
-                if q >= target:
-                    return True
-            elif r - q < target:
-                return False
-        key_lo, key_hi = _tt_key(h, player)
-        e = _tt_find(tt, meta, key_lo, key_hi, ws[_W_CONFIG])
-        if e >= 0:
-            info = tt[e + 2]
-            lb = np.int64((info >> np.uint64(1)) & np.uint64(15))
-            ub = np.int64((info >> np.uint64(5)) & np.uint64(15))
-            if lb >= target:
-                meta[META_TT_HITS] += 1
-                return True
-            if ub < target:
-                meta[META_TT_HITS] += 1
-                return False
+            need = target if in_count else r - target + 1  # tricks the leader's side must cash
+            q = _quick_tricks(h, player, trumps, count_mask, ws, need)
+            if q >= need:
+                return in_count == 1
+            # Or lead to a partner's winner and let the partner cash its own.
+            for p in range(4):
+                if p == player or ((count_mask >> p) & 1) != in_count:
+                    continue
+                entry = _can_reach(h, player, p, trumps, count_mask)
+                if entry >= 0:
+                    if _quick_tricks(h, p, trumps, count_mask, ws, need) >= need:
+                        ws[_W_RET] |= np.int64(_bit(entry))  # the way in counts too
+                        return in_count == 1
+        if trumps >= 0:
+            # The hand holding the top trumps wins a trick with each of
+            # them, whatever anyone wants: a bound for either objective.
+            all_tr = allh & SUIT_MASKS[trumps]
+            if all_tr:
+                top = highest_bit(all_tr)
+                holder = _owner(h, top)
+                others_tr = all_tr & ~h[holder]
+                seq = h[holder] & SUIT_MASKS[trumps]
+                if others_tr:
+                    seq &= ~((np.uint64(2) << np.uint64(highest_bit(others_tr))) - np.uint64(1))
+                k = popcount(seq)
+                held = (count_mask >> holder) & 1
+                need_tr = target if held else r - target + 1
+                if k >= need_tr:
+                    ws[_W_RET] = np.int64(
+                        pdep(
+                            ((np.uint64(1) << np.uint64(need_tr)) - np.uint64(1))
+                            << np.uint64(k - need_tr),
+                            seq,
+                        )
+                    )
+                    return held == 1
+        ws[_W_HINT] = -1
+        if r > _TT_MIN_TRICKS:
+            lengths, key_lo, key_hi = _tt_key(h)
+            found = _tt_lookup(tt, lengths, key_lo, key_hi, player, ws[_W_CONFIG], target, allh, ws)
+            if found >= 0:
+                return found == 1
         legal = hand
     else:
         follow = hand & SUIT_MASKS[led]
@@ -337,71 +536,154 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
     in_play = allh | trick_mask
     base = _W_MOVES + idx * 16
     sbase = _W_SCORES + idx * 16
-    killer = ws[_W_KILL + idx]
+    hint = ws[_W_HINT] if pos == 0 else -1
+    killer = ws[_W_KILL + idx] if pos == 0 else -1
+    if hint >= 0 and not (hand & _bit(hint)):
+        hint = -1
     n = 0
-    for s in range(4):
-        m = legal & SUIT_MASKS[s]
-        if not m:
-            continue
-        a = in_play & SUIT_MASKS[s]
-        rel = pext(m, a)
-        reps = pdep(rel & ~(rel << np.uint64(1)), a)  # lowest card of each run
-        suit_len = popcount(hand & SUIT_MASKS[s])
-        others_s = a & ~hand
-        top_other = highest_bit(others_s)
-        while reps:
-            c = lowest_bit(reps)
-            reps &= reps - np.uint64(1)
-            rank = c - 13 * s
-            if pos == 0:
-                if me_good:
-                    if c > top_other:
-                        score = 100 + rank
-                        if trumps >= 0 and s != trumps:
-                            for p in range(4):
+    lows_all = np.uint64(0)  # the lowest card of each run of equivalent cards
+    if pos > 0 and (hand & SUIT_MASKS[led]):
+        # Following suit with one run of equivalent cards: nothing to order.
+        a = in_play & SUIT_MASKS[led]
+        rel = pext(legal, a)
+        reps = pdep(rel & ~(rel << np.uint64(1)), a)
+        if popcount(reps) == 1:
+            # one card of the run first; the others last (see below)
+            ws[base] = lowest_bit(reps)
+            n = 1
+            lows_all = reps
+            rest = legal & ~reps
+            while rest:
+                ws[base + n] = lowest_bit(rest)
+                rest &= rest - np.uint64(1)
+                n += 1
+    if n == 0:
+        for s in range(4):
+            m = legal & SUIT_MASKS[s]
+            if not m:
+                continue
+            a = in_play & SUIT_MASKS[s]
+            rel = pext(m, a)
+            # Cards adjacent among the cards in play are equivalent here, but
+            # a table entry generalises this position to others where they
+            # are not: so every card is searched, the lowest of each run
+            # first and the others last (tried only when nothing cut off,
+            # and then mostly answered by the table).
+            lows = pdep(rel & ~(rel << np.uint64(1)), a)
+            lows_all |= lows
+            reps = m
+            suit_len = popcount(hand & SUIT_MASKS[s])
+            others_s = a & ~hand
+            top_other = highest_bit(others_s)
+            suit_base = 0
+            top_good = False
+            if pos == 0 and me_good:
+                # Lead: prefer suits where the opponents have few cards to play
+                # (a smaller tree), no opponent ruffs, partner ruffs or wins.
+                opp = 0
+                ruff_danger = False
+                partner_ruffs = False
+                for p in range(4):
+                    if p == player:
+                        continue
+                    ln = popcount(h[p] & SUIT_MASKS[s])
+                    voided = ln == 0 and trumps >= 0 and s != trumps and (h[p] & SUIT_MASKS[trumps])
+                    if (good >> p) & 1:
+                        partner_ruffs = partner_ruffs or voided
+                    else:
+                        opp += ln if ln else popcount(hand) + 1
+                        ruff_danger = ruff_danger or voided
+                suit_base = -((opp * 4) << 5) // 13
+                if ruff_danger:
+                    suit_base -= 12
+                if partner_ruffs:
+                    suit_base += 17
+                if top_other >= 0:
+                    top_good = ((good >> _owner(h, top_other)) & 1) == 1
+            while reps:
+                c = lowest_bit(reps)
+                reps &= reps - np.uint64(1)
+                rank = c - 13 * s
+                if pos == 0:
+                    if me_good:
+                        if c > top_other:
+                            score = suit_base + (31 if not ruff_danger else 0) + 20
+                        elif top_good:
+                            score = suit_base + 45 - rank
+                        else:
+                            score = suit_base - rank + suit_len
+                    else:
+                        score = 60 - rank if c < top_other else 10 - rank
+                else:
+                    wins = _beats(c, win_card, trumps)
+                    w_good = ((good >> win_seat) & 1) == 1
+                    if me_good:
+                        if wins:
+                            if w_good:
+                                # overtake partner only to turn a card that
+                                # could be beaten into one that cannot
+                                score = 5 - rank
                                 if (
-                                    ((good >> p) & 1) == 0
-                                    and not (h[p] & SUIT_MASKS[s])
-                                    and (h[p] & SUIT_MASKS[trumps])
+                                    pos < 3
+                                    and _beaten_later(h, win_card, led, trumps, player, pos, good)
+                                    and not _beaten_later(h, c, led, trumps, player, pos, good)
                                 ):
-                                    score = 20 + rank
-                    elif top_other >= 0 and ((good >> _owner(h, top_other)) & 1) == 1:
-                        score = 70 - rank
+                                    score = 90 - rank
+                            elif pos == 3 or not _beaten_later(
+                                h, c, led, trumps, player, pos, good
+                            ):
+                                score = 90 - rank  # cheapest sure winner
+                            else:
+                                score = 45 - rank
+                        else:
+                            if w_good and (
+                                pos == 3
+                                or not _beaten_later(h, win_card, led, trumps, player, pos, good)
+                            ):
+                                score = 60 - rank
+                            else:
+                                score = 40 - rank
+                            if s != led and s != trumps:
+                                # discard from long suits, keep a lone top card
+                                score += (suit_len * 64) // 36
+                                if suit_len == 1 and c > top_other:
+                                    score -= 8
                     else:
-                        score = 40 - rank + suit_len
-                else:
-                    score = 60 - rank if c < top_other else 10 - rank
-            else:
-                wins = _beats(c, win_card, trumps)
-                w_good = ((good >> win_seat) & 1) == 1
-                if me_good:
-                    if wins:
-                        score = 5 - rank if w_good else 80 - rank
-                    else:
-                        score = 60 - rank if w_good else 40 - rank
-                        if s != led:
-                            score += suit_len  # discard from long suits
-                else:
-                    score = 10 - rank if wins else 60 + rank
-            if c == killer:
-                score += 1000
-            # insertion by score, best first
-            j = n
-            while j > 0 and ws[sbase + j - 1] < score:
-                ws[base + j] = ws[base + j - 1]
-                ws[sbase + j] = ws[sbase + j - 1]
-                j -= 1
-            ws[base + j] = c
-            ws[sbase + j] = score
-            n += 1
+                        score = 10 - rank if wins else 60 + rank
+                if hint >= 0 and c <= hint and hint // 13 == s:
+                    if not (others_s & (_bit(hint) - _bit(c))):
+                        score += 100  # the table's best lead (same run of cards)
+                if c == killer:
+                    score += _KILLER_BONUS
+                if not (lows & _bit(c)):
+                    score -= 100_000
+                # insertion by score, best first
+                j = n
+                while j > 0 and ws[sbase + j - 1] < score:
+                    ws[base + j] = ws[base + j - 1]
+                    ws[sbase + j] = ws[sbase + j - 1]
+                    j -= 1
+                ws[base + j] = c
+                ws[sbase + j] = score
+                n += 1
 
     result = not is_max
     nxt = (player + 1) & 3
     zero = np.int64(pos - pos)
     none = zero - np.int64(1)
     no_cards = np.uint64(zero)
+    relevant = np.uint64(0)
+    best = none
     for i in range(n):
         c = ws[base + i]
+        if not (lows_all & _bit(c)):
+            # An equivalent card of a run already searched: needed only if
+            # the run reaches below the cards the answer depends on so far
+            # (a matching position could split it there).
+            rs = relevant & SUIT_MASKS[c // 13]
+            bottom = highest_bit(lows_all & SUIT_MASKS[c // 13] & (_bit(c) - np.uint64(1)))
+            if rs and lowest_bit(rs) <= bottom:
+                continue
         b = _bit(c)
         h[player] = hand ^ b
         if pos == 0 or _beats(c, win_card, trumps):
@@ -414,30 +696,43 @@ def _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, t
             # No literal arguments: a recursive call typed on literals breaks
             # numba's on-disk cache (unresolved symbol on load).
             res = _search(
-                h, ws, tt, meta, wseat, zero, no_cards, none, none, none,
+                h, ws, tt, wseat, zero, no_cards, none, none, none,
                 target - ((count_mask >> wseat) & 1),
             )  # fmt: skip
+            dep = np.uint64(ws[_W_RET])
+            if popcount((trick_mask | b) & SUIT_MASKS[wc // 13]) > 1:
+                dep |= _bit(wc)  # won by rank, not only by suit
         else:
             res = _search(
-                h, ws, tt, meta, nxt, pos + 1, trick_mask | b, wc, wseat,
+                h, ws, tt, nxt, pos + 1, trick_mask | b, wc, wseat,
                 c // 13 if pos == 0 else led, target,
             )  # fmt: skip
+            dep = np.uint64(ws[_W_RET])
         h[player] = hand
         if res == is_max:
+            ws[_W_META + (META_CUT_FIRST if i == 0 else META_CUT_LATER)] += 1
             result = res
-            ws[_W_KILL + idx] = c
+            relevant = dep
+            best = c
+            if pos == 0:
+                ws[_W_KILL + idx] = c
             break
-    if pos == 0:
-        _tt_store(tt, meta, key_lo, key_hi, ws[_W_CONFIG], popcount(hand), result, target)
+        relevant |= dep
+    if pos == 0 and popcount(hand) > _TT_MIN_TRICKS:
+        _tt_store(
+            tt, ws, lengths, key_lo, key_hi, player, ws[_W_CONFIG], allh, relevant, result,
+            target, best,
+        )  # fmt: skip
+    ws[_W_RET] = np.int64(relevant)
     return result
 
 
 @njit(cache=True)
-def _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, target):
+def _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, target):
     """``_search`` of the position, or of the position after ``player`` plays ``card``."""
-    meta[META_PROBES] += 1
+    ws[_W_META + META_PROBES] += 1
     if card < 0:
-        return _search(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, target)
+        return _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     b = _bit(card)
     h[player] ^= b
     if pos == 0 or _beats(card, win_card, ws[_W_TRUMPS]):
@@ -445,11 +740,11 @@ def _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, ca
         win_seat = player
     if pos == 3:
         won = (ws[_W_COUNT] >> win_seat) & 1
-        res = _search(h, ws, tt, meta, win_seat, 0, np.uint64(0), -1, -1, -1, target - won)
+        res = _search(h, ws, tt, win_seat, 0, np.uint64(0), -1, -1, -1, target - won)
     else:
         new_led = card // 13 if pos == 0 else led
         res = _search(
-            h, ws, tt, meta, (player + 1) & 3, pos + 1, trick_mask | b, win_card, win_seat,
+            h, ws, tt, (player + 1) & 3, pos + 1, trick_mask | b, win_card, win_seat,
             new_led, target,
         )  # fmt: skip
     h[player] ^= b
@@ -457,11 +752,11 @@ def _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, ca
 
 
 @njit(cache=True)
-def _value(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
+def _value(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
     """Exact value in ``[lo, hi]`` by null-window probes stepping from ``guess``."""
     t = min(max(guess, lo + 1), hi)
     while lo < hi:
-        if _probe(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, card, t):
+        if _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, t):
             lo = t
             t = lo + 1
         else:
@@ -471,13 +766,47 @@ def _value(h, ws, tt, meta, player, pos, trick_mask, win_card, win_seat, led, ca
 
 
 @njit(cache=True)
+def _estimate(h, trumps, count_mask, r):
+    """A first guess of the declaring side's tricks: its share of the high cards.
+
+    Only the number of null-window probes depends on it, never the answer.
+    """
+    ours = 0
+    total = 0
+    for p in range(4):
+        pts = 0
+        for s in range(4):
+            m = h[p] & SUIT_MASKS[s]
+            for k in range(4):  # A K Q J = 4 3 2 1
+                if m & _bit(13 * s + 12 - k):
+                    pts += 4 - k
+            if s == trumps:
+                pts += 2 * popcount(m)
+        total += pts
+        if (count_mask >> p) & 1:
+            ours += pts
+    if total == 0:
+        return (r + 1) // 2
+    return (ours * r + total // 2) // total
+
+
+@njit(cache=True)
+def _count_back(ws, meta):
+    """Add the search's counters to the table's ``meta``."""
+    for i in range(META_NODES, 8):
+        meta[i] = ws[_W_META + i]
+
+
+@njit(cache=True)
 def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table):
-    entries, meta = table
+    meta = table[1]
     meta[META_GENERATION] += 1
     h = np.empty(4, dtype=np.uint64)
     for p in range(4):
         h[p] = hands[p]
     ws = np.zeros(_WS_SIZE, dtype=np.int64)
+    for i in range(8):
+        ws[_W_META + i] = meta[i]
     ws[_W_KILL : _W_KILL + 64] = -1
     max_mask = ((~declarer_mask) & 15) if misere else declarer_mask & 15
     ws[_W_TRUMPS] = trumps
@@ -530,10 +859,13 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
         hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
     )
     r = popcount(h[player])
-    return _value(
-        h, ws, entries, meta, player, n_trick, trick_mask, win_card, win_seat, led, -1, 0, r,
-        (r + 1) // 2,
+    guess = _estimate(h, trumps, declarer_mask & 15, r)
+    value = _value(
+        h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led, -1, 0, r,
+        guess,
     )  # fmt: skip
+    _count_back(ws, meta)
+    return value
 
 
 @njit(cache=True)
@@ -558,7 +890,7 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
     if n_trick > 0 and (hand & SUIT_MASKS[led]):
         legal = hand & SUIT_MASKS[led]
     in_play = h[0] | h[1] | h[2] | h[3] | trick_mask
-    guess = (r + 1) // 2
+    guess = _estimate(h, trumps, declarer_mask & 15, r)
     for s in range(4):
         m = legal & SUIT_MASKS[s]
         if not m:
@@ -572,8 +904,9 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
             m &= m - np.uint64(1)
             if reps & _bit(c):
                 value = _value(
-                    h, ws, entries, meta, player, n_trick, trick_mask, win_card, win_seat, led,
+                    h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led,
                     c, 0, r, guess,
                 )  # fmt: skip
                 guess = value
             out[c] = value
+    _count_back(ws, meta)
