@@ -59,7 +59,22 @@ def test_sample_has_the_seats_observation(key, seed, steps, draw):
         everything |= int(hands[s]) | int(out[0]["played"][s])
     if game.name in ("solowhist", "phat"):
         assert everything == (1 << 52) - 1
+    _check_voids(game, rec[0], hands, seat)
     _check_hidden_constraints(game, rec[0], out[0], seat, uniform)
+
+
+def _check_voids(game, r, hands, seat):
+    """No other seat holds a card of a suit it has shown out of (Troggu: bar the Fool)."""
+    masks = [int(m) for m in game.deck.suit_masks]
+    for p in range(game.n_seats):
+        if p == seat:
+            continue
+        held = int(hands[p])
+        if game.name == "troggu":
+            held &= ~(1 << TROGGU_FOOL)
+        for suit, mask in enumerate(masks):
+            if (int(r["voids"][p]) >> suit) & 1:
+                assert held & mask == 0, f"seat {p} holds a card of suit {suit} it showed out of"
 
 
 def _check_hidden_constraints(game, r, s, seat, uniform):

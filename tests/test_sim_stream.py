@@ -263,7 +263,7 @@ def test_registered_agents_mix_with_built_ins(tmp_path):
             simulate("solowhist", 10, ["rule", "pimcx", "rule", "rule"])
     finally:
         _FACTORIES.pop("seeded-test", None)
-    with pytest.raises(ValueError, match="unknown agent 'seeded-test'; known agents: ismcts, oracle"):
+    with pytest.raises(ValueError, match="unknown agent 'seeded-test'; known agents: ismcts"):
         make_agent("seeded-test", "solowhist")
 
 

@@ -24,6 +24,22 @@ __all__ = ["MAX_HOLDERS", "deal_fallback", "deal_once", "pool_cards"]
 MAX_HOLDERS = 9  # up to 7 other Troggu seats, a hidden pile, and room
 
 
+SAMPLE_TRIES = 2000  # rejections before the (not exactly uniform) fallback
+
+
+@njit(cache=True)
+def allowed_by_voids(voids, suit_masks, all_cards):
+    """The cards of ``all_cards`` a seat may hold: none of a suit it has shown out of.
+
+    ``voids`` is the seat's bit set of suits (bit ``s`` for ``suit_masks[s]``).
+    """
+    allowed = all_cards
+    for s in range(len(suit_masks)):
+        if (voids >> s) & 1:
+            allowed &= ~suit_masks[s]
+    return allowed
+
+
 @njit(cache=True)
 def pool_cards(pool, out):
     """Write the cards of the set ``pool`` into ``out`` ascending; return their number."""

@@ -17,23 +17,18 @@ from trickgym.games.phat.constants import CALL_BASE
 from trickgym.games.phat.rules import apply_action, deal_over, legal_sets, set_deal
 from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
 
-from .deal import deal_fallback, deal_once, pool_cards
+from .deal import SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
 from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
-SAMPLE_TRIES = 2000
 _ALL = np.uint64((1 << 52) - 1)
 _SUIT_MASKS = STANDARD.suit_masks.copy()
 
 
 @njit(cache=True)
 def _allowed(voids):
-    allowed = _ALL
-    for s in range(4):
-        if (voids >> s) & 1:
-            allowed &= ~_SUIT_MASKS[s]
-    return allowed
+    return allowed_by_voids(voids, _SUIT_MASKS, _ALL)
 
 
 @njit(cache=True)

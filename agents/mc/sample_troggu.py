@@ -37,12 +37,11 @@ from trickgym.games.troggu.constants import (
 from trickgym.games.troggu.rules import apply_action, deal_over, legal_sets, set_deal
 from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
 
-from .deal import MAX_HOLDERS, deal_fallback, deal_once, pool_cards
+from .deal import MAX_HOLDERS, SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
 from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
-SAMPLE_TRIES = 2000
 _ALL = np.uint64((1 << 62) - 1)
 _SUIT_MASKS = TAROT.suit_masks.copy()
 _POINTS = TAROT.points.copy()
@@ -54,10 +53,7 @@ _TAPP_CALL = 1  # calls[] holds action - CALL_BASE
 
 @njit(cache=True)
 def _allowed(voids):
-    allowed = _ALL
-    for s in range(4):
-        if (voids >> s) & 1:
-            allowed &= ~_SUIT_MASKS[s]
+    allowed = allowed_by_voids(voids, _SUIT_MASKS, _ALL)
     if voids & 1:
         allowed |= _FOOL_BIT  # a held-back Fool is no trump for following (TR-D5)
     return allowed
