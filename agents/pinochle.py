@@ -74,7 +74,9 @@ def act_pinochle(kind, state, seat, rng, obs, params):
         low, high = legal_sets(state)
         return random_action(low, high, CALL_BASE, rng)
     if kind == RULE:
-        return _act_rule(state, seat, rng, obs, params)
+        # _act_rule written out, as in the play loop: one call less that passes arrays.
+        observe_core(state, seat, obs[0])
+        return rule_action(obs[0], params[seat].values, rng)
     return oracle_action(state, seat, rng, obs, params)
 
 
