@@ -100,24 +100,15 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
 
 
 def _bid_table(parts) -> tuple[str, int]:
-    """The bid success table of row frames summed part by part, and the row count."""
-    import numpy as np
-
-    from .analysis import bid_success, format_bid_table, wilson_interval
+    """The bid success table of row frames counted part by part, and the row count."""
+    from .analysis import bid_counts, bid_success_from_counts, format_bid_table
 
     total = None
     for part in parts:
-        table = bid_success(part)[["count", "made"]]
-        table = table.assign(declared=table["made"].notna(), made=table["made"].fillna(0))
-        total = table if total is None else total.add(table, fill_value=0)
-    total = total.sort_index()
-    low, high = wilson_interval(total["made"], total["count"])
-    total["made_pct"] = 100 * total["made"] / total["count"]
-    total["ci_low_pct"] = 100 * low
-    total["ci_high_pct"] = 100 * high
-    undeclared = total.pop("declared") == 0
-    total.loc[undeclared, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
-    return format_bid_table(total), int(total["count"].sum())
+        counts = bid_counts(part)
+        total = counts if total is None else total.add(counts, fill_value=0)
+    table = bid_success_from_counts(total.sort_index())
+    return format_bid_table(table), int(total["count"].sum())
 
 
 def _simulate(args) -> int:

@@ -34,7 +34,9 @@ from .plots import (
 )
 from .report import html_report, write_report
 from .success import (
+    bid_counts,
     bid_success,
+    bid_success_from_counts,
     expected_payoff,
     feature_bins,
     success_by_feature,
@@ -45,7 +47,9 @@ from .text import format_bid_table, format_table
 
 __all__ = [
     "SuccessModel",
+    "bid_counts",
     "bid_success",
+    "bid_success_from_counts",
     "calibration_table",
     "compare_payoff",
     "compare_success",

@@ -14,7 +14,9 @@ from .columns import declared, declarer_payoff, plain_index, require, seat_posit
 from .intervals import mean_interval, wilson_interval
 
 __all__ = [
+    "bid_counts",
     "bid_success",
+    "bid_success_from_counts",
     "expected_payoff",
     "feature_bins",
     "success_by_feature",
@@ -51,6 +53,39 @@ def _declared_rows(df: pd.DataFrame, cols: list) -> pd.DataFrame:
     return rows
 
 
+def bid_counts(df: pd.DataFrame, by="contract") -> pd.DataFrame:
+    """Per contract (or ``by`` columns): ``count`` deals, ``made`` deals, ``declared``.
+
+    ``declared`` is whether the group has a declarer at all. The counts of
+    parts of a run add up (``a.add(b, fill_value=0)``), so a huge run can be
+    tabled chunk by chunk with :func:`bid_success_from_counts`.
+    """
+    cols = _as_list(by)
+    require(df, *cols, "made", "declarer")
+    grouped = df.groupby(cols, observed=True)
+    counts = pd.DataFrame(
+        {
+            "count": grouped.size(),
+            "made": grouped["made"].sum().astype(np.int64),
+            "declared": grouped["declarer"].max() >= 0,
+        }
+    )
+    return plain_index(counts)
+
+
+def bid_success_from_counts(counts: pd.DataFrame) -> pd.DataFrame:
+    """The :func:`bid_success` table from (possibly summed) :func:`bid_counts`."""
+    table = counts[["count", "made"]].astype(np.int64)
+    low, high = wilson_interval(table["made"], table["count"])
+    table["made_pct"] = 100 * table["made"] / table["count"]
+    table["ci_low_pct"] = 100 * low
+    table["ci_high_pct"] = 100 * high
+    has_declarer = counts["declared"].astype(bool)
+    if not has_declarer.all():  # keep integer counts when every group has a declarer
+        table.loc[~has_declarer, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
+    return table
+
+
 def bid_success(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     """Count, made count, made % and 95% Wilson interval per contract (or per ``by`` columns).
 
@@ -58,14 +93,7 @@ def bid_success(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     passed-out Solo Whist deal, a Troggu Misère) have no success rate: their
     ``made`` and rates are nan.
     """
-    cols = _as_list(by)
-    require(df, *cols, "made", "declarer")
-    grouped = df.groupby(cols, observed=True)
-    table = _rates(grouped)
-    has_declarer = grouped["declarer"].max() >= 0
-    if not has_declarer.all():  # keep integer counts when every group has a declarer
-        table.loc[~has_declarer, ["made", "made_pct", "ci_low_pct", "ci_high_pct"]] = np.nan
-    return table
+    return bid_success_from_counts(bid_counts(df, by))
 
 
 def success_table(df: pd.DataFrame, by) -> pd.DataFrame:
