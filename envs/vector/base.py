@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils.seeding import np_random
@@ -42,8 +43,9 @@ class TrickVectorEnv(VectorEnv):
         built-in agent (``"random"``, ``"rule"``, ``"oracle"``): Python agents
         cannot run inside the compiled step.
     copy : bool
-        Return copies of the observation arrays (default), or the env's own
-        batch buffers, which the next ``step``/``reset`` overwrites (faster).
+        Return observation arrays of its own for every call (default: the
+        kernel encodes into new buffers), or the env's one set of batch
+        buffers, which the next ``step``/``reset`` overwrites.
     parallel : bool or None
         Split the batch over numba threads; ``None`` (default) does so from
         64 envs up.
@@ -174,10 +176,21 @@ class TrickVectorEnv(VectorEnv):
         mask = self._buf[:, self._layout.slices["action_mask"]]
         return mask[:, : self.game.n_actions].astype(bool)
 
-    def _output(self):
+    def _renew_buffers(self, every_row: bool) -> None:
+        """With ``copy=True``, give the kernel new batch buffers to encode into.
+
+        The observations handed out last time stay the caller's: a fresh
+        buffer per call costs one allocation, where copying the dict's
+        strided views cost a quarter of a batch step. ``every_row``: the
+        kernel will encode every row (a step, a full reset); otherwise the
+        rows it skips are carried over.
+        """
         if not self.copy:
-            return self._observations
-        return {k: v.copy() for k, v in self._observations.items()}
+            return
+        renew = np.empty_like if every_row else np.copy
+        self._buf, self._scalars = renew(self._buf), renew(self._scalars)
+        self._wide = tuple(renew(w) for w in self._wide)
+        self._observations = self._views()
 
     def _seed(self, seed, which: np.ndarray) -> np.ndarray:
         """Seed the generators of the envs to reset as ``SyncVectorEnv`` does; ``seed_given``."""
@@ -214,6 +227,7 @@ class TrickVectorEnv(VectorEnv):
         seed_given = self._seed(seed, which)
         # builtin_actions draws from its own generators, seeded from each env's own stream.
         self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
+        self._renew_buffers(every_row=bool(which.all()))
         reset = kernels.reset_parallel if self.parallel else kernels.reset_serial
         reset(
             which, seed_given, self._states, self.seat, self._kinds, self._agent_rngs,
@@ -223,7 +237,7 @@ class TrickVectorEnv(VectorEnv):
         self._autoreset[which] = False
         self._terminated[which] = False
         self._started = True
-        return self._output(), {}
+        return self._observations, {}
 
     def step(self, actions):
         """Act in every sub-env; return ``(obs, rewards, terminated, truncated, infos)``."""
@@ -244,13 +258,17 @@ class TrickVectorEnv(VectorEnv):
                     f"illegal action {int(actions[bad])} in sub-env {bad} for seat "
                     f"{self.seat}; legal: {legal} (no sub-env was stepped)"
                 )
-        step = kernels.step_parallel if self.parallel else kernels.step_serial
-        step(
+        self._renew_buffers(every_row=True)
+        args = (
             self._states, actions, self.seat, self.game.n_actions, self.illegal_penalty,
             self._kinds, self._agent_rngs, self._params, self._gens, self._live, self._opts,
             self._autoreset, self._obs_records, self._buf, self._scalars, self._wide,
             self._rewards, self._terminated, self._illegal,
         )  # fmt: skip
+        if self.parallel:
+            kernels.step_parallel(*args, numba.get_num_threads())
+        else:
+            kernels.step_serial(*args)
         infos = {}
         if self._illegal.any():
             infos = {
@@ -258,7 +276,7 @@ class TrickVectorEnv(VectorEnv):
                 "_illegal_action": self._illegal.copy(),
             }
         return (
-            self._output(),
+            self._observations,
             self._rewards.copy(),
             self._terminated.copy(),
             self._truncated.copy(),

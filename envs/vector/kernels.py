@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from numba import njit, prange
 
+from trickgym.borrow import borrowed
+
 from .hooks import (
     game_act,
     game_apply,
@@ -115,6 +117,35 @@ def _step_env(
 
 
 @njit(cache=True)
+def _step_rows(
+    lo, hi, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+    opts, autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+):  # fmt: skip
+    """Step envs ``lo..hi-1`` of the batch, then encode their observations."""
+    # Borrowed arrays: no atomic reference counting on the many views below
+    # (inside prange numba passes arrays without it already): 2x faster.
+    states, actions, kinds, agent_rngs = (
+        borrowed(states),
+        borrowed(actions),
+        borrowed(kinds),
+        borrowed(agent_rngs),
+    )
+    params, gens, live, opts = borrowed(params), borrowed(gens), borrowed(live), borrowed(opts)
+    autoreset, obs_records = borrowed(autoreset), borrowed(obs_records)
+    buf, scalars, wide = borrowed(buf), borrowed(scalars), borrowed(wide)
+    rewards, terminated, illegal = borrowed(rewards), borrowed(terminated), borrowed(illegal)
+    # Two passes, play then encode: each pass's code stays in the instruction
+    # cache (measured 1.5x faster than encoding each env right after its step).
+    for i in range(lo, hi):
+        _step_env(
+            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+            opts, autoreset, obs_records, rewards, terminated, illegal,
+        )  # fmt: skip
+    for i in range(lo, hi):
+        _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+
+
+@njit(cache=True)
 def step_serial(
     states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
     autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
@@ -129,30 +160,31 @@ def step_serial(
     ``buf``/``scalars``/``wide`` (the encoded observations), ``rewards``,
     ``terminated`` and ``illegal``; updates ``autoreset``.
     """
-    # Two passes, play then encode: each pass's code stays in the instruction
-    # cache (measured 1.5x faster than encoding each env right after its step).
-    for i in range(states.shape[0]):
-        _step_env(
-            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
-            opts, autoreset, obs_records, rewards, terminated, illegal,
-        )  # fmt: skip
-    for i in range(states.shape[0]):
-        _encode_one(states, i, seat, obs_records, buf, scalars, wide)
+    _step_rows(
+        0, states.shape[0], states, actions, seat, n_actions, penalty, kinds, agent_rngs,
+        params, gens, live, opts, autoreset, obs_records, buf, scalars, wide, rewards,
+        terminated, illegal,
+    )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
 def step_parallel(
     states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
-    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
+    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal, threads,
 ):  # fmt: skip
-    """:func:`step_serial` with the batch split over threads."""
-    for i in prange(states.shape[0]):
-        _step_env(
-            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
-            opts, autoreset, obs_records, rewards, terminated, illegal,
+    """:func:`step_serial` with the batch split over ``threads`` threads.
+
+    One contiguous block of envs per thread, in one parallel region (two
+    regions, one per pass, cost a thread hand-off more per step).
+    """
+    n = states.shape[0]
+    blocks = max(1, min(n, threads))
+    for b in prange(blocks):
+        _step_rows(
+            b * n // blocks, (b + 1) * n // blocks, states, actions, seat, n_actions, penalty,
+            kinds, agent_rngs, params, gens, live, opts, autoreset, obs_records, buf, scalars,
+            wide, rewards, terminated, illegal,
         )  # fmt: skip
-    for i in prange(states.shape[0]):
-        _encode_one(states, i, seat, obs_records, buf, scalars, wide)
 
 
 @njit(cache=True)

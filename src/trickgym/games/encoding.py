@@ -3,18 +3,62 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 __all__ = ["mask_from_sets", "put_bits"]
 
 _SHIFTS = np.arange(64, dtype=np.uint64)
 
 
+@intrinsic
+def _store_8_bytes(typingctx, buf, index, value):
+    """Write the uint64 ``value`` to ``buf[index : index + 8]`` (little-endian, unaligned)."""
+    if not (
+        isinstance(buf, types.Array)
+        and buf.ndim == 1
+        and buf.layout == "C"
+        and buf.dtype in (types.int8, types.uint8)
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(buf)(context, builder, value=args[0])
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        word = context.cast(builder, args[2], signature.args[2], types.uint64)
+        ptr = builder.bitcast(builder.gep(ary.data, [index]), ir.IntType(64).as_pointer())
+        builder.store(word, ptr, align=1)
+        return context.get_dummy_value()
+
+    return types.none(buf, index, value), codegen
+
+
+@njit(cache=True, inline="always")
+def _byte_per_bit(bits):
+    """The 8 low bits of ``bits`` as 8 bytes of 0/1, bit ``i`` in byte ``i``."""
+    x = bits & np.uint64(0xFF)
+    x = (x | (x << np.uint64(28))) & np.uint64(0x0000000F0000000F)
+    x = (x | (x << np.uint64(14))) & np.uint64(0x0003000300030003)
+    return (x | (x << np.uint64(7))) & np.uint64(0x0101010101010101)
+
+
 @njit(cache=True)
 def put_bits(buf, start, mask, n):
-    """Write the low ``n`` bits of ``mask`` as 0/1 into ``buf[start:start+n]``."""
-    for i in range(n):
-        buf[start + i] = (np.uint64(mask) >> np.uint64(i)) & np.uint64(1)
+    """Write the low ``n`` bits of ``mask`` as 0/1 into ``buf[start:start+n]``.
+
+    ``buf`` is a contiguous int8 array. Eight bits go out as one 8-byte
+    store (observation encoding is a third of a vector env step); nothing
+    outside ``buf[start:start+n]`` is written.
+    """
+    bits = np.uint64(mask)
+    i = 0
+    while i + 8 <= n:
+        _store_8_bytes(buf, start + i, _byte_per_bit(bits >> np.uint64(i)))
+        i += 8
+    while i < n:
+        buf[start + i] = (bits >> np.uint64(i)) & np.uint64(1)
+        i += 1
 
 
 def mask_from_sets(legal_cards, legal_calls, call_base: int, n_actions: int) -> np.ndarray:
