@@ -193,6 +193,19 @@ def reset_serial(
     buf, scalars, wide,
 ):  # fmt: skip
     """Start a new episode in every env with ``which[i]`` and encode its observation."""
+    states, kinds, agent_rngs, params = (
+        borrowed(states),
+        borrowed(kinds),
+        borrowed(agent_rngs),
+        borrowed(params),
+    )
+    gens, obs_records, buf, scalars = (
+        borrowed(gens),
+        borrowed(obs_records),
+        borrowed(buf),
+        borrowed(scalars),
+    )
+    wide = borrowed(wide)
     for i in range(states.shape[0]):
         if which[i]:
             _reset_one(
@@ -237,6 +250,8 @@ def builtin_actions(states, seat, kind, rngs, obs_records, params, autoreset, ou
     step ignores their action). ``rngs`` is ``uint64[n, 1]``; ``obs_records``
     serves as scratch.
     """
+    states, rngs, obs_records = borrowed(states), borrowed(rngs), borrowed(obs_records)
+    params, autoreset, out = borrowed(params), borrowed(autoreset), borrowed(out)
     for i in range(states.shape[0]):
         deal_over, _, p = game_status(states, i)
         if autoreset[i] or deal_over or p != seat:
