@@ -127,6 +127,27 @@ def test_copy_false_returns_the_live_buffers():
     np.testing.assert_array_equal(fast.flat_observations[:, :52], d["hand"])
 
 
+def test_observations_handed_out_never_change():
+    """With ``copy=True`` a kept observation (or a view of one) survives later steps.
+
+    The env recycles the buffers of observations the caller dropped; these
+    keep some whole observations, some single keys, and drop the rest.
+    """
+    env = SoloWhistVectorEnv(4, opponents="rule")
+    rng = np.random.default_rng(3)
+    obs, _ = env.reset(seed=2)
+    kept = [(obs, {k: v.copy() for k, v in obs.items()})]
+    for t in range(40):
+        obs = env.step(pick_actions(rng, obs["action_mask"]))[0]
+        if t % 3 == 0:
+            kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        elif t % 3 == 1:
+            kept.append(({"hand": obs["hand"]}, {"hand": obs["hand"].copy()}))
+    for held, snapshot in kept:
+        for key, value in held.items():
+            np.testing.assert_array_equal(value, snapshot[key], err_msg=key)
+
+
 def test_illegal_action_raise_steps_nothing():
     """``illegal_action="raise"`` names the sub-env and action, and steps no sub-env."""
     env = SoloWhistVectorEnv(4, illegal_action="raise")

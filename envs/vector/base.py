@@ -10,6 +10,7 @@ their observations into preallocated batch arrays.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, ClassVar
 
 import numba
@@ -25,6 +26,12 @@ from .pcg64 import pcg_state
 __all__ = ["TrickVectorEnv"]
 
 PARALLEL_MIN_ENVS = 64  # below this, threads cost more than they save
+
+
+def _unreferenced(arrays: tuple) -> bool:
+    """Whether only the tuple ``arrays`` refers to its arrays (no views, no other names)."""
+    # getrefcount sees the tuple, the loop variable and its own argument.
+    return all(sys.getrefcount(a) <= 3 for a in arrays)
 
 
 class TrickVectorEnv(VectorEnv):
@@ -150,6 +157,7 @@ class TrickVectorEnv(VectorEnv):
         self._truncated = np.zeros(n, dtype=bool)
         self._illegal = np.zeros(n, dtype=bool)
         self._observations = self._views()
+        self._spare = None  # buffers handed out two calls ago (copy=True)
         self._started = False
 
     def _views(self) -> dict[str, np.ndarray]:
@@ -177,19 +185,25 @@ class TrickVectorEnv(VectorEnv):
         return mask[:, : self.game.n_actions].astype(bool)
 
     def _renew_buffers(self, every_row: bool) -> None:
-        """With ``copy=True``, give the kernel new batch buffers to encode into.
+        """With ``copy=True``, give the kernel batch buffers nobody else holds.
 
-        The observations handed out last time stay the caller's: a fresh
-        buffer per call costs one allocation, where copying the dict's
-        strided views cost a quarter of a batch step. ``every_row``: the
-        kernel will encode every row (a step, a full reset); otherwise the
-        rows it skips are carried over.
+        The observations handed out before stay the caller's. The buffers
+        handed out two calls ago are reused when nothing refers to them
+        any more (the caller dropped those observations and every view of
+        them); otherwise new ones are allocated. Either way beats copying
+        the dict's strided views (a quarter of a batch step). ``every_row``:
+        the kernel will encode every row (a step, a full reset); otherwise
+        the rows it skips are carried over from the current buffers.
         """
         if not self.copy:
             return
-        renew = np.empty_like if every_row else np.copy
-        self._buf, self._scalars = renew(self._buf), renew(self._scalars)
-        self._wide = tuple(renew(w) for w in self._wide)
+        current = (self._buf, self._scalars, *self._wide)
+        spare, self._spare = self._spare, current
+        if spare is None or not every_row or not _unreferenced(spare):
+            renew = np.empty_like if every_row else np.copy
+            spare = tuple(renew(a) for a in current)
+        self._buf, self._scalars, *wide = spare
+        self._wide = tuple(wide)
         self._observations = self._views()
 
     def _seed(self, seed, which: np.ndarray) -> np.ndarray:
