@@ -86,53 +86,53 @@ def register_game(state_dtype, obs_dtype, rules, encode_kernel, act, n_wide, epi
     observe_at, next_deal_at = rules.observe_at, rules.next_deal_at
     new_episode, episode_over, episode_reward = episode
 
-    @overload(game_apply)
+    @overload(game_apply, inline="always")
     def _apply(states, i, action):
         if _is(states, state_t):
             return lambda states, i, action: apply_at(states, i, action)
 
-    @overload(game_is_legal)
+    @overload(game_is_legal, inline="always")
     def _is_legal(states, i, action):
         if _is(states, state_t):
             return lambda states, i, action: is_legal_at(states, i, action)
 
-    @overload(game_status)
+    @overload(game_status, inline="always")
     def _status(states, i):
         if _is(states, state_t):
             return lambda states, i: status_at(states, i)
 
-    @overload(game_observe)
+    @overload(game_observe, inline="always")
     def _observe(states, i, seat, observations, j):
         if _is(states, state_t):
             return lambda states, i, seat, observations, j: observe_at(
                 states, i, seat, observations, j
             )
 
-    @overload(game_act)
+    @overload(game_act, inline="always")
     def _act(kind, states, i, seat, rng, obs, params):
         if _is(states, state_t):
             return lambda kind, states, i, seat, rng, obs, params: act(
                 kind, states[i], seat, rng, obs, params
             )
 
-    @overload(game_next_deal)
+    @overload(game_next_deal, inline="always")
     def _next_deal(states, i):
         if _is(states, state_t):
             return lambda states, i: next_deal_at(states, i)
 
-    @overload(game_new_episode)
+    @overload(game_new_episode, inline="always")
     def _new_episode(states, i, gen, seed_given, live, opts):
         if _is(states, state_t):
             return lambda states, i, gen, seed_given, live, opts: new_episode(
                 states, i, gen, seed_given, live, opts
             )
 
-    @overload(game_episode_over)
+    @overload(game_episode_over, inline="always")
     def _episode_over(states, i, opts):
         if _is(states, state_t):
             return lambda states, i, opts: episode_over(states, i, opts)
 
-    @overload(game_episode_reward)
+    @overload(game_episode_reward, inline="always")
     def _episode_reward(states, i, seat, opts):
         if _is(states, state_t):
             return lambda states, i, seat, opts: episode_reward(states, i, seat, opts)
@@ -163,7 +163,7 @@ def register_game(state_dtype, obs_dtype, rules, encode_kernel, act, n_wide, epi
     else:  # pragma: no cover - a new game with another count adds a branch here
         raise ValueError(f"no encode adapter for {n_wide} wide arrays")
 
-    @overload(game_encode)
+    @overload(game_encode, inline="always")
     def _encode(observations, j, buf, scalars, wide):
         if _is(observations, obs_t):
             return encode_impl

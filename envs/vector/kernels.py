@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _advance(states, i, kinds, agent_rngs, params, opts, scratch):
     """Opponents play until the learner must act or the episode ends (``TrickEnv._advance``).
 
@@ -72,13 +72,13 @@ def _reset_one(states, i, seed_given, kinds, agent_rngs, params, gens, live, opt
     _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _encode_one(states, i, seat, obs_records, buf, scalars, wide):
     game_observe(states, i, seat, obs_records, i)
     game_encode(obs_records, i, buf, scalars, wide)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params, opts, obs_records):
     """Step env ``i`` with action ``a``: ``(reward, terminated, illegal)`` (``TrickEnv.step``)."""
     if a < 0 or a >= n_actions or not game_is_legal(states, i, a):
@@ -90,7 +90,7 @@ def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params,
     return 0.0, False, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_env(
     i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
     autoreset, obs_records, rewards, terminated, illegal,
