@@ -5,7 +5,7 @@ copies of a game's single env (:class:`trickgym.envs.base.TrickEnv`): the
 same learner seat, built-in opponents, options, observations, masks,
 rewards and seeding, but all sub-envs live in one structured array and one
 compiled kernel steps them (opponents and autoreset included) and encodes
-their observations into preallocated batch arrays.
+their observations into batch arrays.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 One call steps every sub-env of the batch: the learner's action, the
 built-in opponents until the learner's next turn, the autoreset of finished
 episodes (gymnasium's ``NEXT_STEP`` mode) and the encoding of observations
-and masks straight into the preallocated batch arrays. The game-specific
+and masks straight into the batch arrays. The game-specific
 operations are the stubs of :mod:`trickgym.envs.vector.hooks`, resolved at
 compile time from the arrays' dtypes. Each kernel comes as a serial loop
 and a ``prange`` loop over the batch (threads pay off from a few dozen
