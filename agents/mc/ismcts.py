@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trickgym.borrow import borrowed
 from trickgym.rng import below
 
 from .hooks import g_apply, g_determinize, g_over, g_rule
@@ -35,6 +36,14 @@ def ismcts_search(
     ``exploration`` constant suits every game's payoff scale. Returns the number of
     exactly uniform determinisations.
     """
+    # Borrowed arguments: no atomic reference counting on their views in the loops.
+    obs, memory, template, params = (
+        borrowed(obs),
+        borrowed(memory),
+        borrowed(template),
+        borrowed(params),
+    )
+    rng, visits_out = borrowed(rng), borrowed(visits_out)
     max_nodes = iterations + 2
     action_of = np.zeros(max_nodes, dtype=np.int64)
     mover = np.zeros(max_nodes, dtype=np.int64)  # seat that chose the edge into the node

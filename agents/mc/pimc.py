@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trickgym.borrow import borrowed
+
 from . import sample_phat, sample_pinochle, sample_solowhist, sample_troggu  # noqa: F401  (hooks)
 from .hooks import g_apply, g_call_base, g_candidates, g_determinize, g_over, g_rule
 
@@ -53,6 +55,14 @@ def pimc_values(obs, memory, template, params, rng, samples, rollouts, values, c
     ``values`` and ``counts`` (length ``MAX_ACTIONS``) are accumulated;
     returns the number of exactly uniform samples.
     """
+    # Borrowed arguments: no atomic reference counting on their views in the loops.
+    obs, memory, template, params = (
+        borrowed(obs),
+        borrowed(memory),
+        borrowed(template),
+        borrowed(params),
+    )
+    rng, values, counts = borrowed(rng), borrowed(values), borrowed(counts)
     seat = obs[0].seat
     base = np.empty(1, dtype=template.dtype)
     trial = np.empty(1, dtype=template.dtype)
