@@ -674,17 +674,25 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     no_cards = np.uint64(zero)
     relevant = np.uint64(0)
     best = none
+    tried = np.uint64(0)
+    small = np.uint64(0)  # cards shown not to matter: below a failed small card's answer
+    small_suits = 0
+    run_reps = np.uint64(0)  # searched cards whose equivalent cards were skipped
     for i in range(n):
         c = ws[base + i]
-        if not (lows_all & _bit(c)):
-            # An equivalent card of a run already searched: needed only if
-            # the run reaches below the cards the answer depends on so far
-            # (a matching position could split it there).
-            rs = relevant & SUIT_MASKS[c // 13]
-            bottom = highest_bit(lows_all & SUIT_MASKS[c // 13] & (_bit(c) - np.uint64(1)))
-            if rs and lowest_bit(rs) <= bottom:
-                continue
         b = _bit(c)
+        if small & b:
+            continue
+        s = c // 13
+        if not (lows_all & b):
+            # An equivalent card of a run: the same answer as its lowest card
+            # if that was searched (the run joins the relevant cards below
+            # when a matching position could split it).
+            rep = highest_bit(lows_all & SUIT_MASKS[s] & (b - np.uint64(1)))
+            if tried & _bit(rep):
+                run_reps |= _bit(rep)
+                continue
+        tried |= b
         h[player] = hand ^ b
         if pos == 0 or _beats(c, win_card, trumps):
             wc = c
@@ -705,7 +713,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
         else:
             res = _search(
                 h, ws, tt, nxt, pos + 1, trick_mask | b, wc, wseat,
-                c // 13 if pos == 0 else led, target,
+                s if pos == 0 else led, target,
             )  # fmt: skip
             dep = np.uint64(ws[_W_RET])
         h[player] = hand
@@ -714,10 +722,36 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             result = res
             relevant = dep
             best = c
+            run_reps = no_cards
             if pos == 0:
                 ws[_W_KILL + idx] = c
             break
         relevant |= dep
+        if not ((small_suits >> s) & 1):
+            # DDS's small cards: when a card below every card the answers of
+            # this suit depend on fails, any other card below those does too.
+            rs = relevant & SUIT_MASKS[s]
+            low = lowest_bit(rs) if rs else 13 * s + 13
+            if c < low:
+                small |= (_bit(low) - np.uint64(1)) & SUIT_MASKS[s]
+                small_suits |= 1 << s
+    while run_reps:
+        # A skipped equivalent card at or above the lowest relevant card of
+        # its suit is matched in every position the answer generalises to;
+        # the card it stood for must be too (highest runs first: adding a
+        # card can only reach into lower runs).
+        rep = highest_bit(run_reps)
+        run_reps ^= _bit(rep)
+        s = rep // 13
+        rs = relevant & SUIT_MASKS[s]
+        if rs and lowest_bit(rs) > rep:
+            a = in_play & SUIT_MASKS[s]
+            k = popcount(a & (_bit(rep) - np.uint64(1)))
+            x = pext(hand, a) >> np.uint64(k)
+            run_len = lowest_bit(~x)
+            top = lowest_bit(pdep(np.uint64(1) << np.uint64(k + run_len - 1), a))
+            if lowest_bit(rs) <= top:
+                relevant |= _bit(rep)
     if pos == 0 and popcount(hand) > _TT_MIN_TRICKS:
         _tt_store(
             tt, ws, lengths, key_lo, key_hi, player, ws[_W_CONFIG], allh, relevant, result,
