@@ -423,6 +423,35 @@ def _owner(h, c):
 
 
 @njit(cache=True, inline="always")
+def _leader_side_tops(h, allh, leader):
+    """DDS's "later tricks" at no trumps: an upper bound on the tricks the
+    leader's side takes in a row from the lead, and the cards it depends on.
+
+    While a side wins every trick it leads them all, and each round of a suit
+    takes a card from each of its hands still holding the suit; a suit whose
+    top card an opponent holds cannot be led before that card is gone. So a
+    side that must take every trick takes at most the longer of its two
+    holdings in each suit where it holds the top card (DDS's LaterTricks).
+    The opponents' top cards are what the bound depends on.
+    """
+    total = 0
+    rel = np.uint64(0)
+    for s in range(4):
+        a = allh & SUIT_MASKS[s]
+        if not a:
+            continue
+        top = highest_bit(a)
+        holder = _owner(h, top)
+        if ((holder ^ leader) & 1) == 0:
+            total += max(
+                popcount(h[leader] & SUIT_MASKS[s]), popcount(h[leader ^ 2] & SUIT_MASKS[s])
+            )
+        elif a & ~h[holder]:
+            rel |= _bit(top)
+    return total, rel
+
+
+@njit(cache=True, inline="always")
 def _beaten_later(h, card, led, trumps, player, pos, good):
     """Whether a seat still to play this trick, not on ``good``'s side, can beat ``card``."""
     suit = card // 13
@@ -501,6 +530,19 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                     if _quick_tricks(h, p, trumps, count_mask, ws, need) >= need:
                         ws[_W_RET] |= np.int64(_bit(entry))  # the way in counts too
                         return in_count == 1
+        if (
+            max_mask == count_mask
+            and (count_mask == 5 or count_mask == 10)
+            and (trumps < 0 or not (allh & SUIT_MASKS[trumps]))
+        ):
+            # Two against two at no trumps: a side needing every trick left
+            # must hold enough top cards (see _leader_side_tops).
+            in_count = (count_mask >> player) & 1
+            if (target if in_count else r - target + 1) == r:
+                most, rel = _leader_side_tops(h, allh, player)
+                if most < r:
+                    ws[_W_RET] = np.int64(rel)
+                    return in_count == 0
         if trumps >= 0:
             # The hand holding the top trumps wins a trick with each of
             # them, whatever anyone wants: a bound for either objective.
