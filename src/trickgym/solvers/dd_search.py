@@ -17,7 +17,9 @@ with a sequence of such probes, moving the target one trick at a time
 (:func:`_value`), as DDS does. At every trick start it
 
 - bounds the value by the tricks the leader (or a partner it can reach) can
-  cash from the top, and by the tricks of the hand holding the top trumps;
+  cash from the top, by the tricks of the hand holding the top trumps, and
+  (two against two, no trumps left) by the top cards a side needing every
+  trick must hold (DDS's "later tricks");
 - answers from the transposition table. Its entries hold a lower or upper
   bound and the cards the bound depended on (DDS's "winning ranks": the
   cards that won a trick by rank, or were counted as sure tricks): the bound
@@ -26,12 +28,16 @@ with a sequence of such probes, moving the target one trick at a time
   are "small cards" whose owners did not matter. Buckets are chosen by the
   suit lengths and the leader.
 
-Inside a trick, cards of one hand that are adjacent among the cards still in
-play (hands and current trick) are equivalent. One of them is searched first
-and the others last, and only when every move has to be tried and the run
-reaches below the cards the answer depends on: a table entry generalises
-the position to others in which those cards are no longer adjacent
-(searching one card of a run only gave wrong answers, found against DDS).
+Cards of one hand that are adjacent among the cards still in play (hands
+and current trick) are equivalent: only the lowest of such a run is
+searched. A table entry generalises the position to others in which those
+cards need not be adjacent, so when every move failed and a skipped card of
+the run lies at or above the lowest card the answer depends on in its suit,
+the searched card joins those cards (the matching positions then hold the
+whole run too; without this, found against DDS, answers came out one or two
+tricks short). And as in DDS, once a card below every card the answers so
+far depend on in its suit has failed, the hand's other cards below those
+are not tried: they lead to the same answer.
 Moves are ordered by card-play rules after DDS's (cash sure winners, lead
 towards a partner's winner, prefer suits where the opponents have few cards,
 win cheaply with a card nobody after can beat, play low under a partner's
@@ -98,7 +104,6 @@ _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
 _WAYS = 64  # entries per bucket (all positions with the same suit lengths share one)
-_HASH_TOP = 0  # owners of this many top cards of each suit pick the bucket
 _KILLER_BONUS = 50
 _TT_MIN_TRICKS = 1  # below this many tricks left, searching is cheaper than the table
 _WORDS = 6  # lengths, owners of S H, owners of D C, info, owner masks of S H and of D C
@@ -119,10 +124,12 @@ def new_table(mb: float = 32):
       how many top cards must match: the rest are "small cards" whose
       owners did not matter to the stored bound), and the two masks of the
       matched owner bits;
-    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, kept in
-      the entries it writes), [1] log2 of the bucket count, [2] nodes
-      searched, [3] table hits, [4] null-window probes, [5] table stores (the
-      counters accumulate across calls; reset them to measure one solve),
+    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve and
+      written into the entries it stores, for inspection only: a full bucket
+      is overwritten round robin, whatever the entries' age), [1] log2 of
+      the bucket count, [2] nodes searched, [3] table hits, [4] null-window
+      probes, [5] table stores (the counters accumulate across calls; reset
+      them to measure one solve),
       [6] cutoffs by the first move tried, [7] cutoffs by a later move
       (move ordering quality).
 
@@ -202,18 +209,12 @@ def _top_owner_masks(lengths, info):
 
 
 @njit(cache=True, inline="always")
-def _tt_bucket(ws, lengths, lo, hi, leader):
-    # Hash the lengths, leader and owners of each suit's top cards: every
-    # entry keeps at least those cards.
-    top = np.uint64(leader)
-    for s in range(4):
-        n = _suit_len(lengths, s)
-        if n:
-            word = lo if s < 2 else hi
-            k = min(n, _HASH_TOP)
-            code = word >> np.uint64(32 * (s & 1) + 2 * (n - k))
-            top |= (code & np.uint64((1 << (2 * k)) - 1)) << np.uint64(2 + 2 * _HASH_TOP * s)
-    x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ (top + np.uint64(1)) * np.uint64(
+def _tt_bucket(ws, lengths, leader):
+    # Only the lengths and the leader: an entry may leave every card of a
+    # suit unmatched, so no card's owner can pick the bucket (hashing the
+    # owners of each suit's top card, tried, made entries so much narrower
+    # that the search grew by half).
+    x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(leader + 1) * np.uint64(
         0xC2B2AE3D27D4EB4F
     )
     x ^= x >> np.uint64(29)
@@ -240,7 +241,7 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
     depends on (the matched top cards of each suit).
     """
-    b = _tt_bucket(ws, lengths, lo, hi, leader)
+    b = _tt_bucket(ws, lengths, leader)
     ident = _info_id(config, leader)
     for w in range(_WAYS):
         e = b + w
@@ -294,7 +295,6 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
             continue
         r = relevant & a
         j = popcount(a >> np.uint64(lowest_bit(r))) if r else 0
-        j = max(j, min(popcount(a), _HASH_TOP))
         tops |= np.uint64(j) << np.uint64(32 + 4 * s)
     if best >= 0:
         bs = best // 13
@@ -305,7 +305,7 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
             | np.uint64(above) << np.uint64(51)
         )
     ident = _info_id(config, leader)
-    b = _tt_bucket(ws, lengths, lo, hi, leader)
+    b = _tt_bucket(ws, lengths, leader)
     gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
     # Always a new entry (merging with an equal one cost more than it saved:
@@ -612,11 +612,9 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                 continue
             a = in_play & SUIT_MASKS[s]
             rel = pext(m, a)
-            # Cards adjacent among the cards in play are equivalent here, but
-            # a table entry generalises this position to others where they
-            # are not: so every card is searched, the lowest of each run
-            # first and the others last (tried only when nothing cut off,
-            # and then mostly answered by the table).
+            # Cards adjacent among the cards in play are equivalent: the
+            # lowest of each run is ordered, the others go last and are
+            # skipped in the move loop (see there).
             lows = pdep(rel & ~(rel << np.uint64(1)), a)
             lows_all |= lows
             reps = m
