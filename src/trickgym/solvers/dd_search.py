@@ -423,32 +423,97 @@ def _owner(h, c):
 
 
 @njit(cache=True, inline="always")
-def _leader_side_tops(h, allh, leader):
-    """DDS's "later tricks" at no trumps: an upper bound on the tricks the
-    leader's side takes in a row from the lead, and the cards it depends on.
+def _leader_side_tops(h, allh, leader, count_mask):
+    """For a leader's side that must win every trick left (no trumps in play):
+    an upper bound on the tricks it can take in a row, and the cards it
+    depends on.
 
-    While a side wins every trick it leads them all, and each round of a suit
-    takes a card from each of its hands still holding the suit; a suit whose
-    top card an opponent holds cannot be led before that card is gone. So a
-    side that must take every trick takes at most the longer of its two
-    holdings in each suit where it holds the top card (DDS's LaterTricks).
-    The opponents' top cards are what the bound depends on.
+    If every suit the leader holds is headed by an opponent, the opponents
+    win this trick: 0, with the top cards of those suits. Otherwise, two
+    against two, DDS's "later tricks": while a side wins every trick it leads
+    them all, each round of a suit takes a card from each of its hands still
+    holding the suit, and a suit headed by an opponent cannot be led before
+    that card is gone; so the side takes at most the longer of its two
+    holdings in each suit it heads. That bound depends on the opponents' top
+    cards. In other splits of the seats: no bound (14).
     """
+    side = (count_mask >> leader) & 1
+    pair = count_mask == 5 or count_mask == 10
     total = 0
     rel = np.uint64(0)
+    lead_rel = np.uint64(0)
+    can_win = False
     for s in range(4):
         a = allh & SUIT_MASKS[s]
         if not a:
             continue
         top = highest_bit(a)
         holder = _owner(h, top)
-        if ((holder ^ leader) & 1) == 0:
-            total += max(
-                popcount(h[leader] & SUIT_MASKS[s]), popcount(h[leader ^ 2] & SUIT_MASKS[s])
-            )
-        elif a & ~h[holder]:
-            rel |= _bit(top)
+        mine = h[leader] & SUIT_MASKS[s]
+        if ((count_mask >> holder) & 1) == side:
+            can_win = can_win or mine != 0
+            if pair:
+                total += max(popcount(mine), popcount(h[leader ^ 2] & SUIT_MASKS[s]))
+        else:
+            if a & ~h[holder]:
+                rel |= _bit(top)
+            if mine:
+                lead_rel |= _bit(top)
+    if not can_win:
+        return 0, lead_rel
+    if not pair:
+        return 14, rel
     return total, rel
+
+
+@njit(cache=True, inline="always")
+def _second_hand_tricks(h, allh, player, led, led_card, trumps, need):
+    """Tricks the side of the second hand (``player``, two against two) surely
+    takes from this trick on, counted up to ``need``, and the cards that
+    depends on (DDS's QuickTricksSecondHand).
+
+    The side wins this trick if it can ruff and the third hand cannot, or if
+    its best card of the suit led beats the card led and every card of the
+    third hand (which must not be able to ruff). At no trumps the hand
+    winning it then cashes its next card of the suit if that is the best
+    left, its top cards of other suits, and suits nobody else holds.
+    """
+    third = (player + 1) & 3
+    mate = player ^ 2
+    theirs = h[third] & SUIT_MASKS[led]
+    side_suit = trumps >= 0 and led != trumps
+    if side_suit and not theirs and (h[third] & SUIT_MASKS[trumps]):
+        return 0, np.uint64(0)
+    if side_suit:
+        for p in (player, mate):
+            if not (h[p] & SUIT_MASKS[led]) and (h[p] & SUIT_MASKS[trumps]):
+                return 1, np.uint64(0)  # we ruff, they cannot overruff
+    ours = (h[player] | h[mate]) & SUIT_MASKS[led]
+    if not ours:
+        return 0, np.uint64(0)
+    top = highest_bit(ours)
+    if top < led_card or (theirs and top < highest_bit(theirs)):
+        return 0, np.uint64(0)
+    dep = _bit(top)
+    q = 1
+    if q >= need or (trumps >= 0 and (allh & SUIT_MASKS[trumps])):
+        return q, dep
+    hh = player if h[player] & dep else mate
+    rest = allh & SUIT_MASKS[led] & ~dep
+    if rest and (h[hh] & _bit(highest_bit(rest))):
+        q += 1
+        dep |= _bit(highest_bit(rest))
+    for s in range(4):
+        m = h[hh] & SUIT_MASKS[s]
+        if s == led or not m or q >= need:
+            continue
+        a = allh & SUIT_MASKS[s]
+        if a == m:
+            q += popcount(m)  # nobody else holds the suit
+        elif h[hh] & _bit(highest_bit(a)):
+            q += 1
+            dep |= _bit(highest_bit(a))
+    return q, dep
 
 
 @njit(cache=True, inline="always")
@@ -530,16 +595,12 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                     if _quick_tricks(h, p, trumps, count_mask, ws, need) >= need:
                         ws[_W_RET] |= np.int64(_bit(entry))  # the way in counts too
                         return in_count == 1
-        if (
-            max_mask == count_mask
-            and (count_mask == 5 or count_mask == 10)
-            and (trumps < 0 or not (allh & SUIT_MASKS[trumps]))
-        ):
-            # Two against two at no trumps: a side needing every trick left
-            # must hold enough top cards (see _leader_side_tops).
+        if max_mask == count_mask and (trumps < 0 or not (allh & SUIT_MASKS[trumps])):
+            # No trumps in play: a side needing every trick left must be
+            # able to win this one and hold enough top cards.
             in_count = (count_mask >> player) & 1
             if (target if in_count else r - target + 1) == r:
-                most, rel = _leader_side_tops(h, allh, player)
+                most, rel = _leader_side_tops(h, allh, player, count_mask)
                 if most < r:
                     ws[_W_RET] = np.int64(rel)
                     return in_count == 0
@@ -576,6 +637,14 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     else:
         follow = hand & SUIT_MASKS[led]
         legal = follow if follow else hand
+        if pos == 1 and max_mask == count_mask and (count_mask == 5 or count_mask == 10):
+            # The second hand's side may surely win this trick and more.
+            in_count = (count_mask >> player) & 1
+            need = target if in_count else popcount(hand) - target + 1
+            q, dep = _second_hand_tricks(h, allh, player, led, win_card, trumps, need)
+            if q >= need:
+                ws[_W_RET] = np.int64(dep)
+                return in_count == 1
 
     # Objective of the player to move: which seats it wants to win tricks.
     is_max = ((max_mask >> player) & 1) == 1
