@@ -338,7 +338,9 @@ def _quick_tricks(h, leader, trumps, count_mask, ws, need):
     """Tricks the leader can cash from the top without giving up the lead (up to ``need``).
 
     Side suits first (an opponent holding trumps must still follow, so it
-    limits the count to its length), then top trumps. ``ws[_W_RET]`` gets the
+    limits the count to its length), then top trumps; when the top cards
+    draw every other card of a suit (and no opponent can ruff it), its small
+    cards too. ``ws[_W_RET]`` gets the
     cards counted (the bound depends on their owners and on lengths only).
     """
     side = (count_mask >> leader) & 1
@@ -358,19 +360,32 @@ def _quick_tricks(h, leader, trumps, count_mask, ws, need):
             above = mine & ~((np.uint64(2) << np.uint64(highest_bit(rest))) - np.uint64(1))
         else:
             above = mine
-        k = popcount(above)
+        n = popcount(above)
+        k = n
+        ruffed = False
         if k and trumps >= 0 and s != trumps:
             for p in range(4):
                 if ((count_mask >> p) & 1) != side and (h[p] & SUIT_MASKS[trumps]):
+                    ruffed = True
                     k = min(k, popcount(h[p] & SUIT_MASKS[s]))
+        if k and rest and not ruffed:
+            # once the top cards have drawn every other card of the suit,
+            # the leader's small cards of it are winners too
+            longest = 0
+            for p in range(4):
+                if p != leader:
+                    longest = max(longest, popcount(h[p] & SUIT_MASKS[s]))
+            if longest <= n:
+                k = popcount(mine)
         if k:
             m = min(k, need - q)
             if rest:
-                # only the m top cards need the same owner elsewhere; a suit
-                # nobody else holds is fixed by the lengths alone
-                n = popcount(above)
+                # only the top cards counted need the same owner elsewhere
+                # (the others are counted by lengths); a suit nobody else
+                # holds is fixed by the lengths alone
+                t = min(m, n)
                 used |= pdep(
-                    ((np.uint64(1) << np.uint64(m)) - np.uint64(1)) << np.uint64(n - m), above
+                    ((np.uint64(1) << np.uint64(t)) - np.uint64(1)) << np.uint64(n - t), above
                 )
             q += m
             if q >= need:
