@@ -601,14 +601,18 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             q = _quick_tricks(h, player, trumps, count_mask, ws, need)
             if q >= need:
                 return in_count == 1
-            # Or lead to a partner's winner and let the partner cash its own.
+            # Or cash those, then lead to a partner's winner and let the
+            # partner cash its own: while the leader cashes, the partner
+            # discards its other cards first, and when it must throw a
+            # winner its side wins every trick left anyway.
+            own = ws[_W_RET]
             for p in range(4):
                 if p == player or ((count_mask >> p) & 1) != in_count:
                     continue
                 entry = _can_reach(h, player, p, trumps, count_mask)
                 if entry >= 0:
-                    if _quick_tricks(h, p, trumps, count_mask, ws, need) >= need:
-                        ws[_W_RET] |= np.int64(_bit(entry))  # the way in counts too
+                    if q + _quick_tricks(h, p, trumps, count_mask, ws, need - q) >= need:
+                        ws[_W_RET] |= own | np.int64(_bit(entry))  # the way in counts too
                         return in_count == 1
         if max_mask == count_mask and (trumps < 0 or not (allh & SUIT_MASKS[trumps])):
             # No trumps in play: a side needing every trick left must be
