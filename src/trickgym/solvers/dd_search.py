@@ -16,10 +16,12 @@ The search answers null-window questions "is the value at least ``target``?"
 with a sequence of such probes, moving the target one trick at a time
 (:func:`_value`), as DDS does. At every trick start it
 
-- bounds the value by the tricks the leader (or a partner it can reach) can
-  cash from the top, by the tricks of the hand holding the top trumps, and
-  (two against two, no trumps left) by the top cards a side needing every
-  trick must hold (DDS's "later tricks");
+- bounds the value by the tricks the leader can cash from the top (small
+  cards too once the top cards have drawn the others) and then its partner
+  after an entry, by the tricks of the hand holding the top trumps, and, no
+  trumps left, by what a side needing every trick must hold: a suit headed
+  by the leader, and (two against two) enough top cards (DDS's "later
+  tricks");
 - answers from the transposition table. Its entries hold a lower or upper
   bound and the cards the bound depended on (DDS's "winning ranks": the
   cards that won a trick by rank, or were counted as sure tricks): the bound
@@ -27,6 +29,10 @@ with a sequence of such probes, moving the target one trick at a time
   suit by suit, from the top down to the lowest such card; the cards below
   are "small cards" whose owners did not matter. Buckets are chosen by the
   suit lengths and the leader.
+
+Second in hand (two against two), a side sure to win the trick, and at no
+trumps to cash more after it, may already reach its goal (DDS's
+QuickTricksSecondHand).
 
 Cards of one hand that are adjacent among the cards still in play (hands
 and current trick) are equivalent: only the lowest of such a run is
