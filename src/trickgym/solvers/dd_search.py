@@ -443,7 +443,7 @@ def _owner(h, c):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **_NO_NRT)
 def _leader_side_tops(h, allh, leader, count_mask):
     """For a leader's side that must win every trick left (no trumps in play):
     an upper bound on the tricks it can take in a row, and the cards it
@@ -487,7 +487,7 @@ def _leader_side_tops(h, allh, leader, count_mask):
     return total, rel
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, **_NO_NRT)
 def _second_hand_tricks(h, allh, player, led, led_card, trumps, need):
     """Tricks the side of the second hand (``player``, two against two) surely
     takes from this trick on, counted up to ``need``, and the cards that
