@@ -190,6 +190,25 @@ def test_one_against_three_and_misere_match_minimax(misere):
         assert got == want, (hands, strain, leader, declarers, trick, misere)
 
 
+def test_other_seat_splits_match_minimax():
+    """Sides that are not bridge partnerships (two neighbours, three seats):
+    the bounds that assume 2 against 2 must stay out of the way."""
+    rng = random.Random(25)
+    for k in range(40):
+        hands = random_position(rng, 4)
+        strain = STRAINS[k % 5]
+        leader = rng.randrange(4)
+        first = rng.randrange(4)
+        declarers = [first, (first + 1) % 4] if k % 3 else [first, (first + 1) % 4, (first + 2) % 4]
+        misere = k % 4 == 3
+        trick = ()
+        if k % 2:
+            hands, trick = play_random_trick_start(rng, hands, leader, 1 + k % 3)
+        want = reference_value(hands, strain, leader, declarers, misere, tuple(trick))
+        got = solve(hands, strain, leader, declarers, trick=trick, misere=misere)
+        assert got == want, (hands, strain, leader, declarers, trick, misere)
+
+
 @pytest.mark.parametrize("misere", [False, True])
 def test_card_values_match_minimax(misere):
     rng = random.Random(31 + misere)

@@ -16,8 +16,12 @@ The search answers null-window questions "is the value at least ``target``?"
 with a sequence of such probes, moving the target one trick at a time
 (:func:`_value`), as DDS does. At every trick start it
 
-- bounds the value by the tricks the leader (or a partner it can reach) can
-  cash from the top, and by the tricks of the hand holding the top trumps;
+- bounds the value by the tricks the leader can cash from the top (small
+  cards too once the top cards have drawn the others) and then its partner
+  after an entry, by the tricks of the hand holding the top trumps, and, no
+  trumps left, by what a side needing every trick must hold: a suit headed
+  by the leader, and (two against two) enough top cards (DDS's "later
+  tricks");
 - answers from the transposition table. Its entries hold a lower or upper
   bound and the cards the bound depended on (DDS's "winning ranks": the
   cards that won a trick by rank, or were counted as sure tricks): the bound
@@ -26,12 +30,20 @@ with a sequence of such probes, moving the target one trick at a time
   are "small cards" whose owners did not matter. Buckets are chosen by the
   suit lengths and the leader.
 
-Inside a trick, cards of one hand that are adjacent among the cards still in
-play (hands and current trick) are equivalent. One of them is searched first
-and the others last, and only when every move has to be tried and the run
-reaches below the cards the answer depends on: a table entry generalises
-the position to others in which those cards are no longer adjacent
-(searching one card of a run only gave wrong answers, found against DDS).
+Second in hand (two against two), a side sure to win the trick, and at no
+trumps to cash more after it, may already reach its goal (DDS's
+QuickTricksSecondHand).
+
+Cards of one hand that are adjacent among the cards still in play (hands
+and current trick) are equivalent: only the lowest of such a run is
+searched. A table entry generalises the position to others in which those
+cards need not be adjacent, so when every move failed and a skipped card of
+the run lies at or above the lowest card the answer depends on in its suit,
+the searched card joins those cards (the matching positions then hold the
+whole run too; without this, found against DDS, answers came out one or two
+tricks short). And as in DDS, once a card below every card the answers so
+far depend on in its suit has failed, the hand's other cards below those
+are not tried: they lead to the same answer.
 Moves are ordered by card-play rules after DDS's (cash sure winners, lead
 towards a partner's winner, prefer suits where the opponents have few cards,
 win cheaply with a card nobody after can beat, play low under a partner's
@@ -61,6 +73,12 @@ __all__ = [
     "dd_tricks",
     "new_table",
 ]
+
+# The recursive search and the table functions it calls allocate nothing, so
+# they are compiled without numba's reference counting (``_nrt=False``): with
+# it, every call increfs and decrefs its array arguments with atomic
+# instructions, which took about 40% of the solve time.
+_NO_NRT = {"_nrt": False}
 
 SUIT_MASKS = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.uint64)
 
@@ -92,7 +110,6 @@ _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
 _WAYS = 64  # entries per bucket (all positions with the same suit lengths share one)
-_HASH_TOP = 0  # owners of this many top cards of each suit pick the bucket
 _KILLER_BONUS = 50
 _TT_MIN_TRICKS = 1  # below this many tricks left, searching is cheaper than the table
 _WORDS = 6  # lengths, owners of S H, owners of D C, info, owner masks of S H and of D C
@@ -113,10 +130,12 @@ def new_table(mb: float = 32):
       how many top cards must match: the rest are "small cards" whose
       owners did not matter to the stored bound), and the two masks of the
       matched owner bits;
-    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve, kept in
-      the entries it writes), [1] log2 of the bucket count, [2] nodes
-      searched, [3] table hits, [4] null-window probes, [5] table stores (the
-      counters accumulate across calls; reset them to measure one solve),
+    - ``meta``: ``int64[8]``: [0] generation (bumped by every solve and
+      written into the entries it stores, for inspection only: a full bucket
+      is overwritten round robin, whatever the entries' age), [1] log2 of
+      the bucket count, [2] nodes searched, [3] table hits, [4] null-window
+      probes, [5] table stores (the counters accumulate across calls; reset
+      them to measure one solve),
       [6] cutoffs by the first move tried, [7] cutoffs by a later move
       (move ordering quality).
 
@@ -196,18 +215,12 @@ def _top_owner_masks(lengths, info):
 
 
 @njit(cache=True, inline="always")
-def _tt_bucket(ws, lengths, lo, hi, leader):
-    # Hash the lengths, leader and owners of each suit's top cards: every
-    # entry keeps at least those cards.
-    top = np.uint64(leader)
-    for s in range(4):
-        n = _suit_len(lengths, s)
-        if n:
-            word = lo if s < 2 else hi
-            k = min(n, _HASH_TOP)
-            code = word >> np.uint64(32 * (s & 1) + 2 * (n - k))
-            top |= (code & np.uint64((1 << (2 * k)) - 1)) << np.uint64(2 + 2 * _HASH_TOP * s)
-    x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ (top + np.uint64(1)) * np.uint64(
+def _tt_bucket(ws, lengths, leader):
+    # Only the lengths and the leader: an entry may leave every card of a
+    # suit unmatched, so no card's owner can pick the bucket (hashing the
+    # owners of each suit's top card, tried, made entries so much narrower
+    # that the search grew by half).
+    x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(leader + 1) * np.uint64(
         0xC2B2AE3D27D4EB4F
     )
     x ^= x >> np.uint64(29)
@@ -227,14 +240,14 @@ def _info_id(config, leader):
     return np.uint64(config) << np.uint64(9) | np.uint64(leader) << np.uint64(28) | _VALID
 
 
-@njit(cache=True)
+@njit(cache=True, **_NO_NRT)
 def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     """1: stored ``value >= target``; 0: ``value < target``; -1: unknown.
 
     On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
     depends on (the matched top cards of each suit).
     """
-    b = _tt_bucket(ws, lengths, lo, hi, leader)
+    b = _tt_bucket(ws, lengths, leader)
     ident = _info_id(config, leader)
     for w in range(_WAYS):
         e = b + w
@@ -272,7 +285,7 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, **_NO_NRT)
 def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower, target, best):
     """Record ``value >= target`` (``is_lower``) or ``value < target`` in a new entry.
 
@@ -288,7 +301,6 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
             continue
         r = relevant & a
         j = popcount(a >> np.uint64(lowest_bit(r))) if r else 0
-        j = max(j, min(popcount(a), _HASH_TOP))
         tops |= np.uint64(j) << np.uint64(32 + 4 * s)
     if best >= 0:
         bs = best // 13
@@ -299,7 +311,7 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
             | np.uint64(above) << np.uint64(51)
         )
     ident = _info_id(config, leader)
-    b = _tt_bucket(ws, lengths, lo, hi, leader)
+    b = _tt_bucket(ws, lengths, leader)
     gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
     # Always a new entry (merging with an equal one cost more than it saved:
@@ -332,7 +344,9 @@ def _quick_tricks(h, leader, trumps, count_mask, ws, need):
     """Tricks the leader can cash from the top without giving up the lead (up to ``need``).
 
     Side suits first (an opponent holding trumps must still follow, so it
-    limits the count to its length), then top trumps. ``ws[_W_RET]`` gets the
+    limits the count to its length), then top trumps; when the top cards
+    draw every other card of a suit (and no opponent can ruff it), its small
+    cards too. ``ws[_W_RET]`` gets the
     cards counted (the bound depends on their owners and on lengths only).
     """
     side = (count_mask >> leader) & 1
@@ -352,19 +366,32 @@ def _quick_tricks(h, leader, trumps, count_mask, ws, need):
             above = mine & ~((np.uint64(2) << np.uint64(highest_bit(rest))) - np.uint64(1))
         else:
             above = mine
-        k = popcount(above)
+        n = popcount(above)
+        k = n
+        ruffed = False
         if k and trumps >= 0 and s != trumps:
             for p in range(4):
                 if ((count_mask >> p) & 1) != side and (h[p] & SUIT_MASKS[trumps]):
+                    ruffed = True
                     k = min(k, popcount(h[p] & SUIT_MASKS[s]))
+        if k and rest and not ruffed:
+            # once the top cards have drawn every other card of the suit,
+            # the leader's small cards of it are winners too
+            longest = 0
+            for p in range(4):
+                if p != leader:
+                    longest = max(longest, popcount(h[p] & SUIT_MASKS[s]))
+            if longest <= n:
+                k = popcount(mine)
         if k:
             m = min(k, need - q)
             if rest:
-                # only the m top cards need the same owner elsewhere; a suit
-                # nobody else holds is fixed by the lengths alone
-                n = popcount(above)
+                # only the top cards counted need the same owner elsewhere
+                # (the others are counted by lengths); a suit nobody else
+                # holds is fixed by the lengths alone
+                t = min(m, n)
                 used |= pdep(
-                    ((np.uint64(1) << np.uint64(m)) - np.uint64(1)) << np.uint64(n - m), above
+                    ((np.uint64(1) << np.uint64(t)) - np.uint64(1)) << np.uint64(n - t), above
                 )
             q += m
             if q >= need:
@@ -416,6 +443,100 @@ def _owner(h, c):
     return 0
 
 
+@njit(cache=True, **_NO_NRT)
+def _leader_side_tops(h, allh, leader, count_mask):
+    """For a leader's side that must win every trick left (no trumps in play):
+    an upper bound on the tricks it can take in a row, and the cards it
+    depends on.
+
+    If every suit the leader holds is headed by an opponent, the opponents
+    win this trick: 0, with the top cards of those suits. Otherwise, two
+    against two, DDS's "later tricks": while a side wins every trick it leads
+    them all, each round of a suit takes a card from each of its hands still
+    holding the suit, and a suit headed by an opponent cannot be led before
+    that card is gone; so the side takes at most the longer of its two
+    holdings in each suit it heads. That bound depends on the opponents' top
+    cards. In other splits of the seats: no bound (14).
+    """
+    side = (count_mask >> leader) & 1
+    pair = count_mask == 5 or count_mask == 10
+    total = 0
+    rel = np.uint64(0)
+    lead_rel = np.uint64(0)
+    can_win = False
+    for s in range(4):
+        a = allh & SUIT_MASKS[s]
+        if not a:
+            continue
+        top = highest_bit(a)
+        holder = _owner(h, top)
+        mine = h[leader] & SUIT_MASKS[s]
+        if ((count_mask >> holder) & 1) == side:
+            can_win = can_win or mine != 0
+            if pair:
+                total += max(popcount(mine), popcount(h[leader ^ 2] & SUIT_MASKS[s]))
+        else:
+            if a & ~h[holder]:
+                rel |= _bit(top)
+            if mine:
+                lead_rel |= _bit(top)
+    if not can_win:
+        return 0, lead_rel
+    if not pair:
+        return 14, rel
+    return total, rel
+
+
+@njit(cache=True, **_NO_NRT)
+def _second_hand_tricks(h, allh, player, led, led_card, trumps, need):
+    """Tricks the side of the second hand (``player``, two against two) surely
+    takes from this trick on, counted up to ``need``, and the cards that
+    depends on (DDS's QuickTricksSecondHand).
+
+    The side wins this trick if it can ruff and the third hand cannot, or if
+    its best card of the suit led beats the card led and every card of the
+    third hand (which must not be able to ruff). At no trumps the hand
+    winning it then cashes its next card of the suit if that is the best
+    left, its top cards of other suits, and suits nobody else holds.
+    """
+    third = (player + 1) & 3
+    mate = player ^ 2
+    theirs = h[third] & SUIT_MASKS[led]
+    side_suit = trumps >= 0 and led != trumps
+    if side_suit and not theirs and (h[third] & SUIT_MASKS[trumps]):
+        return 0, np.uint64(0)
+    if side_suit:
+        for p in (player, mate):
+            if not (h[p] & SUIT_MASKS[led]) and (h[p] & SUIT_MASKS[trumps]):
+                return 1, np.uint64(0)  # we ruff, they cannot overruff
+    ours = (h[player] | h[mate]) & SUIT_MASKS[led]
+    if not ours:
+        return 0, np.uint64(0)
+    top = highest_bit(ours)
+    if top < led_card or (theirs and top < highest_bit(theirs)):
+        return 0, np.uint64(0)
+    dep = _bit(top)
+    q = 1
+    if q >= need or (trumps >= 0 and (allh & SUIT_MASKS[trumps])):
+        return q, dep
+    hh = player if h[player] & dep else mate
+    rest = allh & SUIT_MASKS[led] & ~dep
+    if rest and (h[hh] & _bit(highest_bit(rest))):
+        q += 1
+        dep |= _bit(highest_bit(rest))
+    for s in range(4):
+        m = h[hh] & SUIT_MASKS[s]
+        if s == led or not m or q >= need:
+            continue
+        a = allh & SUIT_MASKS[s]
+        if a == m:
+            q += popcount(m)  # nobody else holds the suit
+        elif h[hh] & _bit(highest_bit(a)):
+            q += 1
+            dep |= _bit(highest_bit(a))
+    return q, dep
+
+
 @njit(cache=True, inline="always")
 def _beaten_later(h, card, led, trumps, player, pos, good):
     """Whether a seat still to play this trick, not on ``good``'s side, can beat ``card``."""
@@ -441,7 +562,7 @@ _SEARCH_SIG = (
 )
 
 
-@njit(_SEARCH_SIG, cache=True, error_model="numpy")
+@njit(_SEARCH_SIG, cache=True, error_model="numpy", **_NO_NRT)
 def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target):
     """Whether the declaring side's tricks from here (current trick included) reach ``target``.
 
@@ -486,15 +607,28 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             q = _quick_tricks(h, player, trumps, count_mask, ws, need)
             if q >= need:
                 return in_count == 1
-            # Or lead to a partner's winner and let the partner cash its own.
+            # Or cash those, then lead to a partner's winner and let the
+            # partner cash its own: while the leader cashes, the partner
+            # discards its other cards first, and when it must throw a
+            # winner its side wins every trick left anyway.
+            own = ws[_W_RET]
             for p in range(4):
                 if p == player or ((count_mask >> p) & 1) != in_count:
                     continue
                 entry = _can_reach(h, player, p, trumps, count_mask)
                 if entry >= 0:
-                    if _quick_tricks(h, p, trumps, count_mask, ws, need) >= need:
-                        ws[_W_RET] |= np.int64(_bit(entry))  # the way in counts too
+                    if q + _quick_tricks(h, p, trumps, count_mask, ws, need - q) >= need:
+                        ws[_W_RET] |= own | np.int64(_bit(entry))  # the way in counts too
                         return in_count == 1
+        if max_mask == count_mask and (trumps < 0 or not (allh & SUIT_MASKS[trumps])):
+            # No trumps in play: a side needing every trick left must be
+            # able to win this one and hold enough top cards.
+            in_count = (count_mask >> player) & 1
+            if (target if in_count else r - target + 1) == r:
+                most, rel = _leader_side_tops(h, allh, player, count_mask)
+                if most < r:
+                    ws[_W_RET] = np.int64(rel)
+                    return in_count == 0
         if trumps >= 0:
             # The hand holding the top trumps wins a trick with each of
             # them, whatever anyone wants: a bound for either objective.
@@ -528,6 +662,14 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     else:
         follow = hand & SUIT_MASKS[led]
         legal = follow if follow else hand
+        if pos == 1 and max_mask == count_mask and (count_mask == 5 or count_mask == 10):
+            # The second hand's side may surely win this trick and more.
+            in_count = (count_mask >> player) & 1
+            need = target if in_count else popcount(hand) - target + 1
+            q, dep = _second_hand_tricks(h, allh, player, led, win_card, trumps, need)
+            if q >= need:
+                ws[_W_RET] = np.int64(dep)
+                return in_count == 1
 
     # Objective of the player to move: which seats it wants to win tricks.
     is_max = ((max_mask >> player) & 1) == 1
@@ -564,11 +706,9 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                 continue
             a = in_play & SUIT_MASKS[s]
             rel = pext(m, a)
-            # Cards adjacent among the cards in play are equivalent here, but
-            # a table entry generalises this position to others where they
-            # are not: so every card is searched, the lowest of each run
-            # first and the others last (tried only when nothing cut off,
-            # and then mostly answered by the table).
+            # Cards adjacent among the cards in play are equivalent: the
+            # lowest of each run is ordered, the others go last and are
+            # skipped in the move loop (see there).
             lows = pdep(rel & ~(rel << np.uint64(1)), a)
             lows_all |= lows
             reps = m
@@ -674,17 +814,25 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     no_cards = np.uint64(zero)
     relevant = np.uint64(0)
     best = none
+    tried = np.uint64(0)
+    small = np.uint64(0)  # cards shown not to matter: below a failed small card's answer
+    small_suits = 0
+    run_reps = np.uint64(0)  # searched cards whose equivalent cards were skipped
     for i in range(n):
         c = ws[base + i]
-        if not (lows_all & _bit(c)):
-            # An equivalent card of a run already searched: needed only if
-            # the run reaches below the cards the answer depends on so far
-            # (a matching position could split it there).
-            rs = relevant & SUIT_MASKS[c // 13]
-            bottom = highest_bit(lows_all & SUIT_MASKS[c // 13] & (_bit(c) - np.uint64(1)))
-            if rs and lowest_bit(rs) <= bottom:
-                continue
         b = _bit(c)
+        if small & b:
+            continue
+        s = c // 13
+        if not (lows_all & b):
+            # An equivalent card of a run: the same answer as its lowest card
+            # if that was searched (the run joins the relevant cards below
+            # when a matching position could split it).
+            rep = highest_bit(lows_all & SUIT_MASKS[s] & (b - np.uint64(1)))
+            if tried & _bit(rep):
+                run_reps |= _bit(rep)
+                continue
+        tried |= b
         h[player] = hand ^ b
         if pos == 0 or _beats(c, win_card, trumps):
             wc = c
@@ -705,7 +853,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
         else:
             res = _search(
                 h, ws, tt, nxt, pos + 1, trick_mask | b, wc, wseat,
-                c // 13 if pos == 0 else led, target,
+                s if pos == 0 else led, target,
             )  # fmt: skip
             dep = np.uint64(ws[_W_RET])
         h[player] = hand
@@ -714,10 +862,36 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             result = res
             relevant = dep
             best = c
+            run_reps = no_cards
             if pos == 0:
                 ws[_W_KILL + idx] = c
             break
         relevant |= dep
+        if not ((small_suits >> s) & 1):
+            # DDS's small cards: when a card below every card the answers of
+            # this suit depend on fails, any other card below those does too.
+            rs = relevant & SUIT_MASKS[s]
+            low = lowest_bit(rs) if rs else 13 * s + 13
+            if c < low:
+                small |= (_bit(low) - np.uint64(1)) & SUIT_MASKS[s]
+                small_suits |= 1 << s
+    while run_reps:
+        # A skipped equivalent card at or above the lowest relevant card of
+        # its suit is matched in every position the answer generalises to;
+        # the card it stood for must be too (highest runs first: adding a
+        # card can only reach into lower runs).
+        rep = highest_bit(run_reps)
+        run_reps ^= _bit(rep)
+        s = rep // 13
+        rs = relevant & SUIT_MASKS[s]
+        if rs and lowest_bit(rs) > rep:
+            a = in_play & SUIT_MASKS[s]
+            k = popcount(a & (_bit(rep) - np.uint64(1)))
+            x = pext(hand, a) >> np.uint64(k)
+            run_len = lowest_bit(~x)
+            top = lowest_bit(pdep(np.uint64(1) << np.uint64(k + run_len - 1), a))
+            if lowest_bit(rs) <= top:
+                relevant |= _bit(rep)
     if pos == 0 and popcount(hand) > _TT_MIN_TRICKS:
         _tt_store(
             tt, ws, lengths, key_lo, key_hi, player, ws[_W_CONFIG], allh, relevant, result,
@@ -727,7 +901,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, **_NO_NRT)
 def _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, target):
     """``_search`` of the position, or of the position after ``player`` plays ``card``."""
     ws[_W_META + META_PROBES] += 1
@@ -751,7 +925,7 @@ def _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, ta
     return res
 
 
-@njit(cache=True)
+@njit(cache=True, **_NO_NRT)
 def _value(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
     """Exact value in ``[lo, hi]`` by null-window probes stepping from ``guess``."""
     t = min(max(guess, lo + 1), hi)
