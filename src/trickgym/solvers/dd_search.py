@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core.cpu import CPUTargetOptions
 
 from ..cards.bits import highest_bit, lowest_bit, popcount
 from ._bitops import pdep, pext
@@ -78,7 +79,9 @@ __all__ = [
 # they are compiled without numba's reference counting (``_nrt=False``): with
 # it, every call increfs and decrefs its array arguments with atomic
 # instructions, which took about 40% of the solve time.
-_NO_NRT = {"_nrt": False}
+# ``_nrt`` is a private numba option: without it (a future numba) the
+# functions are compiled as usual, correct but slower.
+_NO_NRT = {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
 
 SUIT_MASKS = np.array([0x1FFF << (13 * s) for s in range(4)], dtype=np.uint64)
 
