@@ -9,6 +9,11 @@ compile time from the arrays' dtypes. Each kernel comes as a serial loop
 and a ``prange`` loop over the batch (threads pay off from a few dozen
 envs up), and runs in two passes, the play of every env and then the
 encoding of every env.
+
+The per-env chain (``_step_env`` down to the hooks' forwarding overloads)
+is inlined at numba IR level: each of its calls passed a dozen arrays, and
+inlining made a step 1.45x faster per thread. The game kernels it reaches
+stay calls, which keeps compile time in check.
 """
 
 from __future__ import annotations
