@@ -177,3 +177,19 @@ def test_non_string_rejected():
         parse_card(12)
     with pytest.raises(ValueError, match="out of range"):
         format_card(52)
+
+
+def test_portable_pext_pdep_match_bmi2():
+    """The loops used on CPUs without BMI2 give the instructions' results."""
+    from trickgym.cards import bits
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        x, mask = (np.uint64(v) for v in rng.integers(0, 2**63, size=2, dtype=np.uint64))
+        want_ext = sum(((int(x) >> b) & 1) << i for i, b in enumerate(
+            b for b in range(64) if int(mask) >> b & 1))  # fmt: skip
+        assert int(bits._pext_loop(x, mask)) == want_ext
+        assert int(bits._pdep_loop(np.uint64(want_ext), mask)) == int(x) & int(mask)
+        if bits.HAS_BMI2:
+            assert int(bits._pext_fast(x, mask)) == want_ext
+            assert int(bits._pdep_fast(np.uint64(want_ext), mask)) == int(x) & int(mask)

@@ -392,23 +392,6 @@ def test_cli_dd_bad_line_names_line_number(tmp_path, capsys, bad, match):
     assert len(captured.out.splitlines()) == 1  # the good line was answered
 
 
-def test_portable_pext_pdep_match_bmi2():
-    """The loops used on CPUs without BMI2 give the instructions' results."""
-    from trickgym.cards.bits import HAS_BMI2
-    from trickgym.solvers import _bitops
-
-    rng = np.random.default_rng(3)
-    for _ in range(200):
-        x, mask = (np.uint64(v) for v in rng.integers(0, 2**63, size=2, dtype=np.uint64))
-        want_ext = sum(((int(x) >> b) & 1) << i for i, b in enumerate(
-            b for b in range(64) if int(mask) >> b & 1))  # fmt: skip
-        assert int(_bitops._pext_loop(x, mask)) == want_ext
-        assert int(_bitops._pdep_loop(np.uint64(want_ext), mask)) == int(x) & int(mask)
-        if HAS_BMI2:
-            assert int(_bitops._pext_fast(x, mask)) == want_ext
-            assert int(_bitops._pdep_fast(np.uint64(want_ext), mask)) == int(x) & int(mask)
-
-
 @pytest.mark.parametrize(
     "pbn,strain,leader,want",
     [

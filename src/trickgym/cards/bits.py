@@ -4,9 +4,9 @@ A set of cards is one ``uint64`` whose bit ``i`` stands for card ``i`` of a
 deck. These helpers are the only place that knows how to count, find and pick
 bits; every kernel of every game goes through them.
 
-``select_kth`` uses the BMI2 ``pdep`` instruction when the host CPU has it
-(one instruction instead of a loop that clears ``k`` low bits) and a portable
-loop otherwise; the choice is made once at import time.
+``select_kth``, ``pext`` and ``pdep`` use the BMI2 instructions when the
+host CPU has them (one instruction instead of a loop) and a portable loop
+otherwise; the choice is made once at import time.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ __all__ = [
     "highest_bit",
     "iter_bits",
     "lowest_bit",
+    "pdep",
+    "pext",
     "popcount",
     "select_kth",
 ]
@@ -59,19 +61,28 @@ _cttz = _unary_u64_intrinsic("llvm.cttz", extra_false_arg=True)
 _ctlz = _unary_u64_intrinsic("llvm.ctlz", extra_false_arg=True)
 
 
-@intrinsic
-def _pdep(typingctx, src, mask):
-    sig = types.uint64(types.uint64, types.uint64)
+def _bmi2_intrinsic(name: str):
+    """Build a numba intrinsic calling the two-operand BMI2 instruction ``name`` on u64s."""
 
-    def codegen(context, builder, signature, args):
-        from llvmlite import ir
+    @intrinsic
+    def _impl(typingctx, src, mask):
+        sig = types.uint64(types.uint64, types.uint64)
 
-        ty = ir.IntType(64)
-        fnty = ir.FunctionType(ty, [ty, ty])
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", (), fnty)
-        return builder.call(fn, list(args))
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
 
-    return sig, codegen
+            ty = ir.IntType(64)
+            fnty = ir.FunctionType(ty, [ty, ty])
+            fn = builder.module.declare_intrinsic(name, (), fnty)
+            return builder.call(fn, list(args))
+
+        return sig, codegen
+
+    return _impl
+
+
+_pdep = _bmi2_intrinsic("llvm.x86.bmi.pdep.64")
+_pext = _bmi2_intrinsic("llvm.x86.bmi.pext.64")
 
 
 @njit(cache=True, inline="always")
@@ -113,6 +124,54 @@ def _select_kth_loop(x, k):
 
 select_kth = _select_kth_pdep if HAS_BMI2 else _select_kth_loop
 select_kth.__doc__ = "Index of the ``k``-th (0-based, from the lowest) set bit of ``x``."
+
+
+@njit(cache=True, inline="always")
+def _pext_fast(x, mask):
+    return _pext(np.uint64(x), np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
+def _pdep_fast(x, mask):
+    return _pdep(np.uint64(x), np.uint64(mask))
+
+
+@njit(cache=True, inline="always")
+def _pext_loop(x, mask):
+    x = np.uint64(x)
+    mask = np.uint64(mask)
+    out = np.uint64(0)
+    k = np.uint64(0)
+    while mask:
+        low = mask & (~mask + np.uint64(1))
+        if x & low:
+            out |= np.uint64(1) << k
+        k += np.uint64(1)
+        mask ^= low
+    return out
+
+
+@njit(cache=True, inline="always")
+def _pdep_loop(x, mask):
+    x = np.uint64(x)
+    mask = np.uint64(mask)
+    out = np.uint64(0)
+    k = np.uint64(0)
+    while mask:
+        low = mask & (~mask + np.uint64(1))
+        if (x >> k) & np.uint64(1):
+            out |= low
+        k += np.uint64(1)
+        mask ^= low
+    return out
+
+
+# The double-dummy search maps a suit's cards onto their ranks among the
+# cards still in play (pext) and back (pdep) at every node.
+pext = _pext_fast if HAS_BMI2 else _pext_loop
+pext.__doc__ = "Gather the bits of ``x`` at the set bits of ``mask`` into the low bits."
+pdep = _pdep_fast if HAS_BMI2 else _pdep_loop
+pdep.__doc__ = "Scatter the low bits of ``x`` onto the set bits of ``mask``."
 
 
 @njit(cache=True)

@@ -61,8 +61,7 @@ import numpy as np
 from numba import njit
 from numba.core.cpu import CPUTargetOptions
 
-from ..cards.bits import highest_bit, lowest_bit, popcount
-from ._bitops import pdep, pext
+from ..cards.bits import highest_bit, lowest_bit, pdep, pext, popcount
 
 __all__ = [
     "META_GENERATION",
