@@ -19,15 +19,20 @@ The episode hooks a game provides (module-level ``@njit`` functions):
 - ``episode_over(states, i, opts)``: whether the episode ends now that the
   current deal is over.
 - ``episode_reward(states, i, seat, opts)``: the learner's reward then.
+
+Games whose episode is one deal, rewarded by the deal's payoff, use
+:func:`deal_episode_over` and :func:`deal_payoff`.
 """
 
 from __future__ import annotations
 
 import numba
-from numba import types
+from numba import njit, types
 from numba.extending import overload
 
 __all__ = [
+    "deal_episode_over",
+    "deal_payoff",
     "game_act",
     "game_apply",
     "game_encode",
@@ -60,6 +65,19 @@ game_next_deal = _stub("game_next_deal")
 game_new_episode = _stub("game_new_episode")
 game_episode_over = _stub("game_episode_over")
 game_episode_reward = _stub("game_episode_reward")
+
+
+@njit(cache=True)
+def deal_episode_over(states, i, opts):
+    """Episode hook: every deal is an episode."""
+    return True
+
+
+@njit(cache=True)
+def deal_payoff(states, i, seat, opts):
+    """Episode hook: the seat's payoff for the deal."""
+    return float(states[i].payoffs[seat])
+
 
 _REGISTERED: set = set()
 

@@ -12,7 +12,7 @@ from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
 
 from ..phat import PhatEnv
 from .base import TrickVectorEnv
-from .hooks import register_game
+from .hooks import deal_payoff, register_game
 from .pcg64 import draw_seed
 
 __all__ = ["PhatVectorEnv"]
@@ -44,7 +44,7 @@ def episode_over(states, i, opts):
 def episode_reward(states, i, seat, opts):
     """The deal's payoff, or +1/-1 for the seat's team winning/losing the game."""
     if opts[2] == EPISODE_DEAL:
-        return float(states[i].payoffs[seat])
+        return deal_payoff(states, i, seat, opts)
     return 1.0 if states[i].winner == seat % 2 else -1.0
 
 

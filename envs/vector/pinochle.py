@@ -8,12 +8,11 @@ from trickgym.agents.pinochle import act_pinochle
 
 from trickgym.games.pinochle import rules
 from trickgym.games.pinochle.encode import encode_kernel
-from trickgym.games.pinochle.game import MODES
 from trickgym.games.pinochle.state import OBS_DTYPE, STATE_DTYPE
 
 from ..pinochle import PinochleEnv
 from .base import TrickVectorEnv
-from .hooks import register_game
+from .hooks import deal_episode_over, deal_payoff, register_game
 from .pcg64 import draw_seed
 
 __all__ = ["PinochleVectorEnv"]
@@ -37,18 +36,6 @@ def new_episode(states, i, gen, seed_given, live, opts):
     )
 
 
-@njit(cache=True)
-def episode_over(states, i, opts):
-    """Every hand is an episode."""
-    return True
-
-
-@njit(cache=True)
-def episode_reward(states, i, seat, opts):
-    """The seat's team's hand score minus the other team's."""
-    return float(states[i].payoffs[seat])
-
-
 register_game(
     STATE_DTYPE,
     OBS_DTYPE,
@@ -56,7 +43,7 @@ register_game(
     encode_kernel,
     act_pinochle,
     4,
-    (new_episode, episode_over, episode_reward),
+    (new_episode, deal_episode_over, deal_payoff),
 )
 
 
@@ -72,17 +59,4 @@ class PinochleVectorEnv(TrickVectorEnv):
 
     def option_row(self, game) -> np.ndarray:
         """``[mode, pass_count, min_bid, max_bid, redeal, must_head, twenty, target]``."""
-        o = game.options
-        return np.array(
-            [
-                MODES.index(o.mode),
-                o.pass_count,
-                o.min_bid,
-                o.max_bid,
-                o.all_pass == "redeal",
-                o.must_head,
-                o.meld_save == "twenty_counters",
-                o.target,
-            ],
-            dtype=np.int64,
-        )
+        return np.array([*game.rule_args(), game.options.target], dtype=np.int64)

@@ -12,7 +12,7 @@ from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
 
 from ..solowhist import SoloWhistEnv
 from .base import TrickVectorEnv
-from .hooks import register_game
+from .hooks import deal_episode_over, deal_payoff, register_game
 from .pcg64 import draw_seed
 
 __all__ = ["SoloWhistVectorEnv"]
@@ -24,18 +24,6 @@ def new_episode(states, i, gen, seed_given, live, opts):
     rules.init_match(states[i], draw_seed(gen), opts[0], 1, opts[1] != 0, opts[2] != 0, -1)
 
 
-@njit(cache=True)
-def episode_over(states, i, opts):
-    """Every deal is an episode."""
-    return True
-
-
-@njit(cache=True)
-def episode_reward(states, i, seat, opts):
-    """The seat's payoff for the deal."""
-    return float(states[i].payoffs[seat])
-
-
 register_game(
     STATE_DTYPE,
     OBS_DTYPE,
@@ -43,7 +31,7 @@ register_game(
     encode_kernel,
     act_solowhist,
     1,
-    (new_episode, episode_over, episode_reward),
+    (new_episode, deal_episode_over, deal_payoff),
 )
 
 

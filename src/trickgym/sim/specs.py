@@ -88,22 +88,8 @@ def _phat_whole_matches(game, seed, first_match, matches, kinds, params):
     return rows[rows["deal"] >= 0]
 
 
-def _pinochle_rules(game):
-    """The Pinochle options as the kernels' positional rule arguments."""
-    o = game.options
-    return (
-        ["kitty", "exchange"].index(o.mode),
-        o.pass_count,
-        o.min_bid,
-        o.max_bid,
-        o.all_pass == "redeal",
-        o.must_head,
-        o.meld_save == "twenty_counters",
-    )
-
-
 def _pinochle_deals(game, seed, first, kinds, params, chunk, rows):
-    pinochle.simulate_block(seed, first, kinds, params, *_pinochle_rules(game), chunk, rows)
+    pinochle.simulate_block(seed, first, kinds, params, *game.rule_args(), chunk, rows)
 
 
 def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
@@ -116,7 +102,7 @@ def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
     slots = pinochle.default_slots(target)
     rows = np.zeros(matches * slots, dtype=pinochle.ROW_DTYPE)
     counts = np.zeros(matches, dtype=np.int64)
-    rules = _pinochle_rules(game)
+    rules = game.rule_args()
     pinochle.simulate_match_block(
         seed, first_match, kinds, params, *rules, target, slots, rows, counts
     )

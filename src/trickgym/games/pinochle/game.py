@@ -168,13 +168,15 @@ class Pinochle(Game):
         kitty_mask = masks.pop() if kitty_mode else 0
         return masks, np.uint64(kitty_mask)
 
-    def new_match(self, seed, num_deals=None, dealer=-1):
-        """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+    def rule_args(self) -> tuple:
+        """The options as the kernels' positional rule arguments.
+
+        ``(mode index, pass_count, min_bid, max_bid, redeal, must_head,
+        twenty_counters)``, in the order ``rules.init_match`` and the
+        simulation kernels take them (the target follows where needed).
+        """
         o = self.options
-        array = np.zeros(1, dtype=STATE_DTYPE)
-        rules.init_match(
-            array[0],
-            np.uint64(seed),
+        return (
             MODES.index(o.mode),
             o.pass_count,
             o.min_bid,
@@ -182,9 +184,12 @@ class Pinochle(Game):
             o.all_pass == "redeal",
             o.must_head,
             o.meld_save == "twenty_counters",
-            o.target,
-            dealer,
         )
+
+    def new_match(self, seed, num_deals=None, dealer=-1):
+        """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+        array = np.zeros(1, dtype=STATE_DTYPE)
+        rules.init_match(array[0], np.uint64(seed), *self.rule_args(), self.options.target, dealer)
         return array
 
     def render(
