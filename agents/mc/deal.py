@@ -16,10 +16,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trickgym.cards.bits import bit, popcount
+from trickgym.cards.bits import bit, lowest_bit, popcount
+from trickgym.cards.decks import STANDARD
 from trickgym.rng import below
 
-__all__ = ["MAX_HOLDERS", "deal_fallback", "deal_once", "pool_cards"]
+__all__ = [
+    "MAX_HOLDERS",
+    "allowed_by_voids",
+    "deal_fallback",
+    "deal_once",
+    "deal_standard_hands",
+    "pool_cards",
+]
 
 MAX_HOLDERS = 9  # up to 7 other Troggu seats, a hidden pile, and room
 
@@ -46,15 +54,9 @@ def pool_cards(pool, out):
     n = 0
     bits = np.uint64(pool)
     while bits:
-        low = bits & (~bits + np.uint64(1))
-        c = 0
-        t = low
-        while t > np.uint64(1):
-            t >>= np.uint64(1)
-            c += 1
-        out[n] = c
+        out[n] = lowest_bit(bits)
         n += 1
-        bits &= ~low
+        bits &= bits - np.uint64(1)
     return n
 
 
@@ -147,3 +149,50 @@ def deal_fallback(cards, n_cards, n_holders, caps, allowed, out, rng):
 def count_cards(cards_set):
     """Number of cards in a set (popcount), for callers' hand sizes."""
     return popcount(np.uint64(cards_set))
+
+
+_STANDARD_ALL = np.uint64((1 << 52) - 1)
+_STANDARD_SUITS = STANDARD.suit_masks.copy()
+
+
+@njit(cache=True)
+def deal_standard_hands(obs, fixed, rng, hands):
+    """Four 13-card hands of the standard pack consistent with ``obs`` (Solo Whist, Phat).
+
+    ``obs`` is the seat's observation record (``seat``, ``hand``, ``played``
+    per seat, ``voids`` per seat); ``fixed[s]`` are cards known to be in
+    seat ``s``'s hand besides its own. Fills ``hands[0:4]`` with the current
+    hands; returns True when the draw was exactly uniform over consistent
+    deals (rejection sampling, else :func:`deal_fallback`).
+    """
+    seat = obs.seat
+    known = obs.hand
+    for s in range(4):
+        known |= obs.played[s]
+    pool = _STANDARD_ALL & ~known
+    for s in range(4):
+        pool &= ~fixed[s]
+    caps = np.zeros(3, dtype=np.int64)
+    allowed = np.zeros(3, dtype=np.uint64)
+    who = np.zeros(3, dtype=np.int64)
+    k = 0
+    for s in range(4):
+        if s != seat:
+            who[k] = s
+            caps[k] = 13 - popcount(obs.played[s]) - popcount(fixed[s])
+            allowed[k] = allowed_by_voids(obs.voids[s], _STANDARD_SUITS, _STANDARD_ALL)
+            k += 1
+    cards = np.empty(52, dtype=np.int64)
+    n = pool_cards(pool, cards)
+    part = np.zeros(3, dtype=np.uint64)
+    uniform = False
+    for _ in range(SAMPLE_TRIES):
+        if deal_once(cards, n, 3, caps, allowed, part, rng):
+            uniform = True
+            break
+    if not uniform:
+        deal_fallback(cards, n, 3, caps, allowed, part, rng)
+    hands[seat] = obs.hand
+    for k in range(3):
+        hands[who[k]] = part[k] | fixed[who[k]]
+    return uniform

@@ -11,57 +11,25 @@ import numpy as np
 from numba import njit
 from trickgym.agents.phat import _act_rule
 
-from trickgym.cards.bits import bit, popcount
+from trickgym.cards.bits import bit
 from trickgym.cards.decks import STANDARD
 from trickgym.games.phat.constants import CALL_BASE
 from trickgym.games.phat.rules import apply_action, deal_over, legal_sets, set_deal
 from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
 
-from .deal import SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
+from .deal import SAMPLE_TRIES, deal_standard_hands
 from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
-_ALL = np.uint64((1 << 52) - 1)
+
 _SUIT_MASKS = STANDARD.suit_masks.copy()
-
-
-@njit(cache=True)
-def _allowed(voids):
-    return allowed_by_voids(voids, _SUIT_MASKS, _ALL)
 
 
 @njit(cache=True)
 def deal_hidden(obs, rng, hands):
     """Fill ``hands[0:4]`` with current hands; True when drawn exactly uniformly."""
-    seat = obs.seat
-    known = obs.hand
-    for s in range(4):
-        known |= obs.played[s]
-    caps = np.zeros(3, dtype=np.int64)
-    allowed = np.zeros(3, dtype=np.uint64)
-    who = np.zeros(3, dtype=np.int64)
-    k = 0
-    for s in range(4):
-        if s != seat:
-            who[k] = s
-            caps[k] = 13 - popcount(obs.played[s])
-            allowed[k] = _allowed(obs.voids[s])
-            k += 1
-    cards = np.empty(52, dtype=np.int64)
-    n = pool_cards(_ALL & ~known, cards)
-    part = np.zeros(3, dtype=np.uint64)
-    uniform = False
-    for _ in range(SAMPLE_TRIES):
-        if deal_once(cards, n, 3, caps, allowed, part, rng):
-            uniform = True
-            break
-    if not uniform:
-        deal_fallback(cards, n, 3, caps, allowed, part, rng)
-    hands[seat] = obs.hand
-    for k in range(3):
-        hands[who[k]] = part[k]
-    return uniform
+    return deal_standard_hands(obs, np.zeros(4, dtype=np.uint64), rng, hands)
 
 
 @njit(cache=True)

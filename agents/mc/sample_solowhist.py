@@ -13,8 +13,7 @@ import numpy as np
 from numba import njit
 from trickgym.agents.solowhist import _act_rule
 
-from trickgym.cards.bits import bit, popcount
-from trickgym.cards.decks import STANDARD
+from trickgym.cards.bits import bit
 from trickgym.games.solowhist.constants import CALL_BASE, MISERE_OUVERTE, PLAY
 from trickgym.games.solowhist.rules import (
     _reset_deal,
@@ -24,18 +23,10 @@ from trickgym.games.solowhist.rules import (
 )
 from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
 
-from .deal import SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
+from .deal import SAMPLE_TRIES, deal_standard_hands
 from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
-
-_ALL = np.uint64((1 << 52) - 1)
-_SUIT_MASKS = STANDARD.suit_masks.copy()
-
-
-@njit(cache=True)
-def _allowed(voids):
-    return allowed_by_voids(voids, _SUIT_MASKS, _ALL)
 
 
 @njit(cache=True)
@@ -44,45 +35,18 @@ def deal_hidden(obs, rng, hands):
 
     Returns True when the draw was exactly uniform over consistent deals.
     """
-    seat = obs.seat
     known = obs.hand
     for s in range(4):
         known |= obs.played[s]
     fixed = np.zeros(4, dtype=np.uint64)
     dealer = obs.dealer
-    if dealer != seat and obs.turn_up >= 0 and not (known & bit(obs.turn_up)):
+    if dealer != obs.seat and obs.turn_up >= 0 and not (known & bit(obs.turn_up)):
         fixed[dealer] |= bit(obs.turn_up)
     if obs.exposed_hand != 0:
         for s in range(4):
-            if (obs.declarers >> s) & 1 and s != seat:
+            if (obs.declarers >> s) & 1 and s != obs.seat:
                 fixed[s] |= obs.exposed_hand
-    pool = _ALL & ~known
-    for s in range(4):
-        pool &= ~fixed[s]
-    caps = np.zeros(3, dtype=np.int64)
-    allowed = np.zeros(3, dtype=np.uint64)
-    who = np.zeros(3, dtype=np.int64)
-    k = 0
-    for s in range(4):
-        if s != seat:
-            who[k] = s
-            caps[k] = 13 - popcount(obs.played[s]) - popcount(fixed[s])
-            allowed[k] = _allowed(obs.voids[s])
-            k += 1
-    cards = np.empty(52, dtype=np.int64)
-    n = pool_cards(pool, cards)
-    part = np.zeros(3, dtype=np.uint64)
-    uniform = False
-    for _ in range(SAMPLE_TRIES):
-        if deal_once(cards, n, 3, caps, allowed, part, rng):
-            uniform = True
-            break
-    if not uniform:
-        deal_fallback(cards, n, 3, caps, allowed, part, rng)
-    hands[seat] = obs.hand
-    for k in range(3):
-        hands[who[k]] = part[k] | fixed[who[k]]
-    return uniform
+    return deal_standard_hands(obs, fixed, rng, hands)
 
 
 @njit(cache=True)
