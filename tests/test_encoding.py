@@ -79,8 +79,19 @@ def _first_of_each(pair):
     return x[0] + y[0]
 
 
+@njit(cache=True)
+def _write_nested(a, pair):
+    b, (c, d) = borrowed((a, pair))
+    b[0] = 1
+    c[0] = 2
+    d[0] = 3
+
+
 def test_borrowed_arrays_are_the_same_data():
     """A borrowed array reads (and writes) the caller's memory; tuples too."""
     a = np.arange(12.0).reshape(3, 4)
     assert _sum_rows_borrowed(a) == a.sum()
     assert _first_of_each((np.array([2, 3]), np.array([5]))) == 7
+    a, c, d = np.zeros(2), np.zeros(1, dtype=np.int64), np.zeros(3, dtype=np.int8)
+    _write_nested(a, (c, d))
+    assert (a[0], c[0], d[0]) == (1, 2, 3)

@@ -242,12 +242,15 @@ class TrickVectorEnv(VectorEnv):
         # builtin_actions draws from its own generators, seeded from each env's own stream.
         self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
         self._renew_buffers(every_row=bool(which.all()))
-        reset = kernels.reset_parallel if self.parallel else kernels.reset_serial
-        reset(
+        args = (
             which, seed_given, self._states, self.seat, self._kinds, self._agent_rngs,
             self._params, self._gens, self._live, self._opts, self._obs_records, self._buf,
             self._scalars, self._wide,
         )  # fmt: skip
+        if self.parallel:
+            kernels.reset_parallel(*args, numba.get_num_threads())
+        else:
+            kernels.reset_serial(*args)
         self._autoreset[which] = False
         self._terminated[which] = False
         self._started = True

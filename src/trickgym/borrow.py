@@ -22,35 +22,38 @@ from numba.extending import intrinsic
 __all__ = ["borrowed"]
 
 
-def _drop_meminfo(context, builder, arr_type, value):
-    ary = context.make_array(arr_type)(context, builder, value=value)
-    ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-    ary.parent = cgutils.get_null_value(ary.parent.type)
-    return ary._getvalue()
+def _is_arrays(typ) -> bool:
+    """An array, or a tuple (nested or not) of arrays."""
+    if isinstance(typ, types.Array):
+        return True
+    return isinstance(typ, types.BaseTuple) and all(_is_arrays(t) for t in typ)
+
+
+def _drop_meminfo(context, builder, typ, value):
+    if isinstance(typ, types.Array):
+        ary = context.make_array(typ)(context, builder, value=value)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+    items = [
+        _drop_meminfo(context, builder, t, builder.extract_value(value, k))
+        for k, t in enumerate(typ)
+    ]
+    return context.make_tuple(builder, typ, items)
 
 
 @intrinsic
 def borrowed(typingctx, arrays):
-    """The array (or tuple of arrays) ``arrays`` without its reference to the memory it views.
+    """The array (or tuple of arrays, nested or not) ``arrays`` without its reference to the memory.
 
     Same data, shape and strides; numba's reference counting on it and on
     its views becomes a no-op. Use inside a compiled function only, on
     arguments its caller keeps alive.
     """
-    if isinstance(arrays, types.Array):
+    if not _is_arrays(arrays):
+        return None
 
-        def codegen(context, builder, signature, args):
-            return _drop_meminfo(context, builder, arrays, args[0])
+    def codegen(context, builder, signature, args):
+        return _drop_meminfo(context, builder, arrays, args[0])
 
-        return arrays(arrays), codegen
-    if isinstance(arrays, types.BaseTuple) and all(isinstance(t, types.Array) for t in arrays):
-
-        def codegen_tuple(context, builder, signature, args):
-            items = [
-                _drop_meminfo(context, builder, t, builder.extract_value(args[0], k))
-                for k, t in enumerate(arrays)
-            ]
-            return context.make_tuple(builder, arrays, items)
-
-        return arrays(arrays), codegen_tuple
-    return None
+    return arrays(arrays), codegen
