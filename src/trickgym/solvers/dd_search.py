@@ -160,6 +160,18 @@ def _bit(c):
 
 
 @njit(cache=True, inline="always")
+def _run_lows(cards, suit_in_play):
+    """The lowest card of each run of ``cards`` adjacent among ``suit_in_play``.
+
+    Cards of one hand with no other card in play between them are
+    equivalent: ``suit_in_play`` is the suit's cards still in the hands or
+    in the current trick, ``cards`` a subset of it.
+    """
+    rel = pext(cards, suit_in_play)
+    return pdep(rel & ~(rel << np.uint64(1)), suit_in_play)
+
+
+@njit(cache=True, inline="always")
 def _beats(card, winner, trumps):
     """Whether ``card`` beats the trick's current winning card ``winner``."""
     if card // 13 == winner // 13:
@@ -688,9 +700,7 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     lows_all = np.uint64(0)  # the lowest card of each run of equivalent cards
     if pos > 0 and (hand & SUIT_MASKS[led]):
         # Following suit with one run of equivalent cards: nothing to order.
-        a = in_play & SUIT_MASKS[led]
-        rel = pext(legal, a)
-        reps = pdep(rel & ~(rel << np.uint64(1)), a)
+        reps = _run_lows(legal, in_play & SUIT_MASKS[led])
         if popcount(reps) == 1:
             # one card of the run first; the others last (see below)
             ws[base] = lowest_bit(reps)
@@ -707,11 +717,9 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             if not m:
                 continue
             a = in_play & SUIT_MASKS[s]
-            rel = pext(m, a)
-            # Cards adjacent among the cards in play are equivalent: the
-            # lowest of each run is ordered, the others go last and are
-            # skipped in the move loop (see there).
-            lows = pdep(rel & ~(rel << np.uint64(1)), a)
+            # The lowest of each run of equivalent cards is ordered, the
+            # others go last and are skipped in the move loop (see there).
+            lows = _run_lows(m, a)
             lows_all |= lows
             reps = m
             suit_len = popcount(hand & SUIT_MASKS[s])
@@ -1071,9 +1079,7 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
         m = legal & SUIT_MASKS[s]
         if not m:
             continue
-        a = in_play & SUIT_MASKS[s]
-        rel = pext(m, a)
-        reps = pdep(rel & ~(rel << np.uint64(1)), a)
+        reps = _run_lows(m, in_play & SUIT_MASKS[s])
         value = -1
         while m:
             c = lowest_bit(m)
