@@ -27,9 +27,18 @@ import numpy as np
 
 from ..cards.decks import STANDARD
 from ..cards.notation import format_card, parse_card, parse_hand
-from .dd_search import dd_card_values, dd_tricks, new_table
+from .dd_search import dd_card_reaches, dd_card_values, dd_reaches, dd_tricks, new_table
 
-__all__ = ["TRUMPS", "card_values", "dd_card_values", "dd_tricks", "new_table", "solve"]
+__all__ = [
+    "TRUMPS",
+    "card_values",
+    "dd_card_reaches",
+    "dd_card_values",
+    "dd_reaches",
+    "dd_tricks",
+    "new_table",
+    "solve",
+]
 
 #: Strain names and the kernels' ``trumps`` argument (-1 = no trumps).
 TRUMPS = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": -1}
@@ -180,6 +189,17 @@ def _position(hands, trumps, leader, declarers, trick):
     return np.array(masks, dtype=np.uint64), trick_arr, len(cards), leader, strain, mask
 
 
+def _probe_target(goal, misere: bool) -> int:
+    """The probe's target: "at least ``goal``", or with ``misere`` "at least ``goal + 1``"."""
+    if (
+        not isinstance(goal, (numbers.Integral, np.integer))
+        or isinstance(goal, bool)
+        or not 0 <= goal <= 13
+    ):
+        raise ValueError(f"goal must be a number of tricks 0..13 or None, got {goal!r}")
+    return int(goal) + 1 if misere else int(goal)
+
+
 def solve(
     hands,
     trumps: str,
@@ -188,8 +208,15 @@ def solve(
     trick=(),
     tt_mb: float = DEFAULT_TT_MB,
     misere: bool = False,
-) -> int:
+    goal: int | None = None,
+) -> int | bool:
     """Tricks the declaring side takes from now on (the current trick included).
+
+    With ``goal``, the made-or-beaten question instead (one null-window
+    probe, much cheaper than the exact count): whether the declaring side
+    takes at least ``goal`` tricks, or with ``misere`` at most ``goal``
+    (``misere=True, goal=0``: the declarer can be held to no trick is
+    ``False``, the misère is made is ``True``).
 
     Parameters
     ----------
@@ -202,9 +229,15 @@ def solve(
         leader, as card ids or names (``"QS"``).
     tt_mb : transposition table size in megabytes (tables are kept per size).
     misere : the declaring side wants as few tricks as possible.
+    goal : tricks 0..13 the declaring side needs (at most ``goal`` with
+        ``misere``), or None for the exact count.
     """
     position = _position(hands, trumps, leader, declarers, trick)
-    return int(dd_tricks(*position, bool(misere), _table(tt_mb)))
+    if goal is None:
+        return int(dd_tricks(*position, bool(misere), _table(tt_mb)))
+    target = _probe_target(goal, misere)
+    reached = bool(dd_reaches(*position, bool(misere), target, _table(tt_mb)))
+    return not reached if misere else reached
 
 
 def card_values(
@@ -215,16 +248,25 @@ def card_values(
     trick=(),
     tt_mb: float = DEFAULT_TT_MB,
     misere: bool = False,
-) -> dict[int, int]:
+    goal: int | None = None,
+) -> dict[int, int] | dict[int, bool]:
     """Value of every legal card of the player to move: ``{card_id: tricks}``.
 
     The value of a card is the number of tricks the declaring side takes from
     now on (the current trick included) after that card is played, with best
     play afterwards. Same arguments as :func:`solve`. The player to move is
     seat ``(leader + len(trick)) % 4``; a declarer picks the card of highest
-    value (lowest when ``misere``), a defender the opposite.
+    value (lowest when ``misere``), a defender the opposite. With ``goal``,
+    each card maps to whether the declaring side still makes its goal after
+    it (as in :func:`solve`).
     """
     position = _position(hands, trumps, leader, declarers, trick)
     out = np.empty(52, dtype=np.int64)
-    dd_card_values(*position, bool(misere), _table(tt_mb), out)
-    return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
+    if goal is None:
+        dd_card_values(*position, bool(misere), _table(tt_mb), out)
+        return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
+    target = _probe_target(goal, misere)
+    dd_card_reaches(*position, bool(misere), target, _table(tt_mb), out)
+    return {
+        int(c): bool(out[c] == 0) if misere else bool(out[c] == 1) for c in np.flatnonzero(out >= 0)
+    }

@@ -69,7 +69,9 @@ __all__ = [
     "META_PROBES",
     "META_TT_HITS",
     "META_TT_STORES",
+    "dd_card_reaches",
     "dd_card_values",
+    "dd_reaches",
     "dd_tricks",
     "new_table",
 ]
@@ -1091,4 +1093,65 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
                 )  # fmt: skip
                 guess = value
             out[c] = value
+    _count_back(ws, meta)
+
+
+@njit(cache=True)
+def dd_reaches(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, target, table):
+    """Whether the declaring side takes at least ``target`` tricks from here with best play.
+
+    One null-window probe: the made-or-beaten question. A misère contract is
+    made when ``not dd_reaches(..., misere=True, target=1, ...)`` (the
+    defenders cannot force the declarer to take a trick). Same inputs as
+    :func:`dd_tricks`, plus ``target`` (tricks, any integer).
+    """
+    entries, meta = table
+    h, ws, player, trick_mask, win_card, win_seat, led = _setup(
+        hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
+    )
+    res = _probe(h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led, -1, target)
+    _count_back(ws, meta)
+    return res
+
+
+@njit(cache=True)
+def dd_card_reaches(
+    hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, target, table, out
+):
+    """Fill ``out`` (int64[52]): per legal card of the player to move, 1 when the
+    declaring side still takes at least ``target`` tricks from here after it
+    (current trick included), 0 when not, -1 for cards that are not legal.
+
+    The per-card made-or-beaten question, for agents that only care whether
+    a contract is made (misère: ``target=1``). Same inputs as
+    :func:`dd_reaches`; equivalent cards share their answer.
+    """
+    entries, meta = table
+    h, ws, player, trick_mask, win_card, win_seat, led = _setup(
+        hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
+    )
+    for i in range(52):
+        out[i] = -1
+    hand = h[player]
+    legal = hand
+    if n_trick > 0 and (hand & SUIT_MASKS[led]):
+        legal = hand & SUIT_MASKS[led]
+    in_play = h[0] | h[1] | h[2] | h[3] | trick_mask
+    for s in range(4):
+        m = legal & SUIT_MASKS[s]
+        if not m:
+            continue
+        reps = _run_lows(m, in_play & SUIT_MASKS[s])
+        answer = -1
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if reps & _bit(c):
+                answer = np.int64(
+                    _probe(
+                        h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led,
+                        c, target,
+                    )
+                )  # fmt: skip
+            out[c] = answer
     _count_back(ws, meta)
