@@ -572,6 +572,121 @@ def _beaten_later(h, card, led, trumps, player, pos, good):
     return False
 
 
+@njit(cache=True, **_NO_NRT)
+def _misere_verdict(h, allh, leader, count_mask, target):
+    """Misère at a trick start with no trump in play and one declarer: the
+    value's side of ``target`` when the layout decides it, else -1; and the
+    cards the verdict depends on (every card of the suits it looked at).
+
+    - **Safe** (0: the declarer takes no more tricks): an opponent is on
+      lead and in every suit the declarer holds, its ``i``-th lowest card
+      is below the others' ``i``-th lowest (as far as both go). The
+      declarer follows with its highest card below the best card played
+      before it and throws the highest card of a suit: that keeps the
+      condition (a round takes the declarer's card and at least one of
+      the others', and taking more of theirs only raises their ``i``-th
+      lowest), so it never wins a trick and never leads (a Skat null-game
+      solver's safe suits). On lead the declarer's own lead may give the
+      others the choice of which card to spend, so it is not claimed.
+    - **Forced** (1, only for ``target == 1``): the declarer on lead, where
+      no other hand is forced to head its lowest card of any suit it holds
+      (each such hand holds a lower card or none of the suit); or an
+      opponent on lead holding a card below the declarer's lowest of a
+      suit the declarer holds, every other opponent with that suit too
+      (they all play under, and the declarer must win the trick).
+    """
+    d = lowest_bit(np.uint64(count_mask))
+    mine_all = h[d]
+    others = allh & ~mine_all
+    safe = True
+    forced = leader == d and target == 1
+    dep_all = np.uint64(0)
+    for s in range(4):
+        mine = mine_all & SUIT_MASKS[s]
+        if not mine:
+            continue
+        theirs = others & SUIT_MASKS[s]
+        dep_all |= mine | theirs
+        low = lowest_bit(mine)
+        if leader == d and forced:
+            for p in range(4):
+                if p != d:
+                    hp = h[p] & SUIT_MASKS[s]
+                    if hp and lowest_bit(hp) > low:
+                        forced = False
+        elif leader != d and target == 1 and (h[leader] & SUIT_MASKS[s]):
+            # every opponent holding the suit can play under the declarer's lowest card
+            under = True
+            for p in range(4):
+                if p != d:
+                    hp = h[p] & SUIT_MASKS[s]
+                    if hp and lowest_bit(hp) > low:
+                        under = False
+            if under:
+                return 1, mine | theirs
+        if safe:
+            m = mine
+            t = theirs
+            while m and t:
+                if lowest_bit(m) > lowest_bit(t):
+                    safe = False
+                    break
+                m &= m - np.uint64(1)
+                t &= t - np.uint64(1)
+    if leader == d and forced:
+        return 1, dep_all
+    if safe and leader != d:
+        return 0, dep_all
+    return -1, dep_all
+
+
+@njit(cache=True, inline="always")
+def _misere_lead_bonus(h, d, player, s, c):
+    """Ordering of misère leads: the declarer ``d`` leads where someone must
+    head its card; an opponent leads under the declarer's lowest card of a
+    suit it holds (the forcing lead)."""
+    mine = h[d] & SUIT_MASKS[s]
+    if player == d:
+        for p in range(4):
+            if p != d:
+                hp = h[p] & SUIT_MASKS[s]
+                if hp and lowest_bit(hp) > c:
+                    return 40
+        return 0
+    if mine and c < lowest_bit(mine):
+        return 40
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _unbeaten_trumps(h, p, trumps, count_mask):
+    """Tricks seat ``p``'s trumps take for its side whatever anyone plays.
+
+    Each trump of ``p`` wins its trick unless a higher trump of the other
+    side is played to it, and each of those is played to one trick only;
+    so ``p``'s trumps less the largest matching of them to higher trumps of
+    the other side (greedy, lowest first) is a lower bound for its side.
+    """
+    mine = h[p] & SUIT_MASKS[trumps]
+    if not mine:
+        return 0
+    side = (count_mask >> p) & 1
+    theirs = np.uint64(0)
+    for q in range(4):
+        if ((count_mask >> q) & 1) != side:
+            theirs |= h[q] & SUIT_MASKS[trumps]
+    beaten = 0
+    m = mine
+    while m and theirs:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        above = theirs & ~((_bit(c) << np.uint64(1)) - np.uint64(1))
+        if above:
+            theirs ^= _bit(lowest_bit(above))
+            beaten += 1
+    return popcount(mine) - beaten
+
+
 _SEARCH_SIG = (
     "boolean(uint64[::1], int64[::1], uint64[::1], "
     "int64, int64, uint64, int64, int64, int64, int64)"
@@ -615,6 +730,13 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             by_rank = popcount(allh & SUIT_MASKS[wc // 13]) > 1
             ws[_W_RET] = np.int64(_bit(wc)) if by_rank else 0
             return ((count_mask >> wseat) & 1) == 1
+        if max_mask != count_mask and popcount(np.uint64(count_mask)) == 1:
+            # Misère, one declarer: decided by how its suits lie, when no trump is in play.
+            if trumps < 0 or not (allh & SUIT_MASKS[trumps]):
+                verdict, dep = _misere_verdict(h, allh, player, count_mask, target)
+                if verdict >= 0:
+                    ws[_W_RET] = np.int64(dep)
+                    return verdict == 1
         # Quick tricks bound the value only when the leader wants to take
         # them (not a misère side, which may prefer to duck).
         in_count = (count_mask >> player) & 1
@@ -668,6 +790,16 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                         )
                     )
                     return held == 1
+                # Each trump of a hand wins its trick unless a higher trump of
+                # the other side falls on it, and each of those falls once.
+                for p in range(4):
+                    unbeaten = _unbeaten_trumps(h, p, trumps, count_mask)
+                    if unbeaten == 0:
+                        continue
+                    held = (count_mask >> p) & 1
+                    if (unbeaten >= target) if held else (r - unbeaten < target):
+                        ws[_W_RET] = np.int64(all_tr)
+                        return held == 1
         ws[_W_HINT] = -1
         if r > _TT_MIN_TRICKS:
             lengths, key_lo, key_hi = _tt_key(h)
@@ -700,6 +832,10 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
         hint = -1
     n = 0
     lows_all = np.uint64(0)  # the lowest card of each run of equivalent cards
+    # a misère declarer (one seat, the side wanting few tricks), for lead ordering
+    mis_decl = np.int64(pos - pos - 1)
+    if max_mask != count_mask and popcount(np.uint64(count_mask)) == 1:
+        mis_decl = lowest_bit(np.uint64(count_mask))
     if pos > 0 and (hand & SUIT_MASKS[led]):
         # Following suit with one run of equivalent cards: nothing to order.
         reps = _run_lows(legal, in_play & SUIT_MASKS[led])
@@ -766,6 +902,8 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                             score = suit_base - rank + suit_len
                     else:
                         score = 60 - rank if c < top_other else 10 - rank
+                        if mis_decl >= 0:
+                            score += _misere_lead_bonus(h, mis_decl, player, s, c)
                 else:
                     wins = _beats(c, win_card, trumps)
                     w_good = ((good >> win_seat) & 1) == 1
