@@ -231,14 +231,21 @@ def _top_owner_masks(lengths, info):
 
 
 @njit(cache=True, inline="always")
-def _tt_bucket(ws, lengths, leader):
-    # Only the lengths and the leader: an entry may leave every card of a
-    # suit unmatched, so no card's owner can pick the bucket (hashing the
-    # owners of each suit's top card, tried, made entries so much narrower
-    # that the search grew by half).
+def _tt_bucket(ws, lengths, leader, tops):
+    """Start of the bucket for these suit lengths, leader and filing cards (``tops``).
+
+    An entry may leave every card of a suit unmatched, so it cannot be
+    filed by every card's owner. It is filed by the lengths, the leader and,
+    if it matches it, the owner of the top card of the longest suit in play
+    (:func:`_filing_key`); a lookup reads both buckets a matching entry may
+    be in. Filing by the lengths alone put every position of one
+    suit-length pattern in the same 64 ways, which one against three
+    searches overflowed.
+    """
     x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(leader + 1) * np.uint64(
         0xC2B2AE3D27D4EB4F
     )
+    x ^= tops * np.uint64(0xD6E8FEB86659FD93)
     x ^= x >> np.uint64(29)
     x *= np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(32)
@@ -246,6 +253,26 @@ def _tt_bucket(ws, lengths, leader):
     if log2 == 0:
         return 0
     return np.int64(x >> np.uint64(64 - log2)) * (_WAYS * _WORDS)
+
+
+@njit(cache=True, inline="always")
+def _filing_suit(lengths):
+    """The suit with the most cards in play (the lowest such), or -1 if none."""
+    best = -1
+    most = 0
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        if n > most:
+            best, most = s, n
+    return best
+
+
+@njit(cache=True, inline="always")
+def _filing_key(lengths, lo, hi, s):
+    """The filing key of an entry matching the top card of suit ``s``: its owner, plus 1."""
+    n = _suit_len(lengths, s)
+    code = (lo >> np.uint64(32 * s)) if s < 2 else (hi >> np.uint64(32 * (s - 2)))
+    return ((code >> np.uint64(2 * (n - 1))) & np.uint64(3)) + np.uint64(1)
 
 
 _INFO_ID = np.uint64((0x7FF << 9) | (3 << 28) | 1)  # config, leader, valid
@@ -263,7 +290,18 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
     depends on (the matched top cards of each suit).
     """
-    b = _tt_bucket(ws, lengths, leader)
+    s = _filing_suit(lengths)
+    b = _tt_bucket(ws, lengths, leader, _filing_key(lengths, lo, hi, s))
+    found = _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
+    if found >= 0:
+        return found
+    b = _tt_bucket(ws, lengths, leader, np.uint64(0))
+    return _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
+
+
+@njit(cache=True, **_NO_NRT)
+def _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws):
+    """:func:`_tt_lookup` in the bucket starting at ``b``."""
     ident = _info_id(config, leader)
     for w in range(_WAYS):
         e = b + w
@@ -327,7 +365,11 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
             | np.uint64(above) << np.uint64(51)
         )
     ident = _info_id(config, leader)
-    b = _tt_bucket(ws, lengths, leader)
+    fs = _filing_suit(lengths)
+    filed = np.uint64(0)
+    if (tops >> np.uint64(32 + 4 * fs)) & np.uint64(15):
+        filed = _filing_key(lengths, lo, hi, fs)
+    b = _tt_bucket(ws, lengths, leader, filed)
     gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
     # Always a new entry (merging with an equal one cost more than it saved:
