@@ -64,8 +64,10 @@ from numba.core.cpu import CPUTargetOptions
 from ..cards.bits import highest_bit, lowest_bit, pdep, pext, popcount
 
 __all__ = [
+    "META_ABORTED",
     "META_GENERATION",
     "META_NODES",
+    "META_NODE_LIMIT",
     "META_PROBES",
     "META_TT_HITS",
     "META_TT_STORES",
@@ -94,8 +96,10 @@ _W_COUNT = 2
 _W_CONFIG = 3
 _W_RET = 4  # cards a search result depends on, returned by the callee
 _W_HINT = 5  # best lead remembered by the table for the current node, or -1
+_W_LIMIT = 6  # node count at which the search gives up (0: never)
+_W_ABORT = 7  # set once it has given up: every answer since is void
 _W_META = 8  # a copy of the table's meta (counters, bucket count, generation)
-_W_KILL = 16  # per depth: the last lead that caused a cutoff
+_W_KILL = 24  # per depth: the last lead that caused a cutoff
 _W_MOVES = _W_KILL + 64
 _W_SCORES = _W_MOVES + 53 * 16
 _WS_SIZE = _W_SCORES + 53 * 16
@@ -109,6 +113,9 @@ META_PROBES = 4
 META_TT_STORES = 5
 META_CUT_FIRST = 6
 META_CUT_LATER = 7
+META_NODE_LIMIT = 8
+META_ABORTED = 9
+_META_SIZE = 10
 
 _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
@@ -141,7 +148,10 @@ def new_table(mb: float = 32):
       probes, [5] table stores (the counters accumulate across calls; reset
       them to measure one solve),
       [6] cutoffs by the first move tried, [7] cutoffs by a later move
-      (move ordering quality).
+      (move ordering quality), [8] a node budget per call (0: none, the
+      default; set it to bound the time of a call), [9] 1 when the last call
+      ran out of that budget: its answer is then meaningless (-1 from
+      :func:`dd_tricks`; the table holds nothing from the unfinished search).
 
     ``n_buckets`` is the largest power of two that fits in ``mb`` (at least 1).
     """
@@ -151,7 +161,7 @@ def new_table(mb: float = 32):
     n = max(1, int(mb * 2**20) // bucket_bytes)
     log2 = n.bit_length() - 1
     entries = np.zeros((1 << log2) * _WAYS * _WORDS, dtype=np.uint64)
-    meta = np.zeros(8, dtype=np.int64)
+    meta = np.zeros(_META_SIZE, dtype=np.int64)
     meta[META_LOG2_BUCKETS] = log2
     return entries, meta
 
@@ -745,6 +755,10 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     played by ``win_seat``.
     """
     ws[_W_META + META_NODES] += 1
+    if ws[_W_LIMIT] and ws[_W_META + META_NODES] > ws[_W_LIMIT]:
+        ws[_W_ABORT] = 1
+    if ws[_W_ABORT]:
+        return False
     trumps = ws[_W_TRUMPS]
     max_mask = ws[_W_MAX]
     count_mask = ws[_W_COUNT]
@@ -1049,6 +1063,8 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             )  # fmt: skip
             dep = np.uint64(ws[_W_RET])
         h[player] = hand
+        if ws[_W_ABORT]:
+            return False  # nothing stored on the way out
         if res == is_max:
             ws[_W_META + (META_CUT_FIRST if i == 0 else META_CUT_LATER)] += 1
             result = res
@@ -1121,7 +1137,7 @@ def _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, ta
 def _value(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
     """Exact value in ``[lo, hi]`` by null-window probes stepping from ``guess``."""
     t = min(max(guess, lo + 1), hi)
-    while lo < hi:
+    while lo < hi and not ws[_W_ABORT]:
         if _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, t):
             lo = t
             t = lo + 1
@@ -1161,6 +1177,7 @@ def _count_back(ws, meta):
     """Add the search's counters to the table's ``meta``."""
     for i in range(META_NODES, 8):
         meta[i] = ws[_W_META + i]
+    meta[META_ABORTED] = ws[_W_ABORT]
 
 
 @njit(cache=True)
@@ -1173,6 +1190,8 @@ def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, t
     ws = np.zeros(_WS_SIZE, dtype=np.int64)
     for i in range(8):
         ws[_W_META + i] = meta[i]
+    if meta.shape[0] > META_NODE_LIMIT and meta[META_NODE_LIMIT] > 0:
+        ws[_W_LIMIT] = meta[META_NODES] + meta[META_NODE_LIMIT]
     ws[_W_KILL : _W_KILL + 64] = -1
     max_mask = ((~declarer_mask) & 15) if misere else declarer_mask & 15
     ws[_W_TRUMPS] = trumps
@@ -1216,7 +1235,10 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
     misere : bool
         The declaring side wants as few tricks as possible.
     table : tuple
-        ``(entries, meta)`` from :func:`new_table`.
+        ``(entries, meta)`` from :func:`new_table`. With a node budget set
+        in ``meta[META_NODE_LIMIT]``, a call that runs out of it returns -1
+        and sets ``meta[META_ABORTED]`` (so do the other kernels; their
+        answers are then void).
 
     Inputs are assumed valid (the Python API checks them).
     """
@@ -1231,7 +1253,7 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
         guess,
     )  # fmt: skip
     _count_back(ws, meta)
-    return value
+    return -1 if ws[_W_ABORT] else value
 
 
 @njit(cache=True)
@@ -1273,6 +1295,8 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
                 )  # fmt: skip
                 guess = value
             out[c] = value
+        if ws[_W_ABORT]:
+            break
     _count_back(ws, meta)
 
 
@@ -1334,4 +1358,6 @@ def dd_card_reaches(
                     )
                 )  # fmt: skip
             out[c] = answer
+        if ws[_W_ABORT]:
+            break
     _count_back(ws, meta)
