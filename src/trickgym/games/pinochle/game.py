@@ -9,6 +9,7 @@ import numpy as np
 from ...api import Game, State
 from ...cards.decks import PINOCHLE
 from ...cards.notation import format_card, format_hand
+from ...checks import check_flag, is_int
 from ...render import card_text, hand_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
@@ -30,10 +31,6 @@ from .encode import LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["Pinochle", "PinochleOptions"]
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -84,14 +81,16 @@ class PinochleOptions:
                 raise ValueError(
                     f"option {name} must be one of {', '.join(allowed)}, got {value!r}"
                 )
-        if self.pass_count not in (3, 4) or not _is_int(self.pass_count):
+        if not is_int(self.pass_count) or self.pass_count not in (3, 4):
             raise ValueError(f"option pass_count must be 3 or 4, got {self.pass_count!r}")
+        object.__setattr__(self, "pass_count", int(self.pass_count))
         for name, most in (("min_bid", MAX_BID), ("max_bid", MAX_BID), ("target", MAX_TARGET)):
             value = getattr(self, name)
-            if not _is_int(value) or not 0 < value <= most or value % 10:
+            if not is_int(value) or not 0 < value <= most or value % 10:
                 raise ValueError(
                     f"option {name} must be a positive multiple of 10 up to {most}, got {value!r}"
                 )
+            object.__setattr__(self, name, int(value))
         levels = (self.max_bid - self.min_bid) // 10 + 1
         if not 1 <= levels <= MAX_BID_LEVELS:
             raise ValueError(
@@ -99,8 +98,7 @@ class PinochleOptions:
                 f"{10 * (MAX_BID_LEVELS - 1)} (at most {MAX_BID_LEVELS} bid levels), "
                 f"got {self.max_bid!r}"
             )
-        if not isinstance(self.must_head, bool | np.bool_):
-            raise ValueError(f"option must_head must be True or False, got {self.must_head!r}")
+        object.__setattr__(self, "must_head", check_flag("option must_head", self.must_head))
 
 
 class Pinochle(Game):
@@ -129,7 +127,7 @@ class Pinochle(Game):
     def bid_action(self, value: int) -> int:
         """The action id of bidding ``value``."""
         opts = self.options
-        if not _is_int(value) or value % 10 or not opts.min_bid <= value <= opts.max_bid:
+        if not is_int(value) or value % 10 or not opts.min_bid <= value <= opts.max_bid:
             raise ValueError(
                 f"bid {value!r} must be a multiple of 10 from {opts.min_bid} to {opts.max_bid}"
             )
