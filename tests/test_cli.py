@@ -122,3 +122,20 @@ def test_console_script():
     assert result.returncode == 0, result.stderr
     assert "solowhist: 200 deals" in result.stdout
     assert sum(table_counts(result.stdout).values()) == 200
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    """``trickgym dd --cards positions | head -1`` ended with a BrokenPipeError traceback."""
+    line = '{"hands": ["2S", "3S", "4S", "5S"], "trumps": "NT", "leader": 0, "declarers": [0]}\n'
+    positions = tmp_path / "positions.jsonl"
+    positions.write_text(line * 2000)
+    proc = subprocess.Popen(
+        [*_command(), "dd", str(positions), "--cards"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.readline().startswith(b'{"hands"')
+    proc.stdout.close()  # what head does after its first line
+    _, stderr = proc.communicate(timeout=300)
+    assert b"Traceback" not in stderr and b"BrokenPipe" not in stderr, stderr.decode()
+    assert proc.returncode == 1

@@ -210,3 +210,27 @@ def test_check_helpers():
             check_int("n", bad)
     with pytest.raises(ValueError, match=r"n must be an integer >= 1, got 0"):
         check_int("n", 0, 1)
+
+
+def test_columns_given_as_one_string_is_named():
+    """It said "unknown column(s) c, o, n, t ..."."""
+    with pytest.raises(ValueError, match=r"got the string 'contract' \(for one column"):
+        simulate("solowhist", deals=10, seed=1, columns="contract")
+
+
+def test_read_dataset_names_unknown_columns(tmp_path):
+    """It gave pyarrow's schema dump; now the unknown name and the available ones."""
+    from trickgym.sim import read_dataset
+
+    simulate("solowhist", deals=20, seed=1, out=tmp_path / "run", progress=False)
+    with pytest.raises(ValueError, match=r"unknown column\(s\) 'nope'; have: deal, "):
+        read_dataset(tmp_path / "run", columns=["nope"])
+    with pytest.raises(ValueError, match="got the string 'made'"):
+        read_dataset(tmp_path / "run", columns="made")
+    assert list(read_dataset(tmp_path / "run", columns=["made"]).columns) == ["made"]
+
+
+def test_tournament_repeated_agents_are_explained():
+    """It said "agents must be different" to ``rule,random,rule,random,rule``."""
+    with pytest.raises(ValueError, match=r"each named once.*'random' 2 times, 'rule' 3 times"):
+        trickgym.tournament("troggu", "rule,random,rule,random,rule", deals=10, players=5)

@@ -282,6 +282,21 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         print(f"trickgym: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader left (``trickgym dd ... | head``): stop quietly, as Unix tools do.
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (captured in tests)
+        pass
 
 
 if __name__ == "__main__":

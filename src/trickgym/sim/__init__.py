@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .backends import BACKENDS
-from .dataset import read_dataset
+from .dataset import check_columns, read_dataset
 from .plan import RunSpec, make_spec, rows_to_frame
 from .specs import SPECS
 
@@ -207,12 +207,7 @@ def simulate(
 
 
 def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"unknown column(s) {', '.join(missing)}; have: {', '.join(frame.columns)}"
-        )
-    return frame[list(columns)]
+    return frame[check_columns(columns, frame.columns)]
 
 
 def _execute(spec, indices, kind, backend, scheduler, threads, progress):

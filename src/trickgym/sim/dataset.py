@@ -30,10 +30,38 @@ import pyarrow.parquet as pq
 
 from .plan import RunSpec
 
-__all__ = ["METADATA_NAME", "Dataset", "frame_to_parquet", "read_dataset", "read_metadata"]
+__all__ = [
+    "METADATA_NAME",
+    "Dataset",
+    "check_columns",
+    "frame_to_parquet",
+    "read_dataset",
+    "read_metadata",
+]
 
 METADATA_NAME = "_trickgym_run.json"
 _CHUNK = re.compile(r"^chunk-(\d{6,})-(deals|matches)-(\d{12,})\.parquet$")
+
+
+def check_columns(columns, available) -> list[str]:
+    """``columns`` as a list of names that all exist, or a ``ValueError`` naming the unknown ones.
+
+    One string is refused with a hint (a string is a sequence of letters:
+    ``columns="contract"`` is not the columns ``c, o, n, t ...``).
+    """
+    if isinstance(columns, str):
+        raise ValueError(
+            f"columns must be a list of column names, got the string {columns!r} "
+            f"(for one column: columns=[{columns!r}])"
+        )
+    columns = list(columns)
+    available = list(available)
+    missing = [c for c in columns if c not in available]
+    if missing:
+        raise ValueError(
+            f"unknown column(s) {', '.join(map(repr, missing))}; have: {', '.join(available)}"
+        )
+    return columns
 
 
 def chunk_name(spec: RunSpec, index: int) -> str:
@@ -177,7 +205,9 @@ def read_dataset(
         if absent:
             raise ValueError(f"dataset {str(path)!r} has no chunk(s) {absent}")
         files = {i: files[i] for i in chunks}
-    parts = [pd.read_parquet(files[i], columns=columns) for i in sorted(files)]
-    if not parts:
+    if not files:
         raise ValueError(f"dataset {str(path)!r} holds no chunks yet")
+    if columns is not None:
+        columns = check_columns(columns, pq.read_schema(files[min(files)]).names)
+    parts = [pd.read_parquet(files[i], columns=columns) for i in sorted(files)]
     return pd.concat(parts, ignore_index=True)
