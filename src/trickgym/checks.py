@@ -17,6 +17,7 @@ import numpy as np
 __all__ = [
     "INT32_MAX",
     "SEED_MAX",
+    "MissingExtraError",
     "as_int",
     "check_flag",
     "check_int",
@@ -90,8 +91,12 @@ def check_flag(name: str, value) -> bool:
     return bool(value)
 
 
+class MissingExtraError(ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
 def require_extra(module: str, extra: str, what: str):
-    """Import ``module``, or raise ``ImportError`` naming the extra that installs it.
+    """Import ``module``, or raise :class:`MissingExtraError` naming the extra that installs it.
 
     ``what`` says what needs it (``"--backend dask"``); the message reads
     ``"--backend dask needs the dask extra: pip install 'trickgym[dask]'"``.
@@ -101,7 +106,7 @@ def require_extra(module: str, extra: str, what: str):
     try:
         return importlib.import_module(module)
     except ImportError as err:
-        raise ImportError(
+        raise MissingExtraError(
             f"{what} needs the {extra} extra ({err.name or module} is not installed): "
             f"pip install 'trickgym[{extra}]'"
         ) from err

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..checks import require_extra
 from .backends import BACKENDS
 from .dataset import check_columns, read_dataset
 from .plan import RunSpec, make_spec, rows_to_frame
@@ -174,6 +175,8 @@ def simulate(
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler= is for backend='dask'")
+    if backend == "dask":  # before an output folder is made, so a rerun is not refused
+        require_extra("distributed", "dask", "backend='dask' (--backend dask)")
     if resume and out is None:
         raise ValueError("resume=True needs out= (the dataset folder to complete)")
     _check_threads(threads)
