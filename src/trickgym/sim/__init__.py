@@ -213,12 +213,68 @@ def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return frame[check_columns(columns, frame.columns)]
 
 
+# Seconds the kernels may take to load before the "compiling" notice is printed.
+COMPILE_NOTICE_AFTER = 1.5
+
+
+def _warm_up(spec: RunSpec) -> None:
+    """Compile (or load from numba's cache) the run's kernels before the progress bar starts.
+
+    The first run compiles for most of a minute; without this the bar sat at
+    0% with a ten-minute ETA. One item (a deal, a match) is played on a
+    helper thread; if it takes more than ``COMPILE_NOTICE_AFTER`` seconds, a
+    notice says what is happening. Only for built-in agents (a Python
+    agent's own state must not see an extra deal); the rows are discarded.
+    """
+    import dataclasses
+    import sys
+    import threading
+
+    from trickgym.agents import KINDS
+
+    from .plan import run_chunk_rows
+
+    if not all(isinstance(a, str) and a in KINDS for a in spec.agents) or not spec.count:
+        return
+    one = spec.options["num_deals"] if spec.unit == "match" and spec.items == "deals" else 1
+    tiny = dataclasses.replace(spec, count=one, chunk=one)
+    done, failed = threading.Event(), []
+
+    def run():
+        try:
+            run_chunk_rows(tiny, 0)
+        except BaseException as err:  # re-raised below, in the caller's thread
+            failed.append(err)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="trickgym-warm-up", daemon=True).start()
+    if not done.wait(COMPILE_NOTICE_AFTER):
+        start = time.perf_counter()
+        print(
+            f"trickgym: compiling the {spec.game} kernels, once (up to a minute on 2 cores; "
+            "numba caches them, so later runs start in a second) ...",
+            file=sys.stderr,
+            flush=True,
+        )
+        done.wait()
+        print(
+            f"trickgym: kernels ready after {time.perf_counter() - start:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+    if failed:
+        raise failed[0]
+
+
 def _execute(spec, indices, kind, backend, scheduler, threads, progress):
     """Yield ``(index, result)`` for the chunks ``indices`` (default all), with a progress bar."""
     from tqdm.auto import tqdm
 
     from .backends import run_dask, run_local
 
+    if progress and indices != []:
+        _warm_up(spec)
     if indices is None:
         indices = list(range(spec.n_chunks))
     total = sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in indices)

@@ -1,0 +1,30 @@
+"""A newcomer's first run: what the first (compiling) run says before its progress bar."""
+
+from __future__ import annotations
+
+import trickgym.sim
+from trickgym.sim import simulate
+
+
+def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
+    """The first run sat at 0% with a 10-minute ETA while numba compiled, saying nothing."""
+    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.0)
+    simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
+    err = capsys.readouterr().err
+    notice = err.index("compiling the solowhist kernels, once")
+    assert notice < err.index("deal/s") and "kernels ready after" in err
+
+
+def test_no_notice_when_quiet_or_when_the_kernels_load_quickly(monkeypatch, capsys):
+    simulate("solowhist", deals=50, agents="rule", seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 600.0)
+    simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
+    assert "compiling" not in capsys.readouterr().err
+
+
+def test_warm_up_does_not_change_rows():
+    """The warm-up deal is discarded: the rows are those of a run without it."""
+    quiet = simulate("solowhist", deals=40, agents="rule", seed=3, dealing="match")
+    shown = simulate("solowhist", deals=40, agents="rule", seed=3, dealing="match", progress=True)
+    assert quiet.equals(shown)
