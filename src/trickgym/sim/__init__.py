@@ -95,7 +95,8 @@ def simulate(
         (``trickgym.agents.register_agent``) or objects with
         ``act(observation, action_mask)``.
     seed : int
-        Reproducibility seed; deal ``k`` depends only on ``(seed, k)``.
+        Reproducibility seed, ``0 .. 2**64 - 1`` (others are refused, never
+        wrapped); deal ``k`` depends only on ``(seed, k)``.
         ``None`` draws one (recorded in a dataset's metadata).
     dealing : ``"shuffled"`` or ``"match"``
         ``"shuffled"`` (default): every deal is the freshly shuffled first
