@@ -294,15 +294,16 @@ def _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_
     from .dataset import Dataset
 
     start = time.perf_counter()
-    dataset = Dataset(out, spec, resume)
-    todo = dataset.missing()
-    rows = 0
-    for index, parquet in _execute(spec, todo, "parquet", backend, scheduler, threads, progress):
-        dataset.write(index, parquet)
-        n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
-        rows += n
-        if on_chunk is not None:
-            on_chunk(index, n)
+    with Dataset(out, spec, resume) as dataset:  # holds the folder's lock to the end
+        todo = dataset.missing()
+        rows = 0
+        chunks = _execute(spec, todo, "parquet", backend, scheduler, threads, progress)
+        for index, parquet in chunks:
+            dataset.write(index, parquet)
+            n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
+            rows += n
+            if on_chunk is not None:
+                on_chunk(index, n)
     return SimulationRun(
         path=str(out),
         spec=spec,
