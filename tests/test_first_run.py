@@ -28,3 +28,35 @@ def test_warm_up_does_not_change_rows():
     quiet = simulate("solowhist", deals=40, agents="rule", seed=3, dealing="match")
     shown = simulate("solowhist", deals=40, agents="rule", seed=3, dealing="match", progress=True)
     assert quiet.equals(shown)
+
+
+def test_forked_child_gets_a_clear_error_not_killed():
+    """A child forked after the parent ran parallel kernels was killed by GNU OpenMP."""
+    import os
+
+    import numba
+    import pytest
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork() here")
+    simulate("solowhist", deals=200, agents="random", seed=1)
+    if numba.threading_layer() != "omp":
+        pytest.skip(f"threading layer {numba.threading_layer()!r} survives fork")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report what happened through the pipe, never return to pytest
+        try:
+            simulate("solowhist", deals=200, agents="random", seed=2)
+            message = "ran"
+        except ValueError as err:
+            message = str(err)
+        except BaseException as err:  # pragma: no cover - reported to the parent
+            message = repr(err)
+        os.write(write, message.encode())
+        os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    message = os.read(read, 10_000).decode()
+    os.close(read)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (status, message)
+    assert "multiprocessing.get_context('spawn')" in message and "NUMBA_THREADING_LAYER" in message

@@ -21,6 +21,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from trickgym.checks import check_int
+from trickgym.forksafe import check_fork_safe
 
 from . import kernels
 from .pcg64 import pcg_state
@@ -249,6 +250,7 @@ class TrickVectorEnv(VectorEnv):
             self._scalars, self._wide,
         )  # fmt: skip
         if self.parallel:
+            check_fork_safe()
             kernels.reset_parallel(*args, numba.get_num_threads())
         else:
             kernels.reset_serial(*args)
@@ -287,6 +289,7 @@ class TrickVectorEnv(VectorEnv):
             self._rewards, self._terminated, self._illegal,
         )  # fmt: skip
         if self.parallel:
+            check_fork_safe()
             kernels.step_parallel(*args, numba.get_num_threads())
         else:
             kernels.step_serial(*args)

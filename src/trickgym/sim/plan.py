@@ -18,6 +18,7 @@ import pandas as pd
 
 from trickgym.agents.rule import PARAMS_DTYPE
 
+from ..forksafe import check_fork_safe
 from ..games import GAMES
 from ..games import game as make_game
 from ..rng import seed_rng
@@ -265,6 +266,7 @@ def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
         else:
             rows = simulate_python(g, sim, seed, start, n, agents, progress, params)
     else:
+        check_fork_safe()
         with _KERNEL_LOCK:
             if whole:
                 rows = sim.whole_matches(g, seed, start, n, kinds, params)
