@@ -60,3 +60,25 @@ def test_forked_child_gets_a_clear_error_not_killed():
     os.close(read)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (status, message)
     assert "multiprocessing.get_context('spawn')" in message and "NUMBA_THREADING_LAYER" in message
+
+
+def test_progress_bar_without_ipywidgets_is_the_text_bar(monkeypatch):
+    """Notebooks printed "TqdmWarning: IProgress not found" (tqdm.auto without ipywidgets)."""
+    import importlib.util
+    import warnings
+
+    import tqdm.std
+
+    from trickgym.progress import progress_bar
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "ipywidgets" else real(name, *a),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bar = progress_bar(total=3, disable=True)
+    assert type(bar) is tqdm.std.tqdm
+    bar.close()

@@ -270,8 +270,7 @@ def _warm_up(spec: RunSpec) -> None:
 
 def _execute(spec, indices, kind, backend, scheduler, threads, progress):
     """Yield ``(index, result)`` for the chunks ``indices`` (default all), with a progress bar."""
-    from tqdm.auto import tqdm
-
+    from ..progress import progress_bar
     from .backends import run_dask, run_local
 
     if progress and indices != []:
@@ -280,7 +279,7 @@ def _execute(spec, indices, kind, backend, scheduler, threads, progress):
         indices = list(range(spec.n_chunks))
     total = sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in indices)
     unit = "deal" if spec.items == "deals" else "match"
-    with tqdm(total=total, unit=unit, unit_scale=True, disable=not progress) as bar:
+    with progress_bar(total=total, unit=unit, unit_scale=True, disable=not progress) as bar:
         if backend == "dask":
             yield from run_dask(spec, indices, kind, threads, bar.update, scheduler)
         else:
