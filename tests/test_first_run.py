@@ -8,7 +8,18 @@ from trickgym.sim import simulate
 
 def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
     """The first run sat at 0% with a 10-minute ETA while numba compiled, saying nothing."""
-    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.0)
+    import time
+
+    import trickgym.sim.plan
+
+    real = trickgym.sim.plan.run_chunk_rows
+
+    def slow_first_call(*args, **kwargs):  # the warm-up, as slow as a first compile
+        time.sleep(0.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(trickgym.sim.plan, "run_chunk_rows", slow_first_call)
+    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.05)
     simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
     err = capsys.readouterr().err
     notice = err.index("compiling the solowhist kernels, once")

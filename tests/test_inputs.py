@@ -234,3 +234,13 @@ def test_tournament_repeated_agents_are_explained():
     """It said "agents must be different" to ``rule,random,rule,random,rule``."""
     with pytest.raises(ValueError, match=r"each named once.*'random' 2 times, 'rule' 3 times"):
         trickgym.tournament("troggu", "rule,random,rule,random,rule", deals=10, players=5)
+
+
+def test_a_chunk_too_large_for_memory_is_refused_before_allocating():
+    """Options in range can still ask for a huge buffer through chunk=: refused first."""
+    with pytest.raises(ValueError, match=r"chunk=1000 matches would hold up to 250,000,000 rows"):
+        simulate("phat", matches=1000, chunk=1000, games_in_match=1000, target=10_000)
+    with pytest.raises(ValueError, match=r"at most 4,194,304 \(4,194,304 deals\)"):
+        simulate("solowhist", deals=10**8, chunk=10**7)
+    with pytest.raises(ValueError, match=r"chunk must be an integer >= 1, got 2\.5"):
+        simulate("solowhist", deals=10, chunk=2.5)
