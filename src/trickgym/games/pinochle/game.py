@@ -44,7 +44,7 @@ class PinochleOptions:
     pass_count:
         Cards passed each way in exchange mode, 3 or 4 [PN-D7].
     min_bid:
-        Lowest bid, a positive multiple of 10 [PN-D8].
+        Lowest bid, a positive multiple of 10 up to 100000 [PN-D8].
     max_bid:
         Highest bid the action space holds (not a rule [PN-D20]): a multiple
         of 10 with at most 75 levels from ``min_bid``; default 990, the
@@ -57,7 +57,11 @@ class PinochleOptions:
         ``"one_trick"`` or ``"twenty_counters"``: what a team needs to win
         for its meld to count [PN-D13].
     target:
-        Score that ends the match, a positive multiple of 10 [PN-D15].
+        Score that ends the match, a positive multiple of 10 up to 1000000
+        [PN-D15].
+
+    Values outside these ranges are refused, never wrapped into the state's
+    32-bit fields.
     """
 
     mode: str = "kitty"
