@@ -113,7 +113,7 @@ def _lock_folder(folder: Path):
 
     ``fcntl.flock`` locks are released by the kernel when the process ends,
     however it ends, so a killed run never leaves the folder locked.
-    Platforms without ``fcntl`` run unlocked.
+    Platforms without ``fcntl``, and file systems refusing locks, run unlocked.
     """
     handle = open(folder / LOCK_NAME, "a+b")  # held until Dataset.close
     try:
@@ -122,12 +122,14 @@ def _lock_folder(folder: Path):
         return handle
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except BlockingIOError:
         handle.close()
         raise ValueError(
             f"output folder {str(folder)!r} is in use by another run (it holds the lock "
             f"{LOCK_NAME}); wait for that run to end, or choose another folder"
         ) from None
+    except OSError:  # pragma: no cover - a file system without locks (some NFS): run unlocked
+        pass
     return handle
 
 
