@@ -6,6 +6,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from trickgym.checks import as_int
+
 from .builtin import KINDS, RANDOM, resolve_kind
 from .random import RandomAgent, random_action
 from .registry import known_agents, make_agent, register_agent
@@ -50,7 +52,7 @@ def python_action(agent, game, array: np.ndarray, index: int, seat: int) -> int:
         action = act_record(record, mask)
     else:
         action = agent.act(encoded, mask)
-    action = int(action)
+    action = as_int(f"the action agent {agent!r} chose", action)
     if not (0 <= action < len(mask) and mask[action]):
         raise ValueError(
             f"agent {agent!r} at seat {seat} chose illegal action {action}; "

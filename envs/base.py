@@ -21,6 +21,7 @@ from trickgym.agents import python_action, resolve_agents, start_deal
 from trickgym.agents.registry import make_agent, registered_agents
 
 import trickgym
+from trickgym.checks import as_int, check_int, check_real
 
 __all__ = ["LegalDiscrete", "TrickEnv", "observation_space"]
 
@@ -119,12 +120,10 @@ class TrickEnv(gym.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0)
         self.game = self.make_game(**options)
         n = self.game.n_seats
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
-            raise ValueError(f"seat must be an integer 0..{n - 1} ({n} players), got {seat!r}")
-        self.seat = int(seat)
+        self.seat = check_int("seat", seat, 0, n - 1)
         self.n_seats = n
         self.render_mode = render_mode
         kernels = self.game.kernels
@@ -224,8 +223,9 @@ class TrickEnv(gym.Env):
         """Act for the learning seat, then let the others play until its next turn."""
         if not self._started:
             raise ValueError("call reset() before step() (and after an episode ends)")
-        action = int(action)
-        if not self._is_legal_at(self._array, 0, action):
+        action = as_int("action", action)
+        in_space = 0 <= action < self.game.n_actions
+        if not in_space or not self._is_legal_at(self._array, 0, action):
             legal = np.flatnonzero(self.action_masks()).tolist()
             if self.illegal_action == "raise":
                 raise ValueError(f"illegal action {action} for seat {self.seat}; legal: {legal}")

@@ -42,12 +42,15 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 import trickgym
+from trickgym.checks import as_int, check_real, require_extra
 
 from .base import observation_space as dict_space
+
+require_extra("pettingzoo", "pettingzoo", "trickgym.envs.pettingzoo")
+from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 __all__ = [
     "GAMES",
@@ -112,7 +115,7 @@ class TrickAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": f"trickgym_{game}_v0"}
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0)
         n = self.game.n_seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
@@ -181,7 +184,7 @@ class TrickAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         kernels = self.game.kernels
-        a = int(action)
+        a = as_int("action", action)
         if not (0 <= a < self.game.n_actions and kernels.is_legal_at(self._array, 0, a)):
             cards, calls = kernels.legal_sets_at(self._array, 0)
             legal = np.flatnonzero(self.game.action_mask(cards, calls)).tolist()

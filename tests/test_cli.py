@@ -85,12 +85,20 @@ def test_bad_options_exit_2(argv, named, capsys, tmp_path):
 
 
 def test_unwritable_out_fails_before_the_run(tmp_path, capsys):
-    """An --out in a missing directory is an error (exit 2) before any deal is simulated."""
-    out = tmp_path / "missing" / "r.parquet"
+    """An --out under a file is an error (exit 2) before any deal is simulated."""
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "afile" / "run"
     code = main(["simulate", "--deals", "10", "--quiet", "--out", str(out)])
     captured = capsys.readouterr()
-    assert code == 2 and "missing" in captured.err
+    assert code == 2 and "is not a folder" in captured.err and "afile" in captured.err
     assert "deals/s" not in captured.out
+
+
+def test_out_parent_folders_are_created(tmp_path, capsys):
+    """README's ``--out runs/sw10m`` failed when ``runs/`` did not exist."""
+    out = tmp_path / "runs" / "deeper" / "sw"
+    assert main(["simulate", "--deals", "10", "--quiet", "--out", str(out)]) == 0
+    assert (out / "_trickgym_run.json").exists()
 
 
 def test_argparse_errors_exit_2(capsys):
@@ -122,3 +130,73 @@ def test_console_script():
     assert result.returncode == 0, result.stderr
     assert "solowhist: 200 deals" in result.stdout
     assert sum(table_counts(result.stdout).values()) == 200
+
+
+def test_closed_pipe_ends_quietly(tmp_path):
+    """``trickgym dd --cards positions | head -1`` ended with a BrokenPipeError traceback."""
+    line = '{"hands": ["2S", "3S", "4S", "5S"], "trumps": "NT", "leader": 0, "declarers": [0]}\n'
+    positions = tmp_path / "positions.jsonl"
+    positions.write_text(line * 2000)
+    proc = subprocess.Popen(
+        [*_command(), "dd", str(positions), "--cards"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.readline().startswith(b'{"hands"')
+    proc.stdout.close()  # what head does after its first line
+    _, stderr = proc.communicate(timeout=300)
+    assert b"Traceback" not in stderr and b"BrokenPipe" not in stderr, stderr.decode()
+    assert proc.returncode == 1
+
+
+def _subparsers():
+    from trickgym.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.choices and "simulate" in a.choices)
+    return parser, sub.choices
+
+
+def test_every_flag_has_help_and_shows_its_default():
+    """Issue 17: flags without help, defaults not shown, a docstring leftover as the description."""
+    parser, commands = _subparsers()
+    top = parser.format_help()
+    assert "``" not in top and "Command line:" not in top
+    assert set(commands) == {"simulate", "tournament", "report", "play", "dd"}
+    for name, sub in commands.items():
+        text = sub.format_help()
+        assert "``" not in text, name
+        for action in sub._actions:
+            if action.help == "==SUPPRESS==" or action.dest == "help":
+                continue
+            assert action.help, f"{name} {action.option_strings or action.dest} has no help"
+            shown = sub._get_formatter()._get_help_string(action) or ""
+            default = action.default
+            if default not in (None, [], "==SUPPRESS==") and default is not False:
+                assert "default" in shown, f"{name} {action.option_strings}: default not shown"
+
+
+def test_agents_flags_have_distinct_names(capsys):
+    """``--agents`` meant seats (simulate), other seats (play) and competitors (tournament)."""
+    _, commands = _subparsers()
+    flags = {
+        name: {o for a in sub._actions for o in a.option_strings if a.help != "==SUPPRESS=="}
+        for name, sub in commands.items()
+    }
+    assert "--agents" in flags["simulate"]
+    assert "--opponents" in flags["play"] and "--agents" not in flags["play"]
+    assert "--competitors" in flags["tournament"] and "--agents" not in flags["tournament"]
+    argv = ["tournament", "--competitors", "rule,random", "--deals", "20", "--quiet"]
+    assert main(argv) == 0
+    assert "rule" in capsys.readouterr().out
+
+
+def test_dask_missing_names_the_extra_and_leaves_no_folder(tmp_path, capsys, monkeypatch):
+    """Without distributed: a message naming the extra, and no run folder that refuses a rerun."""
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    out = tmp_path / "run"
+    argv = ["simulate", "--deals", "10", "--quiet", "--backend", "dask", "--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'trickgym[dask]'" in err and "Traceback" not in err
+    assert not out.exists()

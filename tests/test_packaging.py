@@ -48,3 +48,27 @@ def test_wheel_contains_envs_and_agents(tmp_path):
         "cli.py",
     ):
         assert f"trickgym/{module}" in names
+    (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    requires = [
+        line.split(":", 1)[1].strip()
+        for line in zipfile.ZipFile(wheel).read(meta).decode().splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
+    core = {r.split(">")[0].split("[")[0] for r in requires if "extra ==" not in r}
+    # A plain `pip install .` must run `trickgym report` (issue 17: ModuleNotFoundError).
+    assert {"numpy", "numba", "pandas", "pyarrow", "matplotlib"} <= core
+
+
+def test_extras_named_in_messages_exist():
+    """Every extra a missing-dependency message names (``trickgym[dask]``) is declared."""
+    import re
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    named = set()
+    for file in [*(ROOT / "src").rglob("*.py"), *(ROOT / "envs").rglob("*.py")]:
+        named |= set(re.findall(r'require_extra\(\s*"[^"]+",\s*"([^"]+)"', file.read_text()))
+    assert named == {"dask", "pettingzoo"}
+    assert named <= set(extras)

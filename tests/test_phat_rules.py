@@ -746,7 +746,7 @@ def test_render_and_observe():
     assert obs["trick"].tolist() == [-1, parse_card("AH"), -1, -1]
     assert not obs["action_mask"].any()  # seat 0 is not to move
     assert state.observe(2)["action_mask"].sum() == 13  # seat 2 (diamonds) may play any card
-    with pytest.raises(ValueError, match="seat 4"):
+    with pytest.raises(ValueError, match=r"seat must be an integer 0\.\.3, got 4"):
         state.observe(4)
 
 

@@ -214,7 +214,7 @@ def test_cli_play(monkeypatch, capsys):
                 "pinochle",
                 "--seat",
                 "3",
-                "--agents",
+                "--opponents",
                 "rule,random,rule",
                 "--seed",
                 "5",
@@ -226,7 +226,7 @@ def test_cli_play(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "you are seat 3; 0: rule, 1: random, 2: rule" in out
     assert "Deal over. Payoffs:" in out and "seat 3 (you)" in out
-    assert main(["play", "solowhist", "--agents", "nobody"]) == 2
+    assert main(["play", "solowhist", "--agents", "nobody"]) == 2  # the old name still works
     assert "unknown agent 'nobody'" in capsys.readouterr().err
 
 

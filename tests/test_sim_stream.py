@@ -280,3 +280,101 @@ def test_pinochle_whole_matches_python_loop_matches_the_compiled_loop():
     )
     expected = simulate("pinochle", matches=4, agents="rule", seed=6, first=3, target=500)
     assert_frame_equal(pinochle_frame(rows, True), expected)
+
+
+# Issue 17: two processes, one output folder; damaged chunk files.
+
+
+def test_a_folder_in_use_is_refused(tmp_path):
+    """Two runs started together (different seeds) both 'succeeded', mixing their chunks;
+    a --resume started meanwhile deleted the first run's in-flight temporary file."""
+    from trickgym.sim.dataset import Dataset
+    from trickgym.sim.plan import make_spec
+
+    out = tmp_path / "busy"
+    spec = make_spec("solowhist", 200, None, "random", 12, 0, "shuffled", 100, None, {})
+    with Dataset(out, spec) as first:
+        tmp = out / ".chunk-000000-deals-000000000000.parquet.tmp-99999"
+        tmp.write_bytes(b"being written")
+        for kwargs in ({"seed": 11}, {"seed": 12, "resume": True}):
+            with pytest.raises(ValueError, match="is in use by another run"):
+                simulate("solowhist", 200, "random", chunk=100, out=out, **kwargs)
+        assert tmp.exists()  # the other run's file is untouched
+        tmp.unlink()
+        assert first.missing() == [0, 1]
+    # Released at the end: the run can be completed now.
+    run = simulate("solowhist", 200, "random", seed=12, chunk=100, out=out, resume=True)
+    assert run.chunks_run == 2
+    assert_frame_equal(read_dataset(out), simulate("solowhist", 200, "random", seed=12))
+
+
+def test_lock_is_held_by_a_running_process(tmp_path):
+    """Across processes: a run in progress in a child refuses a second run in this one."""
+    out = tmp_path / "p"
+    script = textwrap.dedent(
+        f"""
+        import time
+        from trickgym.sim import simulate
+        simulate("solowhist", 400, "random", seed=1, chunk=100, out={str(out)!r},
+                 on_chunk=lambda i, n: time.sleep(30))
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and chunk_files(out)):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        with pytest.raises(ValueError, match="in use by another run"):
+            simulate("solowhist", 400, "random", seed=1, chunk=100, out=out, resume=True)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    run = simulate("solowhist", 400, "random", seed=1, chunk=100, out=out, resume=True)
+    assert run.chunks_skipped == 1 and run.chunks_run == 3  # the kill released the lock
+
+
+def test_damaged_chunks_are_caught_and_redone(tmp_path, whole):
+    """A truncated chunk, or one holding another chunk's rows, passed --resume and read."""
+    out = tmp_path / "dmg"
+    simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out)
+    meta = read_metadata(out)
+    files = chunk_files(out)
+    assert [meta["chunks"][str(i)]["first"] for i in range(5)] == [0, 500, 1000, 1500, 2000]
+    assert [meta["chunks"][str(i)]["rows"] for i in range(5)] == [500] * 5
+    a, b = (out / files[0]).read_bytes(), (out / files[1]).read_bytes()
+    (out / files[0]).write_bytes(b)  # swapped: 500 deals twice, 500 missing
+    (out / files[1]).write_bytes(a)
+    data = (out / files[3]).read_bytes()
+    (out / files[3]).write_bytes(data[: len(data) // 2])  # truncated
+    with pytest.raises(ValueError, match="does not match its recorded SHA-256"):
+        read_dataset(out)
+    with pytest.raises(ValueError, match="does not match"):
+        read_dataset(out, columns=["deal"], chunks=[3])
+    done = []
+    simulate(
+        "solowhist", 2500, "rule", seed=7, chunk=500, out=out, resume=True,
+        on_chunk=lambda i, n: done.append(i),
+    )  # fmt: skip
+    assert done == [0, 1, 3]
+    assert_frame_equal(read_dataset(out), whole)
+
+
+def test_unrecorded_chunk_is_redone_and_old_datasets_still_resume(tmp_path, whole):
+    out = tmp_path / "old"
+    simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out)
+    meta = read_metadata(out)
+    del meta["chunks"]["4"]  # as if the record had been lost
+    (out / METADATA_NAME).write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="is not recorded"):
+        read_dataset(out)
+    run = simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out, resume=True)
+    assert (run.chunks_run, run.chunks_skipped) == (1, 4)
+    # A dataset written before chunks were recorded: its files are trusted and recorded.
+    meta = read_metadata(out)
+    del meta["chunks"]
+    (out / METADATA_NAME).write_text(json.dumps(meta))
+    assert_frame_equal(read_dataset(out), whole)
+    run = simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out, resume=True)
+    assert (run.chunks_run, run.chunks_skipped) == (0, 5)
+    assert sorted(read_metadata(out)["chunks"]) == ["0", "1", "2", "3", "4"]

@@ -242,7 +242,7 @@ def test_bad_deals_are_explained(solowhist, kwargs, match):
 @pytest.mark.parametrize(
     "options, match",
     [
-        ({"unit": 0}, "unit must be an integer >= 1"),
+        ({"unit": 0}, "unit must be an integer 1..1000"),
         ({"num_deals": "8"}, "num_deals must be an integer"),
         ({"always_shuffle": 1}, "always_shuffle must be True or False"),
         ({"units": 5}, "unknown option.*units.*allowed: unit, num_deals"),

@@ -26,7 +26,7 @@ def test_partnerships_swap():
 
 
 def test_same_agent_twice_is_refused():
-    with pytest.raises(ValueError, match="agents must be different"):
+    with pytest.raises(ValueError, match="each named once"):
         tournament("solowhist", ["random", "random"], deals=10)
 
 

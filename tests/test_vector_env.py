@@ -167,7 +167,7 @@ def test_illegal_action_raise_steps_nothing():
         ({"num_envs": 0}, "num_envs must be an integer >= 1"),
         ({"num_envs": 2, "seat": 4}, "seat must be an integer 0..3"),
         ({"num_envs": 2, "opponents": "nobody"}, "unknown agent 'nobody'"),
-        ({"num_envs": 2, "unit": 0}, "option unit must be an integer >= 1"),
+        ({"num_envs": 2, "unit": 0}, "option unit must be an integer 1..1000"),
         ({"num_envs": 2, "parallel": "yes"}, "parallel must be None, True or False"),
     ],
 )

@@ -20,6 +20,9 @@ from gymnasium.utils.seeding import np_random
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from trickgym.checks import check_int
+from trickgym.forksafe import check_fork_safe
+
 from . import kernels
 from .pcg64 import pcg_state
 
@@ -99,8 +102,7 @@ class TrickVectorEnv(VectorEnv):
         parallel: bool | None = None,
         **options,
     ):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
-            raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        num_envs = check_int("num_envs", num_envs, 1)
         if parallel not in (None, True, False):
             raise ValueError(f"parallel must be None, True or False, got {parallel!r}")
         # The single env validates seat, opponents, options and rule options for us.
@@ -124,7 +126,7 @@ class TrickVectorEnv(VectorEnv):
         self.seat = single.seat
         self.n_seats = single.n_seats
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = single.illegal_penalty
         self.copy = bool(copy)
         self.parallel = n >= PARALLEL_MIN_ENVS if parallel is None else parallel
         self._kinds = single._kinds
@@ -248,6 +250,7 @@ class TrickVectorEnv(VectorEnv):
             self._scalars, self._wide,
         )  # fmt: skip
         if self.parallel:
+            check_fork_safe()
             kernels.reset_parallel(*args, numba.get_num_threads())
         else:
             kernels.reset_serial(*args)
@@ -266,13 +269,16 @@ class TrickVectorEnv(VectorEnv):
                 f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
                 f"got shape {actions.shape} dtype {actions.dtype}"
             )
+        given = actions
+        if actions.dtype.kind == "u":  # above the int64 range would wrap to a negative id
+            actions = np.minimum(actions, self.game.n_actions)
         actions = actions.astype(np.int64, copy=False)
         if self.illegal_action == "raise":
             bad = kernels.first_illegal(self._states, actions, self.game.n_actions, self._autoreset)
             if bad >= 0:
                 legal = np.flatnonzero(self.action_masks()[bad]).tolist()
                 raise ValueError(
-                    f"illegal action {int(actions[bad])} in sub-env {bad} for seat "
+                    f"illegal action {int(given[bad])} in sub-env {bad} for seat "
                     f"{self.seat}; legal: {legal} (no sub-env was stepped)"
                 )
         self._renew_buffers(every_row=True)
@@ -283,6 +289,7 @@ class TrickVectorEnv(VectorEnv):
             self._rewards, self._terminated, self._illegal,
         )  # fmt: skip
         if self.parallel:
+            check_fork_safe()
             kernels.step_parallel(*args, numba.get_num_threads())
         else:
             kernels.step_serial(*args)

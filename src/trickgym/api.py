@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from .checks import as_int, check_int
+
 __all__ = ["Game", "State", "validate_options"]
 
 
@@ -76,7 +78,7 @@ class Game:
         """Human name of action id ``action`` (a card or a call)."""
         from .cards.notation import format_card
 
-        action = int(action)
+        action = as_int("action", action)
         n_cards = self.deck.n_cards
         if 0 <= action < n_cards:
             return format_card(action, self.deck)
@@ -88,10 +90,6 @@ class Game:
         """Action id of an int or a name (``"QH"``, ``"10H"``, ``"Solo"``, ``"misere"``)."""
         from .cards.notation import parse_card
 
-        if isinstance(action, int | np.integer) and not isinstance(action, bool):
-            if 0 <= action < self.n_actions:
-                return int(action)
-            raise ValueError(f"action {action} out of range 0..{self.n_actions - 1}")
         if isinstance(action, str):
             key = _fold(action)
             if key in self._by_name:
@@ -100,7 +98,18 @@ class Game:
                 return parse_card(action, self.deck)
             except ValueError:
                 pass
-        raise ValueError(f"unknown action {action!r} for {self.name}: give a card, a call or an id")
+            raise ValueError(
+                f"unknown action {action!r} for {self.name}: give a card, a call or an id"
+            )
+        try:
+            a = as_int("action", action)
+        except ValueError:
+            raise ValueError(
+                f"unknown action {action!r} for {self.name}: give a card, a call or an integer id"
+            ) from None
+        if 0 <= a < self.n_actions:
+            return a
+        raise ValueError(f"action {a} out of range 0..{self.n_actions - 1}")
 
     def new_match(self, seed, num_deals: int | None = None, dealer: int = -1) -> np.ndarray:
         """A one-record state array holding a new match (first deal dealt) from ``seed``.
@@ -214,10 +223,9 @@ class State:
 
     def observe(self, seat: int) -> dict[str, np.ndarray]:
         """Seat ``seat``'s information set as a dict of fixed-shape arrays."""
-        if not 0 <= int(seat) < self.game.n_seats:
-            raise ValueError(f"seat {seat} out of range 0..{self.game.n_seats - 1}")
+        seat = check_int("seat", seat, 0, self.game.n_seats - 1)
         obs = np.zeros(1, dtype=self.game.obs_dtype)
-        self.game.kernels.observe_at(self._array, 0, int(seat), obs, 0)
+        self.game.kernels.observe_at(self._array, 0, seat, obs, 0)
         return self.game.encode_observation(obs, 0)
 
     def next_deal(self) -> State:

@@ -1,11 +1,4 @@
-"""Command line: ``trickgym simulate ...``.
-
-Example::
-
-    trickgym simulate --game solowhist --deals 1000000 --agents rule --seed 1 \\
-        --out runs/solowhist_rule   # a Parquet dataset, one file per chunk
-    trickgym simulate --experiment experiments/solowhist_rule_1m.toml --out runs/x --resume
-"""
+"""Command line: ``trickgym simulate|tournament|report|play|dd ...`` (see ``DESCRIPTION``)."""
 
 from __future__ import annotations
 
@@ -13,7 +6,54 @@ import argparse
 import sys
 import time
 
-__all__ = ["main"]
+__all__ = ["HelpFormatter", "build_parser", "main"]
+
+DESCRIPTION = (
+    "Simulate, analyse and play trick-taking card games as on Board Game Arena "
+    "(Solo Whist, Troggu, Phat, Pinochle). Run 'trickgym COMMAND --help' for a "
+    "command's flags."
+)
+EPILOG = """examples:
+  trickgym simulate --game solowhist --deals 1000000 --agents rule --seed 1
+  trickgym simulate --deals 200000 --agents rule --seed 1 --out runs/sw   # a Parquet dataset
+  trickgym report runs/sw --out report.html
+  trickgym tournament --game pinochle --competitors rule,random --deals 1000
+  trickgym play solowhist --seat 0 --opponents rule --seed 7
+  trickgym dd positions.jsonl --cards"""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Help that shows every flag's default (unless the help text already says it).
+
+    A description or epilog of one line is wrapped; one of several lines
+    (the examples) is kept as written.
+    """
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text:
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or default is None
+            or default is False
+            or default == []
+            or default == argparse.SUPPRESS
+        ):
+            return text
+        if action.option_strings or action.nargs in ("?", "*"):
+            return f"{text} (default: %(default)s)"
+        return text
+
+
+def _add_parser(sub, name: str, **kwargs) -> argparse.ArgumentParser:
+    """A subcommand parser with the shared help formatter; its description is its help."""
+    kwargs.setdefault("description", kwargs.get("help"))
+    return sub.add_parser(name, formatter_class=HelpFormatter, **kwargs)
 
 
 def _game_options(pairs: list[str]) -> dict:
@@ -35,12 +75,18 @@ def _game_options(pairs: list[str]) -> dict:
 
 
 def _check_writable(path: str) -> None:
-    """Fail before a long run, not after it, if ``path`` cannot be written."""
+    """Fail before a long run, not after it, if ``path`` cannot be written.
+
+    Missing parent folders are fine (the run creates them); the nearest
+    existing one must be a writable folder.
+    """
     import os
 
     folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(folder):
+        folder = os.path.dirname(folder)
     if not os.path.isdir(folder):
-        raise ValueError(f"--out {path!r}: folder {folder!r} does not exist")
+        raise ValueError(f"--out {path!r}: {folder!r} is not a folder")
     if not os.access(folder, os.W_OK):
         raise ValueError(f"--out {path!r}: folder {folder!r} is not writable")
 
@@ -196,7 +242,7 @@ def _tournament(args) -> int:
         options["mode"] = args.mode
     report = tournament(
         args.game,
-        args.agents.split(","),
+        args.competitors.split(","),
         deals=args.deals,
         seed=args.seed,
         threads=args.threads,
@@ -209,61 +255,93 @@ def _tournament(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``trickgym`` command."""
-    parser = argparse.ArgumentParser(prog="trickgym", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="simulate deals and print the bid success table")
-    sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat, pinochle")
-    sim.add_argument("--deals", type=int, default=None, help="deals to simulate (100000)")
+    parser = argparse.ArgumentParser(
+        prog="trickgym", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sim = _add_parser(sub, "simulate", help="simulate deals and print the bid success table")
+    sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
+    sim.add_argument("--deals", type=int, default=None, help="deals to simulate (default: 100000)")
     sim.add_argument(
-        "--matches", type=int, default=None, help="whole matches: phat (1000), pinochle"
+        "--matches",
+        type=int,
+        default=None,
+        help="whole matches instead of deals: phat (default: 1000 matches), pinochle",
     )
     sim.add_argument(
-        "--agents", default=None, help="one name, or one per seat: rule,rule,random,pimc"
+        "--agents",
+        default=None,
+        help="the agent of every seat: one name for all seats, or one per seat "
+        "(rule,rule,random,pimc); default: random",
     )
-    sim.add_argument("--seed", type=int, default=None, help="seed (0)")
+    sim.add_argument("--seed", type=int, default=None, help="seed, 0 .. 2**64-1 (default: 0)")
     sim.add_argument(
         "--dealing",
         choices=["shuffled", "match"],
         default=None,
-        help="independent shuffled deals, or the deals of whole matches dealt as on BGA",
+        help="independent shuffled deals (default), or the deals of whole matches dealt as on BGA",
     )
     sim.add_argument(
-        "--pack", choices=["bga", "shuffled"], default=None, help="bga = --dealing match"
+        "--pack",
+        choices=["bga", "shuffled"],
+        default=None,
+        help="bga is --dealing match, shuffled is --dealing shuffled",
     )
-    sim.add_argument("--threads", type=int, default=None)
     sim.add_argument(
-        "--chunk", type=int, default=None, help="deals (or matches) per chunk file (~65536 rows)"
+        "--threads", type=int, default=None, help="threads to use (default: all cores)"
     )
-    sim.add_argument("--players", type=int, default=None, help="players (Troggu: 3..8)")
-    sim.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
     sim.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+        "--chunk",
+        type=int,
+        default=None,
+        help="deals (or matches) per chunk file (default: about 65536 rows)",
     )
+    _add_table_flags(sim)
     sim.add_argument(
         "--experiment", default=None, metavar="FILE", help="a TOML file fixing the whole run"
     )
     sim.add_argument(
-        "--out", default=None, help="write a Parquet dataset (one file per chunk) to this folder"
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="write a Parquet dataset (one file per chunk) to this folder (created if absent)",
     )
     sim.add_argument("--resume", action="store_true", help="complete the interrupted run in --out")
-    sim.add_argument("--backend", choices=["local", "dask"], default="local")
     sim.add_argument(
-        "--scheduler", default=None, help="Dask scheduler address (default: a LocalCluster)"
+        "--backend",
+        choices=["local", "dask"],
+        default="local",
+        help="local threads, or a Dask cluster (needs the dask extra)",
+    )
+    sim.add_argument(
+        "--scheduler",
+        default=None,
+        help="Dask scheduler address, tcp://host:8786 (default: a LocalCluster)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
 
-    tour = sub.add_parser(
-        "tournament", help="duplicate tournament: the same deals with the agents in every seat"
+    tour = _add_parser(
+        sub,
+        "tournament",
+        help="duplicate tournament: the same deals with the competitors rotated through the seats",
     )
-    tour.add_argument("--game", default="solowhist")
-    tour.add_argument("--agents", default="rule,random", help="two or more agents: rule,random")
+    tour.add_argument("--game", default="solowhist", help="solowhist, troggu, phat or pinochle")
+    tour.add_argument(
+        "--competitors",
+        default="rule,random",
+        help="two or more different agents, each named once; they are rotated through the "
+        "seats (partnership games: exactly two, one per team)",
+    )
+    tour.add_argument(
+        "--agents", dest="competitors", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
     tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
-    tour.add_argument("--seed", type=int, default=0)
-    tour.add_argument("--threads", type=int, default=None)
-    tour.add_argument("--players", type=int, default=None, help="players (Troggu: 3..8)")
-    tour.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
-    tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    tour.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
+    tour.add_argument(
+        "--threads", type=int, default=None, help="threads to use (default: all cores)"
+    )
+    _add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
     from . import cli_dd, cli_play, cli_report
@@ -274,14 +352,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_table_flags(parser) -> None:
+    """The game's table options: --players, --mode and any --option NAME=VALUE."""
+    parser.add_argument(
+        "--players", type=int, default=None, help="players, Troggu only: 3..8 (required there)"
+    )
+    parser.add_argument("--mode", default=None, help="Pinochle only: kitty (default) or exchange")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a table option of the game, e.g. unit=2 (repeat the flag for several)",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``trickgym`` command."""
+    from .checks import MissingExtraError
+
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as err:
+    except (ValueError, MissingExtraError) as err:
         print(f"trickgym: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader left (``trickgym dd ... | head``): stop quietly, as Unix tools do.
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (captured in tests)
+        pass
 
 
 if __name__ == "__main__":

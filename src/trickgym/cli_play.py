@@ -2,8 +2,8 @@
 
 Example::
 
-    trickgym play solowhist --seat 0 --agents rule,rule,random --seed 7
-    trickgym play troggu --players 5 --agents rule
+    trickgym play solowhist --seat 0 --opponents rule,rule,random --seed 7
+    trickgym play troggu --players 5 --opponents rule
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _play(args) -> int:
         options["mode"] = args.mode
     color = False if args.no_color else (True if args.color else None)
     try:
-        play_deal(args.game, args.seat, args.agents, args.seed, options, color=color)
+        play_deal(args.game, args.seat, args.opponents, args.seed, options, color=color)
     except KeyboardInterrupt:
         print("\ndeal abandoned")
         return 1
@@ -31,20 +31,29 @@ def _play(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``play`` subcommand on the ``trickgym`` parser's subparsers."""
-    play = sub.add_parser("play", help="play a deal in the terminal against agents")
+    import argparse
+
+    from .cli import _add_parser, _add_table_flags
+
+    play = _add_parser(sub, "play", help="play a deal in the terminal against built-in agents")
     play.add_argument("game", help="solowhist, troggu, phat or pinochle")
-    play.add_argument("--seat", type=int, default=0, help="your seat (0)")
+    play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument(
-        "--agents",
+        "--opponents",
         default="rule",
-        help="one agent for all other seats, or one per seat: rule,random",
+        help="the agents of the other seats: one name for all of them, or one per seat in "
+        "playing order after yours (rule,rule,random)",
     )
     play.add_argument(
-        "--seed", type=int, default=None, help="the deal's seed (printed; replays it)"
+        "--agents", dest="opponents", default=argparse.SUPPRESS, help=argparse.SUPPRESS
     )
-    play.add_argument("--players", type=int, default=None, help="players (Troggu: 3..8)")
-    play.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
-    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the deal's seed (default: random; printed, so the deal can be replayed)",
+    )
+    _add_table_flags(play)
     play.add_argument("--no-color", action="store_true", help="no colours (also: NO_COLOR=1)")
     play.add_argument("--color", action="store_true", help="colours even when not a terminal")
     play.set_defaults(run=_play)

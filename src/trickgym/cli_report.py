@@ -2,8 +2,8 @@
 
 Example::
 
-    trickgym simulate --game solowhist --deals 100000 --agents rule --out sw.parquet
-    trickgym report sw.parquet --out sw.html
+    trickgym simulate --game solowhist --deals 100000 --agents rule --out runs/sw
+    trickgym report runs/sw --out sw.html
 """
 
 from __future__ import annotations
@@ -38,9 +38,15 @@ def _report(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``report`` subcommand on the ``trickgym`` parser's subparsers."""
-    rep = sub.add_parser("report", help="write an HTML report (tables and plots) of a dataset")
-    rep.add_argument("dataset", help="a Parquet file or a folder of Parquet chunks")
+    from .cli import _add_parser
+
+    rep = _add_parser(
+        sub, "report", help="write an HTML report (tables and plots) of a simulation dataset"
+    )
+    rep.add_argument(
+        "dataset", help="a Parquet file, or a dataset folder written by simulate --out"
+    )
     rep.add_argument("--out", default=None, help="HTML file to write (default: DATASET.html)")
-    rep.add_argument("--title", default=None, help="the report's title")
-    rep.add_argument("--folds", type=int, default=5, help="folds of the calibration model (5)")
+    rep.add_argument("--title", default=None, help="the report's title (default: from the dataset)")
+    rep.add_argument("--folds", type=int, default=5, help="folds of the calibration model")
     rep.set_defaults(run=_report)

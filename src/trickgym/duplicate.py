@@ -139,8 +139,15 @@ def tournament(
     if isinstance(agents, str):
         agents = agents.split(",")
     names = [a if isinstance(a, str) else f"{type(a).__name__}#{i}" for i, a in enumerate(agents)]
-    if len(set(names)) != len(names):
-        raise ValueError(f"agents must be different, got {names}")
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    unique = list(dict.fromkeys(names))
+    if repeated:
+        counts = ", ".join(f"{n!r} {names.count(n)} times" for n in repeated)
+        raise ValueError(
+            f"tournament agents are the competitors, each named once (the seats are filled "
+            f"by rotating them through the same deals); got {counts}: give e.g. "
+            f"{','.join(unique) if len(unique) > 1 else 'rule,random'}"
+        )
     by_name = dict(zip(names, agents, strict=True))
     n_seats = make_game(game, **options).n_seats
     seatings = _seatings(game, names, n_seats)

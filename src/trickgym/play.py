@@ -156,14 +156,14 @@ def play_deal(
     from trickgym.agents.registry import make_agent
     from trickgym.agents.rule import params_matrix
 
+    from .checks import check_int
     from .rng import derive_seed, seed_rng
 
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     game = trickgym.game(game_name, **(options or {}))
     n = game.n_seats
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < n:
-        raise ValueError(f"seat must be an integer 0..{n - 1}, got {seat!r}")
+    seat = check_int("seat", seat, 0, n - 1)
     others = _opponents(agents, seat, n)
     color = color_enabled(stdout, color)
     seed = seed_rng(seed)

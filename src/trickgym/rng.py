@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .checks import SEED_MAX, is_int
+
 __all__ = ["below", "derive_seed", "mix64", "next_u64", "seed_rng"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -52,14 +54,13 @@ def derive_seed(seed, index, stream):
 
 
 def seed_rng(seed: int | None) -> int:
-    """Turn a user seed (``None`` for fresh entropy) into a non-negative 63-bit int.
+    """Turn a user seed (``None`` for fresh entropy) into a 64-bit int, ``0 .. 2**64 - 1``.
 
-    The one funnel for user seeds: rejects negative and non-integer values.
+    The one funnel for user seeds: rejects negative, non-integer and larger
+    values (``2**64`` would otherwise alias seed 0).
     """
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer or None, got {seed}")
-    return int(seed) & ((1 << 64) - 1)
+    if not is_int(seed) or not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"seed must be a non-negative integer below 2**64, or None, got {seed!r}")
+    return int(seed)

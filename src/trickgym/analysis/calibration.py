@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..checks import check_int
 from .columns import declared, plain_index, require
 from .intervals import wilson_interval
 
@@ -111,8 +112,7 @@ def out_of_fold_predictions(
     Deals are split into ``folds`` random folds (``seed``); each fold is
     predicted by :func:`fit_success_model` on the rest.
     """
-    if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or folds < 2:
-        raise ValueError(f"folds must be an integer >= 2, got {folds!r}")
+    folds = check_int("folds", folds, 2)
     out = pd.Series(np.nan, index=df.index, name="p_made")
     fold_of = np.random.default_rng(seed).integers(0, folds, size=len(df))
     for k in range(folds):
@@ -144,8 +144,7 @@ def calibration_table(df: pd.DataFrame, predicted="p_made", bins: int = 10) -> p
     p, y = p[keep], df["made"].to_numpy(dtype=float)[keep]
     if ((p < 0) | (p > 1)).any():
         raise ValueError("predicted probabilities must lie in [0, 1]")
-    if isinstance(bins, bool) or not isinstance(bins, int | np.integer) or bins < 1:
-        raise ValueError(f"bins must be an integer >= 1, got {bins!r}")
+    bins = check_int("bins", bins, 1)
     edges = np.linspace(0, 1, bins + 1)
     frame = pd.DataFrame({"bin": pd.cut(p, edges, include_lowest=True), "p": p, "y": y})
     grouped = frame.groupby("bin", observed=True)

@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "group_color",
+    "integer_bin_label",
     "plot_calibration",
     "plot_comparison",
     "plot_expected_payoff",
@@ -39,6 +41,34 @@ def _errors(table: pd.DataFrame, value: str, low: str, high: str) -> np.ndarray:
     below = v - table[low].to_numpy(dtype=float)
     above = table[high].to_numpy(dtype=float) - v
     return np.clip(np.vstack([below, above]), 0, None)
+
+
+_PALETTE = (
+    "tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple",
+    "tab:brown", "tab:pink", "tab:gray", "tab:olive", "tab:cyan",
+)  # fmt: skip
+
+
+def _known_contracts() -> list[str]:
+    from trickgym.games.solowhist.constants import CONTRACT_NAMES as SOLOWHIST
+    from trickgym.games.troggu.constants import CONTRACT_NAMES as TROGGU
+
+    return list(dict.fromkeys([*SOLOWHIST, *TROGGU[1:]]))
+
+
+def group_color(name) -> str:
+    """The same colour for a contract (or any group) in every plot.
+
+    By the contract's place in the games' fixed list of contracts (Solo
+    Whist's, then Troggu's), else by a hash of the name; never by the order
+    the groups happen to come in.
+    """
+    import zlib
+
+    known = _known_contracts()
+    if name in known:
+        return _PALETTE[known.index(name) % len(_PALETTE)]
+    return _PALETTE[zlib.crc32(str(name).encode()) % len(_PALETTE)]
 
 
 def _check(table: pd.DataFrame, *columns: str, what: str) -> pd.DataFrame:
@@ -80,8 +110,40 @@ def plot_success(table: pd.DataFrame, title: str = "Bid success", min_count: int
     return fig
 
 
-def plot_feature_success(table: pd.DataFrame, title: str | None = None, min_count: int = 1):
-    """Made % against a feature's bins, one line per contract (:func:`success_by_feature`)."""
+def integer_bin_label(value) -> str:
+    """A bin of an integer feature as people write it: ``(-0.001, 11.0]`` -> ``"0–11"``.
+
+    A right-closed interval with integer edges holds the integers after its
+    left edge up to its right one (a left edge just below an integer, as
+    ``pd.qcut`` makes the lowest, includes that integer). Anything else is
+    shown as pandas shows it.
+    """
+    import math
+
+    if not isinstance(value, pd.Interval) or value.closed != "right":
+        return str(value)
+    left, right = float(value.left), float(value.right)
+    if not right.is_integer():
+        return str(value)
+    if left.is_integer():
+        low = int(left) + 1
+    elif 0 < math.ceil(left) - left < 0.01:
+        low = math.ceil(left)
+    else:
+        return str(value)
+    high = int(right)
+    return str(high) if low == high else f"{low}–{high}"
+
+
+def plot_feature_success(
+    table: pd.DataFrame, title: str | None = None, min_count: int = 1, bin_label=str
+):
+    """Made % against a feature's bins, one line per contract (:func:`success_by_feature`).
+
+    Rows with fewer than ``min_count`` deals are left out (the title says
+    so); ``bin_label`` writes a bin's tick label (:func:`integer_bin_label`
+    for an integer feature). A contract has the same colour in every plot.
+    """
     _check(table, "count", "made_pct", "ci_low_pct", "ci_high_pct", what="success_by_feature()")
     rows = table[table["count"] >= min_count]
     feature = rows.index.names[-1]
@@ -99,6 +161,7 @@ def plot_feature_success(table: pd.DataFrame, title: str | None = None, min_coun
         sort = np.argsort(x)
         g = group.iloc[sort]
         label = " / ".join(map(str, name)) if isinstance(name, tuple) else str(name)
+        key = name[0] if isinstance(name, tuple) and len(name) == 1 else name
         ax.errorbar(
             x[sort],
             g["made_pct"],
@@ -106,12 +169,15 @@ def plot_feature_success(table: pd.DataFrame, title: str | None = None, min_coun
             marker="o",
             capsize=3,
             label=label,
+            color=group_color(key),
         )
-    ax.set_xticks(range(len(order)), [str(v) for v in order])
+    ax.set_xticks(range(len(order)), [bin_label(v) for v in order])
     ax.set_ylim(0, 100)
     ax.set_xlabel(str(feature))
     ax.set_ylabel("made % (95% Wilson interval)")
-    ax.set_title(title or f"Bid success by {feature}")
+    left_out = int((table["count"] < min_count).sum())
+    note = f"\n({left_out} bin(s) with fewer than {min_count} deals left out)" if left_out else ""
+    ax.set_title((title or f"Bid success by {feature}") + note)
     if ax.lines:
         ax.legend(fontsize="small")
     else:

@@ -34,7 +34,29 @@ h1 { border-bottom: 2px solid #444; } h2 { margin-top: 2em; border-bottom: 1px s
 table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
 th, td { padding: 0.2em 0.6em; text-align: right; border-bottom: 1px solid #ddd; }
 th { background: #f3f3f3; } img { max-width: 100%; } .note { color: #555; }
+table.meta td, table.meta th { text-align: left; } nav li { margin: 0.1em 0; }
 """
+
+# Rows with fewer deals than this are marked in tables and left out of plots.
+FEW_DEALS = 10
+
+# Column names as the report shows them (the analysis tables keep theirs).
+_DISPLAY = {
+    "count": "deals",
+    "made": "made",
+    "made_pct": "made %",
+    "ci_low_pct": "95% CI low %",
+    "ci_high_pct": "95% CI high %",
+    "mean_payoff": "mean payoff",
+    "ci_low": "95% CI low",
+    "ci_high": "95% CI high",
+    "std": "std. dev.",
+    "payoff_made": "payoff when made",
+    "payoff_set": "payoff when set",
+    "share_pct": "% of deals",
+    "position": "position",
+}
+_COUNTS = {"count", "made", "deals", "n", "games"}
 
 
 def figure_uri(fig) -> str:
@@ -44,8 +66,66 @@ def figure_uri(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _table(table: pd.DataFrame) -> str:
-    return table.to_html(float_format=lambda x: f"{x:,.2f}", na_rep="", border=0)
+def _bin_label(value: pd.Interval) -> str:
+    """A bin of a real-valued column, ``0.1–0.2`` (``pd.cut``'s ``-0.001`` lowest edge as 0)."""
+    left = 0.0 if -0.01 < value.left < 0 else value.left
+    return f"{left:.3g}–{value.right:.3g}"
+
+
+def _index_labels(index: pd.Index, integer_bins: bool) -> pd.Index:
+    """Index values as people read them (integer bins as ``0–11``, not ``(-0.001, 11.0]``)."""
+    label = plots.integer_bin_label if integer_bins else _bin_label
+
+    def relabel(values):
+        return pd.Index([label(v) if isinstance(v, pd.Interval) else v for v in values])
+
+    if isinstance(index, pd.MultiIndex):
+        levels = [relabel(index.get_level_values(i)) for i in range(index.nlevels)]
+        return pd.MultiIndex.from_arrays(levels, names=index.names)
+    return relabel(index).rename(index.name)
+
+
+def _table(table: pd.DataFrame, integer_bins: bool = False) -> str:
+    """A table as HTML: readable column names, counts as integers, few-deal rows marked."""
+    shown = table.copy()
+    shown.index = _index_labels(shown.index, integer_bins)
+    few = shown["count"] < FEW_DEALS if "count" in shown.columns else None
+    formatters = {}
+    for column in shown.columns:
+        if column in _COUNTS or pd.api.types.is_integer_dtype(shown[column]):
+            formatters[column] = lambda x: "" if pd.isna(x) else f"{int(x):,}"
+    if few is not None and few.any():
+        counts = shown["count"]
+        shown["count"] = [
+            f"{int(n):,} †" if is_few else f"{int(n):,}"
+            for n, is_few in zip(counts, few, strict=True)
+        ]
+        formatters.pop("count", None)
+    shown.columns = [_DISPLAY.get(c, str(c).replace("_", " ")) for c in shown.columns]
+    formatters = {_DISPLAY.get(c, str(c).replace("_", " ")): f for c, f in formatters.items()}
+    text = shown.to_html(
+        float_format=lambda x: f"{x:,.2f}", formatters=formatters, na_rep="", border=0
+    )
+    if few is not None and few.any():
+        text += (
+            f'<p class="note">† fewer than {FEW_DEALS} deals: the rate says little '
+            "(see its interval); such rows are left out of the success plots.</p>"
+        )
+    return text
+
+
+def _metadata_table(metadata: dict) -> str:
+    """The run's metadata as a two-column table (nested values as compact JSON)."""
+    import json
+
+    rows = []
+    for key, value in metadata.items():
+        if key == "chunks":
+            value = f"{len(value)} chunk(s) recorded with rows and SHA-256"
+        elif not isinstance(value, str):
+            value = json.dumps(value, separators=(", ", ": "))
+        rows.append(f"<tr><th>{html.escape(str(key))}</th><td>{html.escape(str(value))}</td></tr>")
+    return '<table class="meta">' + "".join(rows) + "</table>"
 
 
 class _Builder:
@@ -53,27 +133,46 @@ class _Builder:
 
     def __init__(self):
         self.parts: list[str] = []
+        self.sections: list[tuple[str, str]] = []  # (id, heading) for the table of contents
 
     def heading(self, text: str) -> None:
-        self.parts.append(f"<h2>{html.escape(text)}</h2>")
+        anchor = f"s{len(self.sections) + 1}"
+        self.sections.append((anchor, text))
+        self.parts.append(f'<h2 id="{anchor}">{html.escape(text)}</h2>')
+
+    def contents(self) -> str:
+        items = "".join(
+            f'<li><a href="#{a}">{html.escape(text)}</a></li>' for a, text in self.sections
+        )
+        return f"<nav><h2>Contents</h2><ol>{items}</ol></nav>"
 
     def note(self, text: str) -> None:
         self.parts.append(f'<p class="note">{html.escape(text)}</p>')
 
-    def table(self, table: pd.DataFrame) -> None:
-        self.parts.append(_table(table))
+    def table(self, table: pd.DataFrame, integer_bins: bool = False) -> None:
+        self.parts.append(_table(table, integer_bins))
 
     def figure(self, fig, alt: str) -> None:
         self.parts.append(f'<img src="{figure_uri(fig)}" alt="{html.escape(alt)}">')
 
 
-def _bid_sections(out: _Builder, df: pd.DataFrame, folds: int, position: bool = True) -> None:
+def _bid_sections(
+    out: _Builder, df: pd.DataFrame, folds: int, game: str, position: bool = True
+) -> None:
     """Success by contract, payoff, position, features and calibration of a bid frame."""
     success = bid_success(df)
     out.heading("Bid success by contract")
-    out.note("Made % of the declared deals with 95% Wilson intervals; every deal is counted.")
-    out.table(success)
-    out.figure(plots.plot_success(success), "bid success by contract")
+    out.note(
+        "How often each contract is played (% of deals) and made (made % of the declared "
+        "deals, with 95% Wilson intervals); every deal is counted."
+    )
+    shares = success.assign(share_pct=100 * success["count"] / max(len(df), 1))
+    out.table(shares[["count", "share_pct", *[c for c in success.columns if c != "count"]]])
+    passed = [k for k in success.index if str(k).lower().startswith(("passed out", "none"))]
+    if passed:
+        rate = 100 * float(success.loc[passed, "count"].sum()) / max(len(df), 1)
+        out.note(f"Passed-out (no contract) rate: {rate:.2f}% of deals.")
+    out.figure(plots.plot_success(success, min_count=FEW_DEALS), "bid success by contract")
 
     payoff = expected_payoff(df)
     out.heading("Expected payoff per contract")
@@ -100,11 +199,31 @@ def _bid_sections(out: _Builder, df: pd.DataFrame, folds: int, position: bool = 
     if not features:
         out.note("No hand-feature (hf_*) columns in this dataset.")
         return
+    out.heading("Hand features (data dictionary)")
+    out.note(
+        "Each row carries features of the declarer's hand as dealt (before any exchange); "
+        "-1 means the feature does not apply (no declarer, or no trump suit) and such rows "
+        "are left out of the tables by feature."
+    )
+    from ..sim.features import FEATURE_DESCRIPTIONS
+
+    described = FEATURE_DESCRIPTIONS.get(game, {})
+    out.parts.append(
+        '<table class="meta">'
+        + "".join(
+            f"<tr><th>{html.escape(f)}</th><td>{html.escape(described.get(f, ''))}</td></tr>"
+            for f in features
+        )
+        + "</table>"
+    )
     for feature in features:
         table = success_by_feature(df, feature)
+        integer = pd.api.types.is_integer_dtype(df[feature])
         out.heading(f"Success by {feature}")
-        out.table(table)
-        out.figure(plots.plot_feature_success(table, min_count=10), f"success by {feature}")
+        out.table(table, integer_bins=integer)
+        label = plots.integer_bin_label if integer else str
+        fig = plots.plot_feature_success(table, min_count=FEW_DEALS, bin_label=label)
+        out.figure(fig, f"success by {feature}")
 
     n_declared = int(declared(df).sum())
     out.heading("Calibration of a hand-feature model of success")
@@ -133,7 +252,10 @@ def html_report(df: pd.DataFrame, title: str | None = None, folds: int = 5) -> s
     out.note(f"{name}, {len(df):,} deals" + (f", from {source}" if source else "") + ".")
     metadata = df.attrs.get("metadata")
     if metadata:
-        out.parts.append(f"<pre>{html.escape(repr(metadata))}</pre>")
+        out.parts.append("<details><summary>The run (its metadata)</summary>")
+        out.parts.append(_metadata_table(metadata))
+        out.parts.append("</details>")
+    header = len(out.parts)
     if game == "phat":
         out.heading("The race to 181")
         out.table(phat_summary(df))
@@ -145,9 +267,10 @@ def html_report(df: pd.DataFrame, title: str | None = None, folds: int = 5) -> s
             "The pitcher's team 'makes' its pitch when it takes more phat in the deal than "
             "the other team (completed deals only)."
         )
-        _bid_sections(out, pitch_frame(df), folds, position=False)  # the pitcher is always eldest
+        _bid_sections(out, pitch_frame(df), folds, game, position=False)  # pitcher is eldest
     else:
-        _bid_sections(out, df, folds)
+        _bid_sections(out, df, folds, game)
+    out.parts.insert(header, out.contents())
     body = "\n".join(out.parts)
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

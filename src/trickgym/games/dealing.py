@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..cards.decks import Deck
 from ..cards.notation import format_hand, parse_hand
+from ..checks import is_int
 
 __all__ = ["check_hands", "check_seat"]
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-
 def check_seat(name: str, value, n_seats: int) -> int:
     """``value`` as a seat number, or a ValueError naming ``name`` and the allowed seats."""
-    if not _is_int(value) or not 0 <= value < n_seats:
+    if not is_int(value) or not 0 <= value < n_seats:
         raise ValueError(f"{name} must be a seat 0..{n_seats - 1}, got {value!r}")
     return int(value)
 
@@ -36,7 +31,7 @@ def check_hands(parts, deck: Deck, need: str = "needs") -> list[int]:
         if isinstance(hand, str):
             # Identical copies go to hands in turn: a second "9S" is the other copy.
             mask = parse_hand(hand, deck, taken=union if deck.copies > 1 else 0)
-        elif _is_int(hand):
+        elif is_int(hand):
             mask = int(hand)
             if mask < 0 or mask >> deck.n_cards:
                 raise ValueError(

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..checks import require_extra
 from .backends import BACKENDS
-from .dataset import read_dataset
+from .dataset import check_columns, read_dataset
 from .plan import RunSpec, make_spec, rows_to_frame
 from .specs import SPECS
 
@@ -94,7 +95,8 @@ def simulate(
         (``trickgym.agents.register_agent``) or objects with
         ``act(observation, action_mask)``.
     seed : int
-        Reproducibility seed; deal ``k`` depends only on ``(seed, k)``.
+        Reproducibility seed, ``0 .. 2**64 - 1`` (others are refused, never
+        wrapped); deal ``k`` depends only on ``(seed, k)``.
         ``None`` draws one (recorded in a dataset's metadata).
     dealing : ``"shuffled"`` or ``"match"``
         ``"shuffled"`` (default): every deal is the freshly shuffled first
@@ -174,6 +176,8 @@ def simulate(
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler= is for backend='dask'")
+    if backend == "dask":  # before an output folder is made, so a rerun is not refused
+        require_extra("distributed", "dask", "backend='dask' (--backend dask)")
     if resume and out is None:
         raise ValueError("resume=True needs out= (the dataset folder to complete)")
     _check_threads(threads)
@@ -207,25 +211,75 @@ def simulate(
 
 
 def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"unknown column(s) {', '.join(missing)}; have: {', '.join(frame.columns)}"
+    return frame[check_columns(columns, frame.columns)]
+
+
+# Seconds the kernels may take to load before the "compiling" notice is printed.
+COMPILE_NOTICE_AFTER = 1.5
+
+
+def _warm_up(spec: RunSpec) -> None:
+    """Compile (or load from numba's cache) the run's kernels before the progress bar starts.
+
+    The first run compiles for most of a minute; without this the bar sat at
+    0% with a ten-minute ETA. One item (a deal, a match) is played on a
+    helper thread; if it takes more than ``COMPILE_NOTICE_AFTER`` seconds, a
+    notice says what is happening. Only for built-in agents (a Python
+    agent's own state must not see an extra deal); the rows are discarded.
+    """
+    import dataclasses
+    import sys
+    import threading
+
+    from trickgym.agents import KINDS
+
+    from .plan import run_chunk_rows
+
+    if not all(isinstance(a, str) and a in KINDS for a in spec.agents) or not spec.count:
+        return
+    one = spec.options["num_deals"] if spec.unit == "match" and spec.items == "deals" else 1
+    tiny = dataclasses.replace(spec, count=one, chunk=one)
+    done, failed = threading.Event(), []
+
+    def run():
+        try:
+            run_chunk_rows(tiny, 0)
+        except BaseException as err:  # re-raised below, in the caller's thread
+            failed.append(err)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="trickgym-warm-up", daemon=True).start()
+    if not done.wait(COMPILE_NOTICE_AFTER):
+        start = time.perf_counter()
+        print(
+            f"trickgym: compiling the {spec.game} kernels, once (up to a minute on 2 cores; "
+            "numba caches them, so later runs start in a second) ...",
+            file=sys.stderr,
+            flush=True,
         )
-    return frame[list(columns)]
+        done.wait()
+        print(
+            f"trickgym: kernels ready after {time.perf_counter() - start:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+    if failed:
+        raise failed[0]
 
 
 def _execute(spec, indices, kind, backend, scheduler, threads, progress):
     """Yield ``(index, result)`` for the chunks ``indices`` (default all), with a progress bar."""
-    from tqdm.auto import tqdm
-
+    from ..progress import progress_bar
     from .backends import run_dask, run_local
 
+    if progress and indices != []:
+        _warm_up(spec)
     if indices is None:
         indices = list(range(spec.n_chunks))
     total = sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in indices)
     unit = "deal" if spec.items == "deals" else "match"
-    with tqdm(total=total, unit=unit, unit_scale=True, disable=not progress) as bar:
+    with progress_bar(total=total, unit=unit, unit_scale=True, disable=not progress) as bar:
         if backend == "dask":
             yield from run_dask(spec, indices, kind, threads, bar.update, scheduler)
         else:
@@ -239,15 +293,16 @@ def _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_
     from .dataset import Dataset
 
     start = time.perf_counter()
-    dataset = Dataset(out, spec, resume)
-    todo = dataset.missing()
-    rows = 0
-    for index, parquet in _execute(spec, todo, "parquet", backend, scheduler, threads, progress):
-        dataset.write(index, parquet)
-        n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
-        rows += n
-        if on_chunk is not None:
-            on_chunk(index, n)
+    with Dataset(out, spec, resume) as dataset:  # holds the folder's lock to the end
+        todo = dataset.missing()
+        rows = 0
+        chunks = _execute(spec, todo, "parquet", backend, scheduler, threads, progress)
+        for index, parquet in chunks:
+            dataset.write(index, parquet)
+            n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
+            rows += n
+            if on_chunk is not None:
+                on_chunk(index, n)
     return SimulationRun(
         path=str(out),
         spec=spec,

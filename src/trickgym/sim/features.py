@@ -32,6 +32,7 @@ from trickgym.games.pinochle.meld import meld
 
 __all__ = [
     "FEATURE_COLUMNS",
+    "FEATURE_DESCRIPTIONS",
     "pinochle_features",
     "troggu_features",
     "whist_features",
@@ -49,6 +50,34 @@ FEATURE_COLUMNS = {
     "troggu": ("hf_trumps", "hf_high_trumps", "hf_fool", "hf_kings"),
     "pinochle": ("hf_meld", "hf_trump_len", "hf_aces"),
     "phat": ("hf_trump_len", "hf_hcp", "hf_voids"),
+}
+
+# What each column means (the report's data dictionary); -1 is always "does not apply".
+FEATURE_DESCRIPTIONS = {
+    "solowhist": {
+        "hf_trump_len": "cards of the trump suit in the declarer's hand as dealt",
+        "hf_trump_top": "how many of A K Q J of trumps the declarer holds",
+        "hf_hcp": "high-card points of the hand: A 4, K 3, Q 2, J 1",
+        "hf_voids": "suits the hand has no card of",
+        "hf_singletons": "suits with exactly one card",
+        "hf_longest": "cards of the hand's longest suit",
+    },
+    "troggu": {
+        "hf_trumps": "trumps I..XXI held (the Fool not counted)",
+        "hf_high_trumps": "trumps XV..XXI held",
+        "hf_fool": "1 if the declarer holds the Fool, else 0",
+        "hf_kings": "Kings held",
+    },
+    "pinochle": {
+        "hf_meld": "meld of the hand as dealt, in the declared trump",
+        "hf_trump_len": "cards of the trump suit, both copies counted",
+        "hf_aces": "Aces held (0..8)",
+    },
+    "phat": {
+        "hf_trump_len": "cards of the trump suit (the suit of the pitcher's first card)",
+        "hf_hcp": "high-card points of the pitcher's hand: A 4, K 3, Q 2, J 1",
+        "hf_voids": "suits the pitcher's hand has no card of",
+    },
 }
 
 _SUIT13 = np.uint64((1 << 13) - 1)

@@ -18,6 +18,8 @@ import pandas as pd
 
 from trickgym.agents.rule import PARAMS_DTYPE
 
+from ..checks import check_int
+from ..forksafe import check_fork_safe
 from ..games import GAMES
 from ..games import game as make_game
 from ..rng import seed_rng
@@ -27,6 +29,7 @@ from .specs import SPECS
 __all__ = ["DEFAULT_CHUNK_ROWS", "RunSpec", "make_spec", "rows_to_frame", "run_chunk_rows"]
 
 DEFAULT_CHUNK_ROWS = 1 << 16  # rows per chunk aimed at by the default chunk size
+MAX_CHUNK_ROWS = 1 << 22  # rows a chunk may hold (its buffers are allocated at once)
 _KERNEL_LOCK = threading.Lock()  # one parallel kernel at a time per process (see run_chunk)
 
 
@@ -95,8 +98,7 @@ def _object_name(agent) -> str:
 
 
 def _check_count(name: str, value, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    check_int(name, value, low)
 
 
 def _per_seat_agents(agents, n_seats: int) -> tuple:
@@ -167,6 +169,7 @@ def make_spec(
         count = 1000 if deals is None else deals
         _check_count("deals", count, 1)
         default_chunk = DEFAULT_CHUNK_ROWS
+        rows_per_item = 1
         unit, items = "deal", "deals"
         if dealing == "match":
             if sim.match_block is None:
@@ -187,6 +190,11 @@ def make_spec(
             default_chunk -= default_chunk % per
             default_chunk = max(default_chunk, per)
             unit = "match"
+    if chunk is not None and chunk * rows_per_item > MAX_CHUNK_ROWS:
+        raise ValueError(
+            f"chunk={chunk} {items} would hold up to {chunk * rows_per_item:,} rows in memory "
+            f"at once; at most {MAX_CHUNK_ROWS:,} ({MAX_CHUNK_ROWS // rows_per_item:,} {items})"
+        )
     if seed is None:
         seed = seed_rng(None)  # recorded, so the run can be repeated
     seed_rng(seed)  # validates
@@ -265,6 +273,7 @@ def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
         else:
             rows = simulate_python(g, sim, seed, start, n, agents, progress, params)
     else:
+        check_fork_safe()
         with _KERNEL_LOCK:
             if whole:
                 rows = sim.whole_matches(g, seed, start, n, kinds, params)

@@ -150,9 +150,9 @@ class _ticker:
             return self.progress
         if not self.progress:
             return lambda n: None
-        from tqdm.auto import tqdm
+        from ..progress import progress_bar
 
-        self.bar = tqdm(total=self.total, unit=self.unit)
+        self.bar = progress_bar(total=self.total, unit=self.unit)
         return self.bar.update
 
     def __exit__(self, *exc):

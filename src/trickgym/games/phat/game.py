@@ -9,6 +9,7 @@ import numpy as np
 from ...api import Game, State
 from ...cards.decks import STANDARD
 from ...cards.notation import format_card
+from ...checks import check_int
 from ...render import card_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
@@ -17,7 +18,10 @@ from .constants import CALL_BASE, N_ACTIONS, N_SEATS, PHASE_NAMES, TARGET, TEAM_
 from .encode import LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
-__all__ = ["Phat", "PhatOptions"]
+__all__ = ["MAX_GAMES", "MAX_TARGET", "Phat", "PhatOptions"]
+
+MAX_GAMES = 1000
+MAX_TARGET = 10_000
 
 
 @dataclass(frozen=True)
@@ -25,20 +29,23 @@ class PhatOptions:
     """Table options (rules §7).
 
     games_in_match:
-        Games (races to 181) in a match (PH-D10; default 1).
+        Games (races to 181) in a match, 1..1000 (PH-D10; default 1).
     target:
-        Points that win a game: 181 on BGA (PH-D5); other values are for
-        experiments only.
+        Points that win a game, 1..10000: 181 on BGA (PH-D5); other values
+        are for experiments only.
+
+    The ranges bound the deals a match can last (the simulator sizes its
+    buffers by them); a value outside them is refused, never wrapped.
     """
 
     games_in_match: int = 1
     target: int = TARGET
 
     def __post_init__(self):
-        for name in ("games_in_match", "target"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"option {name} must be an integer >= 1, got {value!r}")
+        for name, high in (("games_in_match", MAX_GAMES), ("target", MAX_TARGET)):
+            object.__setattr__(
+                self, name, check_int(f"option {name}", getattr(self, name), 1, high)
+            )
 
 
 class Phat(Game):

@@ -9,6 +9,7 @@ import numpy as np
 from ...api import Game, State
 from ...cards.decks import PINOCHLE
 from ...cards.notation import format_card, format_hand
+from ...checks import check_flag, is_int
 from ...render import card_text, hand_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
@@ -32,10 +33,6 @@ from .state import OBS_DTYPE, STATE_DTYPE
 __all__ = ["Pinochle", "PinochleOptions"]
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True)
 class PinochleOptions:
     """Table options (rules §9; each decision's ID in brackets).
@@ -47,7 +44,7 @@ class PinochleOptions:
     pass_count:
         Cards passed each way in exchange mode, 3 or 4 [PN-D7].
     min_bid:
-        Lowest bid, a positive multiple of 10 [PN-D8].
+        Lowest bid, a positive multiple of 10 up to 100000 [PN-D8].
     max_bid:
         Highest bid the action space holds (not a rule [PN-D20]): a multiple
         of 10 with at most 75 levels from ``min_bid``; default 990, the
@@ -60,7 +57,11 @@ class PinochleOptions:
         ``"one_trick"`` or ``"twenty_counters"``: what a team needs to win
         for its meld to count [PN-D13].
     target:
-        Score that ends the match, a positive multiple of 10 [PN-D15].
+        Score that ends the match, a positive multiple of 10 up to 1000000
+        [PN-D15].
+
+    Values outside these ranges are refused, never wrapped into the state's
+    32-bit fields.
     """
 
     mode: str = "kitty"
@@ -84,14 +85,16 @@ class PinochleOptions:
                 raise ValueError(
                     f"option {name} must be one of {', '.join(allowed)}, got {value!r}"
                 )
-        if self.pass_count not in (3, 4) or not _is_int(self.pass_count):
+        if not is_int(self.pass_count) or self.pass_count not in (3, 4):
             raise ValueError(f"option pass_count must be 3 or 4, got {self.pass_count!r}")
+        object.__setattr__(self, "pass_count", int(self.pass_count))
         for name, most in (("min_bid", MAX_BID), ("max_bid", MAX_BID), ("target", MAX_TARGET)):
             value = getattr(self, name)
-            if not _is_int(value) or not 0 < value <= most or value % 10:
+            if not is_int(value) or not 0 < value <= most or value % 10:
                 raise ValueError(
                     f"option {name} must be a positive multiple of 10 up to {most}, got {value!r}"
                 )
+            object.__setattr__(self, name, int(value))
         levels = (self.max_bid - self.min_bid) // 10 + 1
         if not 1 <= levels <= MAX_BID_LEVELS:
             raise ValueError(
@@ -99,8 +102,7 @@ class PinochleOptions:
                 f"{10 * (MAX_BID_LEVELS - 1)} (at most {MAX_BID_LEVELS} bid levels), "
                 f"got {self.max_bid!r}"
             )
-        if not isinstance(self.must_head, bool | np.bool_):
-            raise ValueError(f"option must_head must be True or False, got {self.must_head!r}")
+        object.__setattr__(self, "must_head", check_flag("option must_head", self.must_head))
 
 
 class Pinochle(Game):
@@ -129,7 +131,7 @@ class Pinochle(Game):
     def bid_action(self, value: int) -> int:
         """The action id of bidding ``value``."""
         opts = self.options
-        if not _is_int(value) or value % 10 or not opts.min_bid <= value <= opts.max_bid:
+        if not is_int(value) or value % 10 or not opts.min_bid <= value <= opts.max_bid:
             raise ValueError(
                 f"bid {value!r} must be a multiple of 10 from {opts.min_bid} to {opts.max_bid}"
             )

@@ -9,6 +9,7 @@ import numpy as np
 from ...api import Game, State
 from ...cards.decks import STANDARD
 from ...cards.notation import format_card, parse_card
+from ...checks import check_flag, check_int
 from ...render import card_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
@@ -24,7 +25,10 @@ from .constants import (
 from .encode import LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
-__all__ = ["SoloWhist", "SoloWhistOptions"]
+__all__ = ["MAX_DEALS", "MAX_UNIT", "SoloWhist", "SoloWhistOptions"]
+
+MAX_UNIT = 1000  # 3 x 6 units + overtricks per deal, times MAX_DEALS, stays far below 2**31
+MAX_DEALS = 10_000
 
 
 @dataclass(frozen=True)
@@ -32,10 +36,13 @@ class SoloWhistOptions:
     """Table options (rules §9).
 
     unit:
-        Value of one unit, an integer >= 1 (BGA default 5). Over- and
+        Value of one unit, an integer 1..1000 (BGA default 5). Over- and
         under-tricks are absolute points, not units.
     num_deals:
-        Scored (not passed-out) deals in a match (SW-D10; default 8).
+        Scored (not passed-out) deals in a match, 1..10000 (SW-D10; default 8).
+
+    The ranges keep every payoff and match score within the state's 32-bit
+    fields; a value outside them is refused, never wrapped.
     always_shuffle:
         Shuffle before every deal instead of BGA's gather-and-cut
         (simulation convenience).
@@ -50,15 +57,12 @@ class SoloWhistOptions:
     early_stop: bool = False
 
     def __post_init__(self):
-        for name in ("unit", "num_deals"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"option {name} must be an integer >= 1, got {value!r}")
+        for name, high in (("unit", MAX_UNIT), ("num_deals", MAX_DEALS)):
+            object.__setattr__(
+                self, name, check_int(f"option {name}", getattr(self, name), 1, high)
+            )
         for name in ("always_shuffle", "early_stop"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise ValueError(
-                    f"option {name} must be True or False, got {getattr(self, name)!r}"
-                )
+            object.__setattr__(self, name, check_flag(f"option {name}", getattr(self, name)))
 
 
 class SoloWhist(Game):
@@ -191,7 +195,11 @@ def _pack_for(hands, dealer: int, turn_up) -> np.ndarray:
     if turn_up is None:
         up = cards[dealer][0]
     else:
-        up = parse_card(turn_up) if isinstance(turn_up, str) else int(turn_up)
+        up = (
+            parse_card(turn_up)
+            if isinstance(turn_up, str)
+            else check_int("turn_up", turn_up, 0, 51)
+        )
         if up not in cards[dealer]:
             raise ValueError(
                 f"turn_up {format_card(up)} is not in the dealer's (seat {dealer}) "

@@ -9,6 +9,7 @@ import numpy as np
 from ...api import Game, State
 from ...cards.decks import TAROT
 from ...cards.notation import format_card
+from ...checks import check_int
 from ...render import card_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
@@ -30,8 +31,7 @@ from .state import OBS_DTYPE, STATE_DTYPE
 __all__ = ["Troggu", "TrogguOptions"]
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+MAX_DEALS = 10_000
 
 
 @dataclass(frozen=True)
@@ -41,19 +41,20 @@ class TrogguOptions:
     players:
         3 to 8 (TR-D17); required.
     num_deals:
-        Deals in a match; default ``2 * players`` (TR-D15).
+        Deals in a match, 1..10000; default ``2 * players`` (TR-D15).
     """
 
     players: int
     num_deals: int | None = None
 
     def __post_init__(self):
-        if not _is_int(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"option players must be an integer 3..8, got {self.players!r}")
+        players = check_int("option players", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        object.__setattr__(self, "players", players)
         if self.num_deals is None:
-            object.__setattr__(self, "num_deals", 2 * int(self.players))
-        elif not _is_int(self.num_deals) or self.num_deals < 1:
-            raise ValueError(f"option num_deals must be an integer >= 1, got {self.num_deals!r}")
+            object.__setattr__(self, "num_deals", 2 * players)
+        else:
+            num_deals = check_int("option num_deals", self.num_deals, 1, MAX_DEALS)
+            object.__setattr__(self, "num_deals", num_deals)
 
 
 class Troggu(Game):

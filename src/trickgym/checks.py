@@ -1,0 +1,112 @@
+"""Checks of user-given values: one implementation of each, shared by every surface.
+
+Options, seeds, seats, actions and counts come from people (and from code
+written by people): a float, a string, a bool or a huge integer must be
+refused with a ``ValueError`` naming the value and what is allowed, before
+anything is stored in a fixed-width field or allocated. Numbers are never
+silently truncated (``52.7``), parsed (``"52"``) or wrapped (``2**32``).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+
+__all__ = [
+    "INT32_MAX",
+    "SEED_MAX",
+    "MissingExtraError",
+    "as_int",
+    "check_flag",
+    "check_int",
+    "check_real",
+    "is_int",
+    "require_extra",
+]
+
+INT32_MAX = 2**31 - 1
+SEED_MAX = 2**64 - 1
+
+
+def is_int(value) -> bool:
+    """Whether ``value`` is an integer proper (``int``, numpy integer), not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def check_int(name: str, value, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as a Python int in ``low..high`` (either end open when ``None``).
+
+    Raises ``ValueError`` naming ``name``, the value and the allowed range for
+    anything else: floats (even ``2.0``), strings, bools, out-of-range ints.
+    """
+    if not is_int(value):
+        raise ValueError(f"{name} must be an integer{_range(low, high)}, got {value!r}")
+    v = operator.index(value)
+    if (low is not None and v < low) or (high is not None and v > high):
+        raise ValueError(f"{name} must be an integer{_range(low, high)}, got {v}")
+    return v
+
+
+def _range(low, high) -> str:
+    if low is not None and high is not None:
+        return f" {low}..{high}"
+    if low is not None:
+        return f" >= {low}"
+    if high is not None:
+        return f" <= {high}"
+    return ""
+
+
+def as_int(name: str, value) -> int:
+    """An integer given as ``int``, numpy integer or 0-d integer array, as a Python int.
+
+    What a policy returns for one action (``np.int64``, ``np.array(3)``) is
+    accepted; ``52.7``, ``"52"``, ``None`` and bools are refused with a
+    ``ValueError`` naming ``name``, never truncated or parsed.
+    """
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
+        value = value[()]
+    if not is_int(value):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    return operator.index(value)
+
+
+def check_real(name: str, value, low: float | None = None) -> float:
+    """``value`` as a finite float (``>= low`` if given): no NaN, no infinity, no string."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    v = float(value)
+    if not math.isfinite(v) or (low is not None and v < low):
+        bound = "" if low is None else f" >= {low}"
+        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
+    return v
+
+
+def check_flag(name: str, value) -> bool:
+    """``value`` as a bool: only ``True``/``False`` (numpy's too), not ``0``/``1``/``"yes"``."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+class MissingExtraError(ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
+def require_extra(module: str, extra: str, what: str):
+    """Import ``module``, or raise :class:`MissingExtraError` naming the extra that installs it.
+
+    ``what`` says what needs it (``"--backend dask"``); the message reads
+    ``"--backend dask needs the dask extra: pip install 'trickgym[dask]'"``.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise MissingExtraError(
+            f"{what} needs the {extra} extra ({err.name or module} is not installed): "
+            f"pip install 'trickgym[{extra}]'"
+        ) from err

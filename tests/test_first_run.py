@@ -1,0 +1,95 @@
+"""A newcomer's first run: what the first (compiling) run says before its progress bar."""
+
+from __future__ import annotations
+
+import trickgym.sim
+from trickgym.sim import simulate
+
+
+def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
+    """The first run sat at 0% with a 10-minute ETA while numba compiled, saying nothing."""
+    import time
+
+    import trickgym.sim.plan
+
+    real = trickgym.sim.plan.run_chunk_rows
+
+    def slow_first_call(*args, **kwargs):  # the warm-up, as slow as a first compile
+        time.sleep(0.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(trickgym.sim.plan, "run_chunk_rows", slow_first_call)
+    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.05)
+    simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
+    err = capsys.readouterr().err
+    notice = err.index("compiling the solowhist kernels, once")
+    assert notice < err.index("deal/s") and "kernels ready after" in err
+
+
+def test_no_notice_when_quiet_or_when_the_kernels_load_quickly(monkeypatch, capsys):
+    simulate("solowhist", deals=50, agents="rule", seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 600.0)
+    simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
+    assert "compiling" not in capsys.readouterr().err
+
+
+def test_warm_up_does_not_change_rows():
+    """The warm-up deal is discarded: the rows are those of a run without it."""
+    quiet = simulate("solowhist", deals=40, agents="rule", seed=3, dealing="match")
+    shown = simulate("solowhist", deals=40, agents="rule", seed=3, dealing="match", progress=True)
+    assert quiet.equals(shown)
+
+
+def test_forked_child_gets_a_clear_error_not_killed():
+    """A child forked after the parent ran parallel kernels was killed by GNU OpenMP."""
+    import os
+
+    import numba
+    import pytest
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork() here")
+    simulate("solowhist", deals=200, agents="random", seed=1)
+    if numba.threading_layer() != "omp":
+        pytest.skip(f"threading layer {numba.threading_layer()!r} survives fork")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report what happened through the pipe, never return to pytest
+        try:
+            simulate("solowhist", deals=200, agents="random", seed=2)
+            message = "ran"
+        except ValueError as err:
+            message = str(err)
+        except BaseException as err:  # pragma: no cover - reported to the parent
+            message = repr(err)
+        os.write(write, message.encode())
+        os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    message = os.read(read, 10_000).decode()
+    os.close(read)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, (status, message)
+    assert "multiprocessing.get_context('spawn')" in message and "NUMBA_THREADING_LAYER" in message
+
+
+def test_progress_bar_without_ipywidgets_is_the_text_bar(monkeypatch):
+    """Notebooks printed "TqdmWarning: IProgress not found" (tqdm.auto without ipywidgets)."""
+    import importlib.util
+    import warnings
+
+    import tqdm.std
+
+    from trickgym.progress import progress_bar
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "ipywidgets" else real(name, *a),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bar = progress_bar(total=3, disable=True)
+    assert type(bar) is tqdm.std.tqdm
+    bar.close()
