@@ -27,7 +27,15 @@ import numpy as np
 
 from ..cards.decks import STANDARD
 from ..cards.notation import format_card, parse_card, parse_hand
-from .dd_search import dd_card_reaches, dd_card_values, dd_reaches, dd_tricks, new_table
+from .dd_search import (
+    META_ABORTED,
+    META_NODE_LIMIT,
+    dd_card_reaches,
+    dd_card_values,
+    dd_reaches,
+    dd_tricks,
+    new_table,
+)
 
 __all__ = [
     "TRUMPS",
@@ -48,13 +56,29 @@ _TABLES: dict[float, tuple[np.ndarray, np.ndarray]] = {}
 _FULL = (1 << 52) - 1
 
 
-def _table(tt_mb: float):
-    """One table per size, kept between calls (entries stay valid: keys hold everything)."""
+def _table(tt_mb: float, max_nodes) -> tuple[np.ndarray, np.ndarray]:
+    """One table per size, kept between calls (entries stay valid: keys hold everything),
+    with this call's node budget."""
+    if max_nodes is not None and (
+        not isinstance(max_nodes, (numbers.Integral, np.integer))
+        or isinstance(max_nodes, bool)
+        or not 1 <= max_nodes < 2**62
+    ):
+        raise ValueError(f"max_nodes must be a positive whole number or None, got {max_nodes!r}")
     table = _TABLES.get(tt_mb)
     if table is None:
         table = new_table(tt_mb)
         _TABLES[tt_mb] = table
+    table[1][META_NODE_LIMIT] = 0 if max_nodes is None else int(max_nodes)
     return table
+
+
+def _check_budget(table, max_nodes) -> None:
+    if table[1][META_ABORTED]:
+        raise RuntimeError(
+            f"the search ran past max_nodes={max_nodes} without an answer: raise max_nodes "
+            f"(or pass None), or ask the made-or-beaten question with goal="
+        )
 
 
 def _parse_hands(hands) -> list[int]:
@@ -209,6 +233,7 @@ def solve(
     tt_mb: float = DEFAULT_TT_MB,
     misere: bool = False,
     goal: int | None = None,
+    max_nodes: int | None = None,
 ) -> int | bool:
     """Tricks the declaring side takes from now on (the current trick included).
 
@@ -231,12 +256,18 @@ def solve(
     misere : the declaring side wants as few tricks as possible.
     goal : tricks 0..13 the declaring side needs (at most ``goal`` with
         ``misere``), or None for the exact count.
+    max_nodes : a budget of search nodes (about 0.1 microsecond each), or
+        None for none; past it a ``RuntimeError`` is raised.
     """
     position = _position(hands, trumps, leader, declarers, trick)
+    table = _table(tt_mb, max_nodes)
     if goal is None:
-        return int(dd_tricks(*position, bool(misere), _table(tt_mb)))
+        value = int(dd_tricks(*position, bool(misere), table))
+        _check_budget(table, max_nodes)
+        return value
     target = _probe_target(goal, misere)
-    reached = bool(dd_reaches(*position, bool(misere), target, _table(tt_mb)))
+    reached = bool(dd_reaches(*position, bool(misere), target, table))
+    _check_budget(table, max_nodes)
     return not reached if misere else reached
 
 
@@ -249,6 +280,7 @@ def card_values(
     tt_mb: float = DEFAULT_TT_MB,
     misere: bool = False,
     goal: int | None = None,
+    max_nodes: int | None = None,
 ) -> dict[int, int] | dict[int, bool]:
     """Value of every legal card of the player to move: ``{card_id: tricks}``.
 
@@ -261,12 +293,15 @@ def card_values(
     it (as in :func:`solve`).
     """
     position = _position(hands, trumps, leader, declarers, trick)
+    table = _table(tt_mb, max_nodes)
     out = np.empty(52, dtype=np.int64)
     if goal is None:
-        dd_card_values(*position, bool(misere), _table(tt_mb), out)
+        dd_card_values(*position, bool(misere), table, out)
+        _check_budget(table, max_nodes)
         return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
     target = _probe_target(goal, misere)
-    dd_card_reaches(*position, bool(misere), target, _table(tt_mb), out)
+    dd_card_reaches(*position, bool(misere), target, table, out)
+    _check_budget(table, max_nodes)
     return {
         int(c): bool(out[c] == 0) if misere else bool(out[c] == 1) for c in np.flatnonzero(out >= 0)
     }

@@ -64,8 +64,10 @@ from numba.core.cpu import CPUTargetOptions
 from ..cards.bits import highest_bit, lowest_bit, pdep, pext, popcount
 
 __all__ = [
+    "META_ABORTED",
     "META_GENERATION",
     "META_NODES",
+    "META_NODE_LIMIT",
     "META_PROBES",
     "META_TT_HITS",
     "META_TT_STORES",
@@ -94,8 +96,10 @@ _W_COUNT = 2
 _W_CONFIG = 3
 _W_RET = 4  # cards a search result depends on, returned by the callee
 _W_HINT = 5  # best lead remembered by the table for the current node, or -1
+_W_LIMIT = 6  # node count at which the search gives up (0: never)
+_W_ABORT = 7  # set once it has given up: every answer since is void
 _W_META = 8  # a copy of the table's meta (counters, bucket count, generation)
-_W_KILL = 16  # per depth: the last lead that caused a cutoff
+_W_KILL = 24  # per depth: the last lead that caused a cutoff
 _W_MOVES = _W_KILL + 64
 _W_SCORES = _W_MOVES + 53 * 16
 _WS_SIZE = _W_SCORES + 53 * 16
@@ -109,6 +113,9 @@ META_PROBES = 4
 META_TT_STORES = 5
 META_CUT_FIRST = 6
 META_CUT_LATER = 7
+META_NODE_LIMIT = 8
+META_ABORTED = 9
+_META_SIZE = 10
 
 _EVEN26 = np.uint64(0x1555555)
 _ODD26 = np.uint64(0x2AAAAAA)
@@ -141,7 +148,10 @@ def new_table(mb: float = 32):
       probes, [5] table stores (the counters accumulate across calls; reset
       them to measure one solve),
       [6] cutoffs by the first move tried, [7] cutoffs by a later move
-      (move ordering quality).
+      (move ordering quality), [8] a node budget per call (0: none, the
+      default; set it to bound the time of a call), [9] 1 when the last call
+      ran out of that budget: its answer is then meaningless (-1 from
+      :func:`dd_tricks`; the table holds nothing from the unfinished search).
 
     ``n_buckets`` is the largest power of two that fits in ``mb`` (at least 1).
     """
@@ -151,7 +161,7 @@ def new_table(mb: float = 32):
     n = max(1, int(mb * 2**20) // bucket_bytes)
     log2 = n.bit_length() - 1
     entries = np.zeros((1 << log2) * _WAYS * _WORDS, dtype=np.uint64)
-    meta = np.zeros(8, dtype=np.int64)
+    meta = np.zeros(_META_SIZE, dtype=np.int64)
     meta[META_LOG2_BUCKETS] = log2
     return entries, meta
 
@@ -231,14 +241,21 @@ def _top_owner_masks(lengths, info):
 
 
 @njit(cache=True, inline="always")
-def _tt_bucket(ws, lengths, leader):
-    # Only the lengths and the leader: an entry may leave every card of a
-    # suit unmatched, so no card's owner can pick the bucket (hashing the
-    # owners of each suit's top card, tried, made entries so much narrower
-    # that the search grew by half).
+def _tt_bucket(ws, lengths, leader, tops):
+    """Start of the bucket for these suit lengths, leader and filing cards (``tops``).
+
+    An entry may leave every card of a suit unmatched, so it cannot be
+    filed by every card's owner. It is filed by the lengths, the leader and,
+    if it matches it, the owner of the top card of the longest suit in play
+    (:func:`_filing_key`); a lookup reads both buckets a matching entry may
+    be in. Filing by the lengths alone put every position of one
+    suit-length pattern in the same 64 ways, which one against three
+    searches overflowed.
+    """
     x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(leader + 1) * np.uint64(
         0xC2B2AE3D27D4EB4F
     )
+    x ^= tops * np.uint64(0xD6E8FEB86659FD93)
     x ^= x >> np.uint64(29)
     x *= np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(32)
@@ -246,6 +263,26 @@ def _tt_bucket(ws, lengths, leader):
     if log2 == 0:
         return 0
     return np.int64(x >> np.uint64(64 - log2)) * (_WAYS * _WORDS)
+
+
+@njit(cache=True, inline="always")
+def _filing_suit(lengths):
+    """The suit with the most cards in play (the lowest such), or -1 if none."""
+    best = -1
+    most = 0
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        if n > most:
+            best, most = s, n
+    return best
+
+
+@njit(cache=True, inline="always")
+def _filing_key(lengths, lo, hi, s):
+    """The filing key of an entry matching the top card of suit ``s``: its owner, plus 1."""
+    n = _suit_len(lengths, s)
+    code = (lo >> np.uint64(32 * s)) if s < 2 else (hi >> np.uint64(32 * (s - 2)))
+    return ((code >> np.uint64(2 * (n - 1))) & np.uint64(3)) + np.uint64(1)
 
 
 _INFO_ID = np.uint64((0x7FF << 9) | (3 << 28) | 1)  # config, leader, valid
@@ -263,7 +300,18 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
     depends on (the matched top cards of each suit).
     """
-    b = _tt_bucket(ws, lengths, leader)
+    s = _filing_suit(lengths)
+    b = _tt_bucket(ws, lengths, leader, _filing_key(lengths, lo, hi, s))
+    found = _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
+    if found >= 0:
+        return found
+    b = _tt_bucket(ws, lengths, leader, np.uint64(0))
+    return _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
+
+
+@njit(cache=True, **_NO_NRT)
+def _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws):
+    """:func:`_tt_lookup` in the bucket starting at ``b``."""
     ident = _info_id(config, leader)
     for w in range(_WAYS):
         e = b + w
@@ -327,7 +375,11 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
             | np.uint64(above) << np.uint64(51)
         )
     ident = _info_id(config, leader)
-    b = _tt_bucket(ws, lengths, leader)
+    fs = _filing_suit(lengths)
+    filed = np.uint64(0)
+    if (tops >> np.uint64(32 + 4 * fs)) & np.uint64(15):
+        filed = _filing_key(lengths, lo, hi, fs)
+    b = _tt_bucket(ws, lengths, leader, filed)
     gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
     # Always a new entry (merging with an equal one cost more than it saved:
@@ -572,6 +624,121 @@ def _beaten_later(h, card, led, trumps, player, pos, good):
     return False
 
 
+@njit(cache=True, **_NO_NRT)
+def _misere_verdict(h, allh, leader, count_mask, target):
+    """Misère at a trick start with no trump in play and one declarer: the
+    value's side of ``target`` when the layout decides it, else -1; and the
+    cards the verdict depends on (every card of the suits it looked at).
+
+    - **Safe** (0: the declarer takes no more tricks): an opponent is on
+      lead and in every suit the declarer holds, its ``i``-th lowest card
+      is below the others' ``i``-th lowest (as far as both go). The
+      declarer follows with its highest card below the best card played
+      before it and throws the highest card of a suit: that keeps the
+      condition (a round takes the declarer's card and at least one of
+      the others', and taking more of theirs only raises their ``i``-th
+      lowest), so it never wins a trick and never leads (a Skat null-game
+      solver's safe suits). On lead the declarer's own lead may give the
+      others the choice of which card to spend, so it is not claimed.
+    - **Forced** (1, only for ``target == 1``): the declarer on lead, where
+      no other hand is forced to head its lowest card of any suit it holds
+      (each such hand holds a lower card or none of the suit); or an
+      opponent on lead holding a card below the declarer's lowest of a
+      suit the declarer holds, every other opponent with that suit too
+      (they all play under, and the declarer must win the trick).
+    """
+    d = lowest_bit(np.uint64(count_mask))
+    mine_all = h[d]
+    others = allh & ~mine_all
+    safe = True
+    forced = leader == d and target == 1
+    dep_all = np.uint64(0)
+    for s in range(4):
+        mine = mine_all & SUIT_MASKS[s]
+        if not mine:
+            continue
+        theirs = others & SUIT_MASKS[s]
+        dep_all |= mine | theirs
+        low = lowest_bit(mine)
+        if leader == d and forced:
+            for p in range(4):
+                if p != d:
+                    hp = h[p] & SUIT_MASKS[s]
+                    if hp and lowest_bit(hp) > low:
+                        forced = False
+        elif leader != d and target == 1 and (h[leader] & SUIT_MASKS[s]):
+            # every opponent holding the suit can play under the declarer's lowest card
+            under = True
+            for p in range(4):
+                if p != d:
+                    hp = h[p] & SUIT_MASKS[s]
+                    if hp and lowest_bit(hp) > low:
+                        under = False
+            if under:
+                return 1, mine | theirs
+        if safe:
+            m = mine
+            t = theirs
+            while m and t:
+                if lowest_bit(m) > lowest_bit(t):
+                    safe = False
+                    break
+                m &= m - np.uint64(1)
+                t &= t - np.uint64(1)
+    if leader == d and forced:
+        return 1, dep_all
+    if safe and leader != d:
+        return 0, dep_all
+    return -1, dep_all
+
+
+@njit(cache=True, inline="always")
+def _misere_lead_bonus(h, d, player, s, c):
+    """Ordering of misère leads: the declarer ``d`` leads where someone must
+    head its card; an opponent leads under the declarer's lowest card of a
+    suit it holds (the forcing lead)."""
+    mine = h[d] & SUIT_MASKS[s]
+    if player == d:
+        for p in range(4):
+            if p != d:
+                hp = h[p] & SUIT_MASKS[s]
+                if hp and lowest_bit(hp) > c:
+                    return 40
+        return 0
+    if mine and c < lowest_bit(mine):
+        return 40
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _unbeaten_trumps(h, p, trumps, count_mask):
+    """Tricks seat ``p``'s trumps take for its side whatever anyone plays.
+
+    Each trump of ``p`` wins its trick unless a higher trump of the other
+    side is played to it, and each of those is played to one trick only;
+    so ``p``'s trumps less the largest matching of them to higher trumps of
+    the other side (greedy, lowest first) is a lower bound for its side.
+    """
+    mine = h[p] & SUIT_MASKS[trumps]
+    if not mine:
+        return 0
+    side = (count_mask >> p) & 1
+    theirs = np.uint64(0)
+    for q in range(4):
+        if ((count_mask >> q) & 1) != side:
+            theirs |= h[q] & SUIT_MASKS[trumps]
+    beaten = 0
+    m = mine
+    while m and theirs:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        above = theirs & ~((_bit(c) << np.uint64(1)) - np.uint64(1))
+        if above:
+            theirs ^= _bit(lowest_bit(above))
+            beaten += 1
+    return popcount(mine) - beaten
+
+
 _SEARCH_SIG = (
     "boolean(uint64[::1], int64[::1], uint64[::1], "
     "int64, int64, uint64, int64, int64, int64, int64)"
@@ -588,6 +755,10 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
     played by ``win_seat``.
     """
     ws[_W_META + META_NODES] += 1
+    if ws[_W_LIMIT] and ws[_W_META + META_NODES] > ws[_W_LIMIT]:
+        ws[_W_ABORT] = 1
+    if ws[_W_ABORT]:
+        return False
     trumps = ws[_W_TRUMPS]
     max_mask = ws[_W_MAX]
     count_mask = ws[_W_COUNT]
@@ -615,6 +786,13 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             by_rank = popcount(allh & SUIT_MASKS[wc // 13]) > 1
             ws[_W_RET] = np.int64(_bit(wc)) if by_rank else 0
             return ((count_mask >> wseat) & 1) == 1
+        if max_mask != count_mask and popcount(np.uint64(count_mask)) == 1:
+            # Misère, one declarer: decided by how its suits lie, when no trump is in play.
+            if trumps < 0 or not (allh & SUIT_MASKS[trumps]):
+                verdict, dep = _misere_verdict(h, allh, player, count_mask, target)
+                if verdict >= 0:
+                    ws[_W_RET] = np.int64(dep)
+                    return verdict == 1
         # Quick tricks bound the value only when the leader wants to take
         # them (not a misère side, which may prefer to duck).
         in_count = (count_mask >> player) & 1
@@ -668,6 +846,16 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                         )
                     )
                     return held == 1
+                # Each trump of a hand wins its trick unless a higher trump of
+                # the other side falls on it, and each of those falls once.
+                for p in range(4):
+                    unbeaten = _unbeaten_trumps(h, p, trumps, count_mask)
+                    if unbeaten == 0:
+                        continue
+                    held = (count_mask >> p) & 1
+                    if (unbeaten >= target) if held else (r - unbeaten < target):
+                        ws[_W_RET] = np.int64(all_tr)
+                        return held == 1
         ws[_W_HINT] = -1
         if r > _TT_MIN_TRICKS:
             lengths, key_lo, key_hi = _tt_key(h)
@@ -700,6 +888,10 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
         hint = -1
     n = 0
     lows_all = np.uint64(0)  # the lowest card of each run of equivalent cards
+    # a misère declarer (one seat, the side wanting few tricks), for lead ordering
+    mis_decl = np.int64(pos - pos - 1)
+    if max_mask != count_mask and popcount(np.uint64(count_mask)) == 1:
+        mis_decl = lowest_bit(np.uint64(count_mask))
     if pos > 0 and (hand & SUIT_MASKS[led]):
         # Following suit with one run of equivalent cards: nothing to order.
         reps = _run_lows(legal, in_play & SUIT_MASKS[led])
@@ -766,6 +958,8 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
                             score = suit_base - rank + suit_len
                     else:
                         score = 60 - rank if c < top_other else 10 - rank
+                        if mis_decl >= 0:
+                            score += _misere_lead_bonus(h, mis_decl, player, s, c)
                 else:
                     wins = _beats(c, win_card, trumps)
                     w_good = ((good >> win_seat) & 1) == 1
@@ -869,6 +1063,8 @@ def _search(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, target)
             )  # fmt: skip
             dep = np.uint64(ws[_W_RET])
         h[player] = hand
+        if ws[_W_ABORT]:
+            return False  # nothing stored on the way out
         if res == is_max:
             ws[_W_META + (META_CUT_FIRST if i == 0 else META_CUT_LATER)] += 1
             result = res
@@ -941,7 +1137,7 @@ def _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, ta
 def _value(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, lo, hi, guess):
     """Exact value in ``[lo, hi]`` by null-window probes stepping from ``guess``."""
     t = min(max(guess, lo + 1), hi)
-    while lo < hi:
+    while lo < hi and not ws[_W_ABORT]:
         if _probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led, card, t):
             lo = t
             t = lo + 1
@@ -981,6 +1177,7 @@ def _count_back(ws, meta):
     """Add the search's counters to the table's ``meta``."""
     for i in range(META_NODES, 8):
         meta[i] = ws[_W_META + i]
+    meta[META_ABORTED] = ws[_W_ABORT]
 
 
 @njit(cache=True)
@@ -993,6 +1190,8 @@ def _setup(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, t
     ws = np.zeros(_WS_SIZE, dtype=np.int64)
     for i in range(8):
         ws[_W_META + i] = meta[i]
+    if meta.shape[0] > META_NODE_LIMIT and meta[META_NODE_LIMIT] > 0:
+        ws[_W_LIMIT] = meta[META_NODES] + meta[META_NODE_LIMIT]
     ws[_W_KILL : _W_KILL + 64] = -1
     max_mask = ((~declarer_mask) & 15) if misere else declarer_mask & 15
     ws[_W_TRUMPS] = trumps
@@ -1036,7 +1235,10 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
     misere : bool
         The declaring side wants as few tricks as possible.
     table : tuple
-        ``(entries, meta)`` from :func:`new_table`.
+        ``(entries, meta)`` from :func:`new_table`. With a node budget set
+        in ``meta[META_NODE_LIMIT]``, a call that runs out of it returns -1
+        and sets ``meta[META_ABORTED]`` (so do the other kernels; their
+        answers are then void).
 
     Inputs are assumed valid (the Python API checks them).
     """
@@ -1051,7 +1253,7 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
         guess,
     )  # fmt: skip
     _count_back(ws, meta)
-    return value
+    return -1 if ws[_W_ABORT] else value
 
 
 @njit(cache=True)
@@ -1093,6 +1295,8 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
                 )  # fmt: skip
                 guess = value
             out[c] = value
+        if ws[_W_ABORT]:
+            break
     _count_back(ws, meta)
 
 
@@ -1154,4 +1358,6 @@ def dd_card_reaches(
                     )
                 )  # fmt: skip
             out[c] = answer
+        if ws[_W_ABORT]:
+            break
     _count_back(ws, meta)
