@@ -27,6 +27,9 @@ __all__ = ["act_solowhist", "oracle_action", "play_builtin_until"]
 # (per decision by act_solowhist, whose callers have no table to lend); smaller
 # tables made full-deal solves several times slower.
 ORACLE_TABLE_LOG2 = 12
+# Node budget per solver call (a few seconds at worst): rare positions the solver
+# cannot settle within it are played by the rule agent instead.
+ORACLE_NODE_LIMIT = 5_000_000
 
 
 @njit(cache=True)
@@ -40,10 +43,13 @@ def oracle_action(state, seat, rng, obs, params):
     payoff of the contract each leads to once the rule agents finish the
     auction, solved from the first lead
     (:func:`trickgym.agents.solowhist_dd.auction_values`; a passed-out deal
-    pays 0). Ties go to the rule agent's action. Makes a table per call;
+    pays 0). Ties go to the rule agent's action, and so does the decision
+    when the solver runs out of its node budget. Makes a table per call;
     the simulation loop keeps one per deal (:func:`_oracle`).
     """
-    return _oracle(state, seat, rng, obs, params, new_small_table(ORACLE_TABLE_LOG2))
+    return _oracle(
+        state, seat, rng, obs, params, new_small_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
+    )
 
 
 @njit(cache=True)
@@ -137,5 +143,5 @@ def play_builtin_until(states, i, kinds, agent_rngs, params):
         if p < 0 or kinds[p] != ORACLE:
             return p
         if table[0].size == 0:  # one table per deal: later positions hit earlier searches
-            table = new_small_table(ORACLE_TABLE_LOG2)
+            table = new_small_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
         apply_action(state, _oracle(state, p, agent_rngs[p], obs, params, table))

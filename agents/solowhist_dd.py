@@ -42,7 +42,10 @@ from trickgym.games.solowhist.constants import (
 from trickgym.games.solowhist.rules import apply_action, deal_payoffs, legal_sets, observe_core
 from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.solvers.dd_search import (
+    _META_SIZE,
+    META_ABORTED,
     META_LOG2_BUCKETS,
+    META_NODE_LIMIT,
     dd_card_reaches,
     dd_card_values,
     dd_reaches,
@@ -70,17 +73,24 @@ _BUCKET_WORDS = 64 * 6  # dd_search.new_table: buckets of 64 entries of 6 words
 
 
 @njit(cache=True)
-def new_small_table(log2_buckets):
-    """A solver table of ``2**log2_buckets`` buckets, made in compiled code.
+def new_small_table(log2_buckets, node_limit):
+    """A solver table of ``2**log2_buckets`` buckets and a node budget per call.
 
-    For the oracle, which acts inside compiled loops that cannot be handed a
-    table; the layout is :func:`trickgym.solvers.dd_search.new_table`'s
-    (``log2_buckets=8``: 768 KB).
+    Made in compiled code, for the oracle, which acts inside compiled loops
+    that cannot be handed a table; the layout is
+    :func:`trickgym.solvers.dd_search.new_table`'s (``log2_buckets=12``: 12 MB).
     """
     entries = np.zeros((1 << log2_buckets) * _BUCKET_WORDS, dtype=np.uint64)
-    meta = np.zeros(8, dtype=np.int64)
+    meta = np.zeros(_META_SIZE, dtype=np.int64)
     meta[META_LOG2_BUCKETS] = log2_buckets
+    meta[META_NODE_LIMIT] = node_limit
     return entries, meta
+
+
+@njit(cache=True)
+def _aborted(table):
+    """Whether the last solver call ran out of the table's node budget (its answer is void)."""
+    return table[1][META_ABORTED] != 0
 
 
 @njit(cache=True)
@@ -108,7 +118,7 @@ def position_tricks(st, table, exact_cards):
     Exact for misère (0 or 1 = "a trick"), Abundance Declared (13 or 12 =
     "not all") and, with at most ``exact_cards`` cards in hand, the other
     contracts; otherwise the goal made exactly or missed by one (see the
-    module docstring).
+    module docstring). -1 when the solver ran out of its node budget.
     """
     hands = np.empty(4, dtype=np.uint64)
     trick = np.empty(4, dtype=np.int64)
@@ -117,13 +127,15 @@ def position_tricks(st, table, exact_cards):
     misere = _misere(st)
     args = (hands, trick, st.trick_n, st.leader, st.trumps, st.declarers)
     if misere:
-        return won + (1 if dd_reaches(*args, True, 1, table) else 0)
-    if st.contract == ABUNDANCE_DECLARED:
-        return won + (left if dd_reaches(*args, False, left, table) else left - 1)
-    if popcount_hand(st) <= exact_cards:
-        return won + dd_tricks(*args, False, table)
-    k = min(max(_GOAL[st.contract] - won, 1), left)
-    return won + k - 1 + (1 if dd_reaches(*args, False, k, table) else 0)
+        r = won + (1 if dd_reaches(*args, True, 1, table) else 0)
+    elif st.contract == ABUNDANCE_DECLARED:
+        r = won + (left if dd_reaches(*args, False, left, table) else left - 1)
+    elif popcount_hand(st) <= exact_cards:
+        r = won + dd_tricks(*args, False, table)
+    else:
+        k = min(max(_GOAL[st.contract] - won, 1), left)
+        r = won + k - 1 + (1 if dd_reaches(*args, False, k, table) else 0)
+    return -1 if _aborted(table) else r
 
 
 @njit(cache=True)
@@ -141,8 +153,9 @@ def popcount_hand(st):
 def card_payoffs(st, seat, table, exact_cards, out):
     """``out[c]``: ``seat``'s payoff after card ``c`` of the player to move, best play after.
 
-    ``-1e9`` for cards that are not legal. Tricks are counted as in
-    :func:`position_tricks`. Returns the number of legal cards.
+    ``-1e9`` for cards that are not legal, and for every card when the
+    solver ran out of its node budget. Tricks are counted as in
+    :func:`position_tricks`. Returns the number of cards valued.
     """
     hands = np.empty(4, dtype=np.uint64)
     trick = np.empty(4, dtype=np.int64)
@@ -170,8 +183,9 @@ def card_payoffs(st, seat, table, exact_cards, out):
             tricks[c] = won + k - 1 + probe[c] if probe[c] >= 0 else -1
     pay = np.zeros(4, dtype=np.int32)
     n = 0
+    aborted = _aborted(table)
     for c in range(52):
-        if tricks[c] < 0:
+        if tricks[c] < 0 or aborted:
             out[c] = -1e9
             continue
         deal_payoffs(st.contract, st.declarers, tricks[c], st.unit, pay)
@@ -182,8 +196,15 @@ def card_payoffs(st, seat, table, exact_cards, out):
 
 @njit(cache=True)
 def position_payoffs(st, table, exact_cards, pay):
-    """Fill ``pay[0:4]`` with every seat's payoff of ``st`` (PLAY phase) under best play."""
-    deal_payoffs(st.contract, st.declarers, position_tricks(st, table, exact_cards), st.unit, pay)
+    """Fill ``pay[0:4]`` with every seat's payoff of ``st`` (PLAY phase) under best play.
+
+    Returns False (``pay`` untouched) when the solver ran out of its node budget.
+    """
+    tricks = position_tricks(st, table, exact_cards)
+    if tricks < 0:
+        return False
+    deal_payoffs(st.contract, st.declarers, tricks, st.unit, pay)
+    return True
 
 
 @njit(cache=True)
@@ -200,8 +221,9 @@ def auction_values(st, seat, rng, obs, params, table, exact_cards, out):
     A call's payoff is that of the contract reached when the rule agents
     finish the auction (``seat``'s own later calls included: the value of a
     call is that of the contract it leads to among rule bidders), solved
-    from the first lead; a passed-out deal pays 0. Calls that reach the same
-    contract share one solve. Returns the number of legal calls.
+    from the first lead; a passed-out deal pays 0; -1e9 when the solver ran
+    out of its node budget. Calls that reach the same contract share one
+    solve. Returns the number of legal calls.
     """
     _, high = legal_sets(st)
     trial = np.empty(1, dtype=STATE_DTYPE)
@@ -228,9 +250,8 @@ def auction_values(st, seat, rng, obs, params, table, exact_cards, out):
             if keys[i] == key:
                 found = i
         if found < 0:
-            position_payoffs(t, table, exact_cards, pay)
             keys[n_keys] = key
-            vals[n_keys] = pay[seat]
+            vals[n_keys] = pay[seat] if position_payoffs(t, table, exact_cards, pay) else -1e9
             found = n_keys
             n_keys += 1
         out[a] = vals[found]

@@ -21,6 +21,9 @@ GAMES = ("solowhist", "troggu", "phat", "pinochle")
 # get less per decision.
 DEFAULT_SAMPLES = {"solowhist": 96, "troggu": 32, "phat": 32, "pinochle": 96}
 DEFAULT_OTHERS = {"solowhist": "tree", "troggu": "tree", "phat": "tree", "pinochle": "rule"}
+# Node budget of one solver call (Solo Whist; a few tens of milliseconds): a sample
+# whose solve runs out of it is left out of that decision's averages.
+DEFAULT_NODE_LIMIT = 100_000
 # Solo Whist ISMCTS leaves solved double dummy from this many cards in hand down.
 DEFAULT_ISMCTS_DD_CARDS = 6
 DEFAULT_ITERATIONS = {"solowhist": 800, "troggu": 200, "phat": 200, "pinochle": 600}
@@ -66,6 +69,7 @@ class _MonteCarloAgent:
         self._rule_action = _rule_kernel(game.name)
         self._dd_table = None
         self.tt_mb = 8
+        self.node_limit = DEFAULT_NODE_LIMIT
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game.name}, {self._budget()}, seed={self.seed})"
@@ -102,9 +106,10 @@ class _MonteCarloAgent:
     def _table(self):
         """The solver table kept for the agent's life (Solo Whist; a token one elsewhere)."""
         if self._dd_table is None:
-            from trickgym.solvers.dd_search import new_table
+            from trickgym.solvers.dd_search import META_NODE_LIMIT, new_table
 
             self._dd_table = new_table(self.tt_mb if self.game.name == "solowhist" else 0.01)
+            self._dd_table[1][META_NODE_LIMIT] = self.node_limit
         return self._dd_table
 
     def _searched(self, rec) -> bool:

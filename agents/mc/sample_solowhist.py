@@ -102,11 +102,12 @@ def leaf_payoffs(state, rng, obs_scratch, params, table, dd_cards):
     In the play, with at most ``dd_cards`` cards in the hand to move, the
     double-dummy solver's payoffs (one made-or-beaten probe, exact where
     cheap: :func:`trickgym.agents.solowhist_dd.position_payoffs`); otherwise the
-    rule agents play the deal out.
+    rule agents play the deal out (so they do when the solver runs out of
+    its node budget).
     """
     if state.phase == PLAY and popcount_hand(state) <= dd_cards:
-        position_payoffs(state, table, EXACT_CARDS, state.payoffs)
-        return
+        if position_payoffs(state, table, EXACT_CARDS, state.payoffs):
+            return
     while not deal_over(state):
         apply_action(state, _act_rule(state, state.to_move, rng, obs_scratch, params))
 
