@@ -30,6 +30,9 @@ ORACLE_TABLE_LOG2 = 12
 # Node budget per solver call (a few seconds at worst): rare positions the solver
 # cannot settle within it are played by the rule agent instead.
 ORACLE_NODE_LIMIT = 5_000_000
+# The oracle's cards are valued by exact trick counts from this many cards in hand
+# down (one solve per decision, not per sample as in PIMC); calls by probes.
+ORACLE_EXACT_CARDS = 10
 
 
 @njit(cache=True)
@@ -39,7 +42,8 @@ def oracle_action(state, seat, rng, obs, params):
     Sees every hand: an upper bound for measurement only, never a fair player.
     Cards: the solver's value of each legal card to ``seat``'s payoff
     (:func:`trickgym.agents.solowhist_dd.card_payoffs`: best play by all
-    four hands afterwards). Calls and the Abundance trump choice: the
+    four hands afterwards; exact trick counts from ``ORACLE_EXACT_CARDS``
+    cards in hand down). Calls and the Abundance trump choice: the
     payoff of the contract each leads to once the rule agents finish the
     auction, solved from the first lead
     (:func:`trickgym.agents.solowhist_dd.auction_values`; a passed-out deal
@@ -58,7 +62,10 @@ def _oracle(state, seat, rng, obs, params, table):
     rule = _act_rule(state, seat, rng, obs, params)
     values = np.full(N_ACTIONS, -1e9)
     if state.phase == PLAY:
-        card_payoffs(state, seat, table, EXACT_CARDS, values)
+        # Exact counts (over- and under-tricks) where a solve is affordable for
+        # one decision; probes at the goal when the exact count runs out of nodes.
+        if card_payoffs(state, seat, table, ORACLE_EXACT_CARDS, values) == 0:
+            card_payoffs(state, seat, table, 0, values)
     else:
         auction_values(state, seat, rng, obs, params, table, EXACT_CARDS, values)
     best = rule
