@@ -14,8 +14,15 @@ Sides are any split of the seats: 2 against 2 as in bridge (``[0, 2]``),
 declaring side wants as few tricks as possible (and the others want it to
 take many); the value is still the declaring side's tricks.
 
-From compiled code (Monte Carlo agents) call the kernels :func:`dd_tricks`
-and :func:`dd_card_values` directly, with a table from :func:`new_table`.
+A misère pays only for "no trick" against "a trick": ``goal=`` asks that
+made-or-beaten question in one null-window probe, far cheaper than the
+exact count (``solve(..., misere=True, goal=0)`` is True when the declarer
+can keep every trick; ``card_values(..., goal=g)`` gives it per card), and
+``max_nodes=`` bounds the time of a call.
+
+From compiled code (Monte Carlo agents) call the kernels :func:`dd_tricks`,
+:func:`dd_card_values`, :func:`dd_reaches` and :func:`dd_card_reaches`
+directly, with a table from :func:`new_table`.
 """
 
 from __future__ import annotations

@@ -22,13 +22,20 @@ with a sequence of such probes, moving the target one trick at a time
   trumps left, by what a side needing every trick must hold: a suit headed
   by the leader, and (two against two) enough top cards (DDS's "later
   tricks");
+- bounds either objective by the trumps of each hand that no higher trump
+  of the other side can fall on (:func:`_unbeaten_trumps`);
+- decides a misère of one declarer with no trump in play from how its
+  suits lie (:func:`_misere_verdict`: the declarer is safe in every suit
+  it holds, or must win the trick now), the reasoning of Skat null-game
+  solvers rather than the winning side's bounds;
 - answers from the transposition table. Its entries hold a lower or upper
   bound and the cards the bound depended on (DDS's "winning ranks": the
   cards that won a trick by rank, or were counted as sure tricks): the bound
   holds for every position with the same suit lengths whose cards agree,
   suit by suit, from the top down to the lowest such card; the cards below
   are "small cards" whose owners did not matter. Buckets are chosen by the
-  suit lengths and the leader.
+  suit lengths, the leader and, for entries that match it, the owner of the
+  top card of the longest suit.
 
 Second in hand (two against two), a side sure to win the trick, and at no
 trumps to cash more after it, may already reach its goal (DDS's
@@ -50,9 +57,13 @@ win cheaply with a card nobody after can beat, play low under a partner's
 safe winner, discard from long suits) and the best lead the table remembers.
 
 The transposition table is ``(entries, meta)`` from :func:`new_table`; see
-its docstring. Entries stay valid across calls (the key holds the whole
-position and the objective), so a Monte Carlo agent reusing one table across
-samples of the same contract gets hits from earlier samples.
+its docstring (its ``meta`` also takes a node budget per call). Besides the
+exact count (:func:`dd_tricks`, :func:`dd_card_values`) the kernels answer
+the made-or-beaten question in one probe (:func:`dd_reaches`,
+:func:`dd_card_reaches`): what a misère pays for. Entries stay valid
+across calls (the key holds the whole position and the objective), so a
+Monte Carlo agent reusing one table across samples of the same contract
+gets hits from earlier samples.
 """
 
 from __future__ import annotations
