@@ -16,10 +16,11 @@ __all__ = ["DEFAULT_ITERATIONS", "DEFAULT_SAMPLES", "ISMCTSAgent", "PIMCAgent", 
 
 GAMES = ("solowhist", "troggu", "phat", "pinochle")
 # Default budgets per game: each keeps a 1,000-deal duplicate tournament
-# against the rule agent under ten minutes (benchmarks/bench_mc.py); games
+# against the rule agent under ten minutes (Solo Whist, solved: about 17 on a
+# loaded 2-core machine) (benchmarks/bench_mc.py); games
 # with more decisions per tournament (Troggu's seatings, Phat's matches)
 # get less per decision.
-DEFAULT_SAMPLES = {"solowhist": 96, "troggu": 32, "phat": 32, "pinochle": 96}
+DEFAULT_SAMPLES = {"solowhist": 24, "troggu": 32, "phat": 32, "pinochle": 96}
 DEFAULT_OTHERS = {"solowhist": "tree", "troggu": "tree", "phat": "tree", "pinochle": "rule"}
 # Node budget of one solver call (Solo Whist; a few tens of milliseconds): a sample
 # whose solve runs out of it is left out of that decision's averages.
@@ -127,12 +128,16 @@ class PIMCAgent(_MonteCarloAgent):
     ``samples`` determinisations per decision (default per game:
     ``DEFAULT_SAMPLES``). Solo Whist is valued by the double-dummy solver on
     every sampled deal (:mod:`.pimc_dd`): cards with at most ``dd_cards``
-    cards in hand (default 13: from the first card on; 0 turns the solver
-    off), and, with ``dd_bids`` (default on when ``dd_cards > 0``), calls
-    and the Abundance trump choice through the contract each leads to among
-    rule bidders, solved from the first lead. Tricks are counted exactly
-    from ``exact_cards`` cards in hand down, above that within a trick of
-    the goal (:mod:`trickgym.agents.solowhist_dd`). Ties between actions go
+    cards in hand (default 12: from the second trick on; 13: from the first
+    card; 0 turns the solver off), and, with ``dd_bids``, calls and the
+    Abundance trump choice through the contract each leads to among rule
+    bidders, solved from the first lead. The defaults are the strongest
+    measured within the budget (100-deal duplicate tournaments against
+    ``rule``, README): the first trick's full-deal solves cost most of the
+    time, and solved bids, made as if the declarer could see every card,
+    overbid (off by default; bids are then valued by rule-agent playouts).
+    Tricks are counted exactly from ``exact_cards`` cards in hand down,
+    above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`). Ties between actions go
     to the rule agent's. Everything else (other games, or the solver
     turned off) is valued by ``rollouts`` rule-agent playouts per action
     and sample. One solver table of ``tt_mb`` megabytes is kept for the
@@ -146,8 +151,8 @@ class PIMCAgent(_MonteCarloAgent):
         seed=None,
         rollouts: int = 1,
         rule_options=None,
-        dd_cards: int = 13,
-        dd_bids: bool | None = None,
+        dd_cards: int = 12,
+        dd_bids: bool = False,
         exact_cards: int | None = None,
         tt_mb: float = 8,
     ):
@@ -162,8 +167,7 @@ class PIMCAgent(_MonteCarloAgent):
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 13:
                 raise ValueError(f"{name} must be an integer 0..13, got {v!r}")
         self.dd_cards = dd_cards if game.name == "solowhist" else 0
-        self.dd_bids = (self.dd_cards > 0) if dd_bids is None else bool(dd_bids)
-        self.dd_bids = self.dd_bids and game.name == "solowhist"
+        self.dd_bids = bool(dd_bids) and game.name == "solowhist"
         self.exact_cards = EXACT_CARDS if exact_cards is None else exact_cards
         if not (isinstance(tt_mb, int | float) and tt_mb > 0):
             raise ValueError(f"tt_mb must be a positive number of megabytes, got {tt_mb!r}")
