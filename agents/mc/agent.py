@@ -137,8 +137,8 @@ class PIMCAgent(_MonteCarloAgent):
     time, and solved bids, made as if the declarer could see every card,
     overbid (off by default; bids are then valued by rule-agent playouts).
     Tricks are counted exactly from ``exact_cards`` cards in hand down,
-    above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`). Ties between actions go
-    to the rule agent's. Everything else (other games, or the solver
+    above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`).
+    Ties between actions go to the rule agent's. Everything else (other games, or the solver
     turned off) is valued by ``rollouts`` rule-agent playouts per action
     and sample. One solver table of ``tt_mb`` megabytes is kept for the
     agent's life: its entries stay valid across samples and decisions.
