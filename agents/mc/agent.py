@@ -16,8 +16,8 @@ __all__ = ["DEFAULT_ITERATIONS", "DEFAULT_SAMPLES", "ISMCTSAgent", "PIMCAgent", 
 
 GAMES = ("solowhist", "troggu", "phat", "pinochle")
 # Default budgets per game: each keeps a 1,000-deal duplicate tournament
-# against the rule agent under ten minutes (Solo Whist, solved: about 17 on a
-# loaded 2-core machine) (benchmarks/bench_mc.py); games
+# against the rule agent under ten minutes (Solo Whist, solved: 8.7 measured on
+# a loaded 2-core machine) (benchmarks/bench_mc.py); games
 # with more decisions per tournament (Troggu's seatings, Phat's matches)
 # get less per decision.
 DEFAULT_SAMPLES = {"solowhist": 24, "troggu": 32, "phat": 32, "pinochle": 96}
