@@ -70,7 +70,7 @@ def test_oracle_plays_the_solvers_best_card(game):
         assert card in payoffs
         assert payoffs[card] == max(payoffs.values())
         checked += 1
-        if checked == 6:
+        if checked == 3:
             return
     assert checked > 0
 
@@ -83,18 +83,18 @@ def test_oracle_is_reproducible(game):
 
 
 def test_oracle_beats_rule(game):
-    report = trickgym.tournament("solowhist", ["oracle", "rule"], deals=6, seed=2)
+    report = trickgym.tournament("solowhist", ["oracle", "rule"], deals=4, seed=2)
     assert report.difference["mean"] > 0
 
 
-@pytest.mark.parametrize("steps", [0, 6, 20])
+@pytest.mark.parametrize("steps", [0, 20])
 def test_pimc_and_ismcts_decisions_are_reproducible(game, steps):
     """Two agents with the same seed decide the same on the same observation."""
     state, memory = reach(game, 8, steps)
     seat = state.current_player
     for make in (
-        lambda: PIMCAgent(game, samples=3, seed=4),
-        lambda: ISMCTSAgent(game, iterations=30, seed=4),
+        lambda: PIMCAgent(game, samples=2, seed=4),
+        lambda: ISMCTSAgent(game, iterations=20, seed=4),
     ):
         decisions = []
         for _ in range(2):
