@@ -2,7 +2,8 @@
 
 Kinds (``trickgym.agents.builtin``): ``RANDOM`` reads only the legal sets;
 ``RULE`` reads only its seat's observation record; ``ORACLE`` sees the whole
-state and is an upper bound for measurement, never a fair player.
+state, plays and bids by the double-dummy solver on the true deal, and is
+an upper bound for measurement, never a fair player.
 """
 
 from __future__ import annotations
@@ -10,54 +11,67 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trickgym.games.solowhist.constants import CALL_BASE, DEAL_OVER
+from trickgym.games.solowhist.constants import CALL_BASE, DEAL_OVER, N_ACTIONS, PLAY
 from trickgym.games.solowhist.rules import apply_action, legal_sets, observe_core
-from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
+from trickgym.games.solowhist.state import OBS_DTYPE
 
 from .builtin import ORACLE, RANDOM, RULE
 from .random import random_action
 from .rule.solowhist import rule_action
+from .solowhist_dd import EXACT_CARDS, auction_values, card_payoffs, new_small_table
+from .solowhist_dd import act_rule as _act_rule
 
 __all__ = ["act_solowhist", "oracle_action", "play_builtin_until"]
 
-ORACLE_ROLLOUTS = 8  # rule-agent playouts per candidate action
-
-
-@njit(cache=True)
-def _act_rule(state, seat, rng, obs, params):
-    """The rule agent: acts on ``seat``'s observation only (the fields it reads)."""
-    observe_core(state, seat, obs[0])
-    return rule_action(obs[0], params[seat].values, rng)
+# The oracle's table: 2**12 buckets (12 MB), made per deal by the simulation loop
+# (per decision by act_solowhist, whose callers have no table to lend); smaller
+# tables made full-deal solves several times slower.
+ORACLE_TABLE_LOG2 = 12
+# Node budget per solver call (a few seconds at worst): rare positions the solver
+# cannot settle within it are played by the rule agent instead.
+ORACLE_NODE_LIMIT = 5_000_000
+# The oracle's cards are valued by exact trick counts from this many cards in hand
+# down (one solve per decision, not per sample as in PIMC); calls by probes.
+ORACLE_EXACT_CARDS = 10
 
 
 @njit(cache=True)
 def oracle_action(state, seat, rng, obs, params):
-    """The legal action whose rule-agent playouts from the true state pay ``seat`` most.
+    """The legal action worth most to ``seat`` by the double-dummy solver on the true deal.
 
-    Sees every hand: an upper bound for measurement only.
+    Sees every hand: an upper bound for measurement only, never a fair player.
+    Cards: the solver's value of each legal card to ``seat``'s payoff
+    (:func:`trickgym.agents.solowhist_dd.card_payoffs`: best play by all
+    four hands afterwards; exact trick counts from ``ORACLE_EXACT_CARDS``
+    cards in hand down). Calls and the Abundance trump choice: the
+    payoff of the contract each leads to once the rule agents finish the
+    auction, solved from the first lead
+    (:func:`trickgym.agents.solowhist_dd.auction_values`; a passed-out deal
+    pays 0). Ties go to the rule agent's action, and so does the decision
+    when the solver runs out of its node budget. Makes a table per call;
+    the simulation loop keeps one per deal (:func:`_oracle`).
     """
-    low, high = legal_sets(state)
-    best, best_value = -1, -1e300
-    trial = np.empty(1, dtype=STATE_DTYPE)
-    for word in range(2):
-        bits = low if word == 0 else high
-        while bits:
-            b = np.uint64(bits & (~bits + np.uint64(1)))
-            bits &= ~b
-            action = word * CALL_BASE
-            while b > np.uint64(1):
-                b >>= np.uint64(1)
-                action += 1
-            total = 0.0
-            for _ in range(ORACLE_ROLLOUTS):
-                trial[0] = state
-                apply_action(trial[0], action)
-                while trial[0].phase != DEAL_OVER:
-                    p = trial[0].to_move
-                    apply_action(trial[0], _act_rule(trial[0], p, rng, obs, params))
-                total += trial[0].payoffs[seat]
-            if total > best_value:
-                best, best_value = action, total
+    return _oracle(
+        state, seat, rng, obs, params, new_small_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
+    )
+
+
+@njit(cache=True)
+def _oracle(state, seat, rng, obs, params, table):
+    """:func:`oracle_action` with a solver ``table`` kept by the caller."""
+    rule = _act_rule(state, seat, rng, obs, params)
+    values = np.full(N_ACTIONS, -1e9)
+    if state.phase == PLAY:
+        # Exact counts (over- and under-tricks) where a solve is affordable for
+        # one decision; probes at the goal when the exact count runs out of nodes.
+        if card_payoffs(state, seat, table, ORACLE_EXACT_CARDS, values) == 0:
+            card_payoffs(state, seat, table, 0, values)
+    else:
+        auction_values(state, seat, rng, obs, params, table, EXACT_CARDS, values)
+    best = rule
+    for a in range(N_ACTIONS):
+        if values[a] > values[best]:
+            best = a
     return best
 
 
@@ -130,8 +144,11 @@ def play_builtin_until(states, i, kinds, agent_rngs, params):
         _play_random(state, agent_rngs)
         return -1
     obs = np.empty(1, dtype=OBS_DTYPE)
+    table = (np.zeros(0, dtype=np.uint64), np.zeros(8, dtype=np.int64))
     while True:
         p = _play_fair_until(state, kinds, agent_rngs, obs, params)
         if p < 0 or kinds[p] != ORACLE:
             return p
-        apply_action(state, oracle_action(state, p, agent_rngs[p], obs, params))
+        if table[0].size == 0:  # one table per deal: later positions hit earlier searches
+            table = new_small_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
+        apply_action(state, _oracle(state, p, agent_rngs[p], obs, params, table))

@@ -18,10 +18,15 @@ function passed as an argument, so numba's cache keeps working).
   Pinochle's jump bids).
 - ``g_rule(state, seat, rng, obs_scratch, params) -> int``: the rule agent
   acting for ``seat`` from its observation of ``state``.
+- ``g_leaf(state, rng, obs_scratch, params, table, dd_cards)``: value a
+  search leaf into ``state.payoffs``: by default the rule agents play the
+  deal out; a game may value some positions otherwise (Solo Whist: the
+  double-dummy solver with at most ``dd_cards`` cards in hand).
 """
 
 from __future__ import annotations
 
+from numba import njit
 from numba.core import types
 
 __all__ = [
@@ -29,10 +34,12 @@ __all__ = [
     "g_call_base",
     "g_candidates",
     "g_determinize",
+    "g_leaf",
     "g_legal",
     "g_over",
     "g_rule",
     "is_record_of",
+    "play_out",
 ]
 
 
@@ -78,6 +85,11 @@ def g_candidates(state):
     raise NotImplementedError
 
 
+def g_leaf(state, rng, obs_scratch, params, table, dd_cards):
+    """Stub: see the module docstring (overloaded per game)."""
+    raise NotImplementedError
+
+
 def register_game(
     state_dtype,
     obs_dtype,
@@ -88,10 +100,12 @@ def register_game(
     call_base,
     act_rule,
     candidates=None,
+    leaf=None,
 ):
     """Register one game's kernels as the hooks for its state and observation dtypes.
 
-    ``candidates`` defaults to ``legal_sets``.
+    ``candidates`` defaults to ``legal_sets``; ``leaf`` (``g_leaf``) to rule-agent
+    playouts (:func:`play_out`).
     """
     candidates = legal_sets if candidates is None else candidates
     from numba.extending import overload
@@ -143,3 +157,23 @@ def register_game(
                 state, seat, rng, obs_scratch, params
             )
         return None
+
+    @overload(g_leaf)
+    def _leaf(state, rng, obs_scratch, params, table, dd_cards):
+        if not is_record_of(state, state_dtype):
+            return None
+        if leaf is None:
+            return lambda state, rng, obs_scratch, params, table, dd_cards: play_out(
+                state, rng, obs_scratch, params
+            )
+        return lambda state, rng, obs_scratch, params, table, dd_cards: leaf(
+            state, rng, obs_scratch, params, table, dd_cards
+        )
+
+
+@njit(cache=True)
+def play_out(state, rng, obs_scratch, params):
+    """Rule agents play ``state`` to the end of the deal."""
+    while not g_over(state):
+        p = state.to_move
+        g_apply(state, g_rule(state, p, rng, obs_scratch, params))

@@ -15,15 +15,25 @@ from numba import njit
 from trickgym.borrow import borrowed
 from trickgym.rng import below
 
-from .hooks import g_apply, g_determinize, g_over, g_rule
-from .pimc import MAX_ACTIONS, legal_list, play_out
+from .hooks import g_apply, g_determinize, g_leaf, g_over, g_rule
+from .pimc import MAX_ACTIONS, legal_list
 
 __all__ = ["ismcts_search"]
 
 
 @njit(cache=True)
 def ismcts_search(
-    obs, memory, template, params, rng, iterations, exploration, others_by_rule, visits_out
+    obs,
+    memory,
+    template,
+    params,
+    rng,
+    iterations,
+    exploration,
+    others_by_rule,
+    visits_out,
+    table,
+    dd_cards,
 ):
     """Run ``iterations`` of SO-ISMCTS; root visit counts go to ``visits_out[action]``.
 
@@ -34,7 +44,9 @@ def ismcts_search(
 
     Payoffs are scaled by their root mean square so far, so one
     ``exploration`` constant suits every game's payoff scale. Returns the number of
-    exactly uniform determinisations.
+    exactly uniform determinisations. Leaves are valued by ``g_leaf`` (rule
+    playouts; Solo Whist: the double-dummy solver, with its ``table``, from
+    ``dd_cards`` cards in hand down).
     """
     # Borrowed arguments: no atomic reference counting on their views in the loops.
     obs, memory, template, params = (
@@ -135,7 +147,7 @@ def ismcts_search(
             node = best
             depth += 1
             path[depth] = node
-        play_out(st, rng, obs_scratch, params)
+        g_leaf(st, rng, obs_scratch, params, table, dd_cards)
         if n_sq > 0:
             scale = max(1.0, np.sqrt(sum_sq / n_sq))
         for d in range(1, depth + 1):

@@ -17,19 +17,11 @@ from numba import njit
 from trickgym.borrow import borrowed
 
 from . import sample_phat, sample_pinochle, sample_solowhist, sample_troggu  # noqa: F401  (hooks)
-from .hooks import g_apply, g_call_base, g_candidates, g_determinize, g_over, g_rule
+from .hooks import g_apply, g_call_base, g_candidates, g_determinize, play_out
 
 __all__ = ["MAX_ACTIONS", "pimc_values", "play_out"]
 
 MAX_ACTIONS = 128
-
-
-@njit(cache=True)
-def play_out(state, rng, obs_scratch, params):
-    """Rule agents play ``state`` to the end of the deal."""
-    while not g_over(state):
-        p = state.to_move
-        g_apply(state, g_rule(state, p, rng, obs_scratch, params))
 
 
 @njit(cache=True)

@@ -1,23 +1,25 @@
-"""PIMC card play valued by the double-dummy solver (Solo Whist).
+"""PIMC valued by the double-dummy solver (Solo Whist), cards and calls alike.
 
-Each sampled deal is solved double dummy from the current position: every
-legal card's value is the declaring side's tricks with best play by all
-four hands (:func:`trickgym.solvers.dd_search.dd_card_values`), turned into
-the seat's payoff by the contract's own settlement. The table is kept
-across samples and decisions: entries are keyed by the whole position.
+Each sampled deal is solved double dummy from the current position
+(:mod:`trickgym.agents.solowhist_dd`): in the play, every legal card's value
+is the seat's payoff with best play by all four hands afterwards; in the
+auction (and the Abundance trump choice), every legal call's value is the
+payoff of the contract it leads to once the rule agents finish the
+auction, solved from the first lead. One table serves every sample and
+decision: entries are keyed by the whole position and objective.
 
 Phat is not valued this way: its payoff is card points and phat, not
-tricks, and no side is fixed by a contract (see the README).
+tricks of a side fixed by a contract (see the README).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from trickgym.agents.solowhist_dd import auction_values, card_payoffs
 
-from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE
-from trickgym.games.solowhist.rules import deal_payoffs
-from trickgym.solvers.dd_search import dd_card_values
+from trickgym.borrow import borrowed
+from trickgym.games.solowhist.constants import CALL_BASE, N_ACTIONS, PLAY
 
 from .sample_solowhist import determinize
 
@@ -25,44 +27,43 @@ __all__ = ["pimc_dd_values"]
 
 
 @njit(cache=True)
-def pimc_dd_values(obs, memory, template, rng, samples, table, values, counts):
-    """Sum of the seat's double-dummy payoffs per card over ``samples`` deals.
+def pimc_dd_values(obs, memory, template, params, rng, samples, table, exact_cards, values, counts):
+    """Sum of the seat's double-dummy payoffs per action over ``samples`` deals.
 
-    ``obs`` is a Solo Whist observation record (one-record array) in the
-    play, ``table`` the solver's ``(entries, meta)``; ``values`` and
-    ``counts`` (length ``MAX_ACTIONS``) are accumulated. Returns the number
-    of exactly uniform samples.
+    ``obs`` is a Solo Whist observation record (one-record array), ``table``
+    the solver's ``(entries, meta)``, ``exact_cards`` the hand size from
+    which tricks are counted exactly (see :mod:`trickgym.agents.solowhist_dd`);
+    ``values`` and ``counts`` (length ``MAX_ACTIONS``) are accumulated.
+    Returns the number of exactly uniform samples.
     """
+    # Borrowed arguments: no atomic reference counting on their views in the loops.
+    obs, memory, template, params = (
+        borrowed(obs),
+        borrowed(memory),
+        borrowed(template),
+        borrowed(params),
+    )
+    rng, values, counts = borrowed(rng), borrowed(values), borrowed(counts)
     seat = obs[0].seat
     base = np.empty(1, dtype=template.dtype)
-    trick = np.full(4, -1, dtype=np.int64)
-    card_values = np.empty(52, dtype=np.int64)
-    pay = np.zeros(4, dtype=np.int32)
+    obs_scratch = np.empty(1, dtype=obs.dtype)
+    card_values = np.empty(52, dtype=np.float64)
+    call_values = np.empty(N_ACTIONS, dtype=np.float64)
     n_uniform = 0
     for _ in range(samples):
         n_uniform += determinize(obs, memory, template, base, rng)
         st = base[0]
-        for i in range(4):
-            trick[i] = st.trick_cards[i] if i < st.trick_n else -1
-        misere = st.contract == MISERE or st.contract == MISERE_OUVERTE
-        dd_card_values(
-            st.hands.astype(np.uint64),
-            trick,
-            st.trick_n,
-            st.leader,
-            st.trumps,
-            st.declarers,
-            misere,
-            table,
-            card_values,
-        )
-        won = 0
-        for s in range(4):
-            if (st.declarers >> s) & 1:
-                won += st.tricks_won[s]
-        for c in range(52):
-            if card_values[c] >= 0:
-                deal_payoffs(st.contract, st.declarers, won + card_values[c], st.unit, pay)
-                values[c] += pay[seat]
-                counts[c] += 1
+        call_values[:] = -1e9
+        if st.phase == PLAY:
+            card_payoffs(st, seat, table, exact_cards, card_values)
+            for c in range(52):
+                if card_values[c] > -1e8:
+                    values[c] += card_values[c]
+                    counts[c] += 1
+            continue
+        auction_values(st, seat, rng, obs_scratch, params, table, exact_cards, call_values)
+        for a in range(CALL_BASE, N_ACTIONS):
+            if call_values[a] > -1e8:
+                values[a] += call_values[a]
+                counts[a] += 1
     return n_uniform

@@ -1,0 +1,114 @@
+"""Solo Whist agents valued by the double-dummy solver: the oracle, PIMC and ISMCTS leaves.
+
+Small budgets and few positions: these check that the solver's values are
+what the agents act on, and that decisions are reproducible; strength is
+measured by duplicate tournaments (README, benchmarks/bench_mc.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mc_helpers import reach, record_of
+from trickgym.agents import python_action
+from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
+from trickgym.agents.rule import params_matrix
+from trickgym.agents.solowhist import oracle_action
+from trickgym.agents.solowhist_dd import EXACT_CARDS
+
+import trickgym
+from trickgym.games.solowhist.rules import deal_payoffs
+from trickgym.solvers.dd import card_values
+
+
+@pytest.fixture(scope="module")
+def game():
+    return trickgym.game("solowhist")
+
+
+def _oracle(state, seed=1):
+    """The oracle's action for the seat to move in ``state`` (a game State)."""
+    params = params_matrix("solowhist", 4)
+    obs = np.empty(1, dtype=state.game.obs_dtype)
+    rng = np.array([seed], dtype=np.uint64)
+    return int(oracle_action(state.array[0], state.current_player, rng, obs, params))
+
+
+def _exact_payoffs(state):
+    """Each legal card's payoff to the seat to move, by the exact solver."""
+    s = state.array[0]
+    declarers = [p for p in range(4) if (int(s["declarers"]) >> p) & 1]
+    values = card_values(
+        [int(h) for h in s["hands"]],
+        "NT" if s["trumps"] < 0 else "SHDC"[int(s["trumps"])],
+        int(s["leader"]),
+        declarers,
+        [int(c) for c in s["trick_cards"][: int(s["trick_n"])]],
+        misere=int(s["contract"]) in (3, 6),
+    )
+    won = sum(int(s["tricks_won"][p]) for p in declarers)
+    pay = np.zeros(4, dtype=np.int32)
+    out = {}
+    for card, tricks in values.items():
+        deal_payoffs(int(s["contract"]), int(s["declarers"]), won + tricks, int(s["unit"]), pay)
+        out[card] = int(pay[state.current_player])
+    return out
+
+
+def test_oracle_plays_the_solvers_best_card(game):
+    """With few cards left (exact counts), the oracle's card is worth the solver's best."""
+    checked = 0
+    for seed in range(40):
+        state, _ = reach(game, seed, 30 + seed % 12)
+        s = state.array[0]
+        if state.is_over or s["phase"] != 4:
+            continue
+        if bin(int(s["hands"][state.current_player])).count("1") > EXACT_CARDS:
+            continue
+        payoffs = _exact_payoffs(state)
+        card = _oracle(state)
+        assert card in payoffs
+        assert payoffs[card] == max(payoffs.values())
+        checked += 1
+        if checked == 3:
+            return
+    assert checked > 0
+
+
+def test_oracle_is_reproducible(game):
+    """Same state and generator seed: same action, in the auction and in the play."""
+    for steps in (0, 9):
+        state, _ = reach(game, 5, steps)
+        assert _oracle(state, 3) == _oracle(state, 3)
+
+
+def test_oracle_beats_rule(game):
+    report = trickgym.tournament("solowhist", ["oracle", "rule"], deals=4, seed=2)
+    assert report.difference["mean"] > 0
+
+
+@pytest.mark.parametrize("steps", [0, 20])
+def test_pimc_and_ismcts_decisions_are_reproducible(game, steps):
+    """Two agents with the same seed decide the same on the same observation."""
+    state, memory = reach(game, 8, steps)
+    seat = state.current_player
+    for make in (
+        lambda: PIMCAgent(game, samples=2, seed=4),
+        lambda: ISMCTSAgent(game, iterations=20, seed=4),
+    ):
+        decisions = []
+        for _ in range(2):
+            agent = make()
+            agent.start_deal(12, seat)
+            agent.memory[:] = memory[seat]
+            decisions.append(python_action(agent, game, state.array, 0, seat))
+        assert decisions[0] == decisions[1]
+
+
+def test_pimc_solves_first_lead_and_calls_when_asked(game):
+    """dd_cards=13 solves the first lead, dd_bids the calls; bad knobs raise."""
+    agent = PIMCAgent(game, samples=2, seed=1, dd_cards=13, dd_bids=True)
+    state, _ = reach(game, 3, 0)
+    assert agent._solved(record_of(game, state.array, state.current_player)[0])
+    with pytest.raises(ValueError, match="exact_cards"):
+        PIMCAgent(game, exact_cards=14)
