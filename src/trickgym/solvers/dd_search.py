@@ -1268,15 +1268,12 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
 
 
 @njit(cache=True)
-def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table, out):
-    """Fill ``out`` (int64[52]) with the value of every legal card of the player to move.
-
-    The value of a card is the number of tricks the declaring side takes from
-    here (current trick included) after that card, with best play by all
-    afterwards; ``-1`` for cards that are not legal. Same inputs as
-    :func:`dd_tricks`. Equivalent cards (adjacent among the cards in play)
-    are searched once and share their value.
-    """
+def _card_answers(
+    hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, target, table, out
+):
+    """Per legal card of the player to move: its exact value (``target < 0``)
+    or whether it reaches ``target`` (1 / 0); -1 for the cards not legal.
+    Equivalent cards are searched once and share their answer."""
     entries, meta = table
     h, ws, player, trick_mask, win_card, win_seat, led = _setup(
         hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
@@ -1295,20 +1292,43 @@ def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, m
         if not m:
             continue
         reps = _run_lows(m, in_play & SUIT_MASKS[s])
-        value = -1
+        answer = -1
         while m:
             c = lowest_bit(m)
             m &= m - np.uint64(1)
             if reps & _bit(c):
-                value = _value(
-                    h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led,
-                    c, 0, r, guess,
-                )  # fmt: skip
-                guess = value
-            out[c] = value
+                if target < 0:
+                    answer = _value(
+                        h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led,
+                        c, 0, r, guess,
+                    )  # fmt: skip
+                    guess = answer
+                else:
+                    answer = np.int64(
+                        _probe(
+                            h, ws, entries, player, n_trick, trick_mask, win_card, win_seat,
+                            led, c, target,
+                        )
+                    )  # fmt: skip
+            out[c] = answer
         if ws[_W_ABORT]:
             break
     _count_back(ws, meta)
+
+
+@njit(cache=True)
+def dd_card_values(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table, out):
+    """Fill ``out`` (int64[52]) with the value of every legal card of the player to move.
+
+    The value of a card is the number of tricks the declaring side takes from
+    here (current trick included) after that card, with best play by all
+    afterwards; ``-1`` for cards that are not legal. Same inputs as
+    :func:`dd_tricks`. Equivalent cards (adjacent among the cards in play)
+    are searched once and share their value.
+    """
+    _card_answers(
+        hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, -1, table, out
+    )
 
 
 @njit(cache=True)
@@ -1338,37 +1358,10 @@ def dd_card_reaches(
     (current trick included), 0 when not, -1 for cards that are not legal.
 
     The per-card made-or-beaten question, for agents that only care whether
-    a contract is made (misère: ``target=1``). Same inputs as
+    a contract is made (misère: ``target=1``; ``target >= 0``). Same inputs as
     :func:`dd_reaches`; equivalent cards share their answer.
     """
-    entries, meta = table
-    h, ws, player, trick_mask, win_card, win_seat, led = _setup(
-        hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, table
-    )
-    for i in range(52):
-        out[i] = -1
-    hand = h[player]
-    legal = hand
-    if n_trick > 0 and (hand & SUIT_MASKS[led]):
-        legal = hand & SUIT_MASKS[led]
-    in_play = h[0] | h[1] | h[2] | h[3] | trick_mask
-    for s in range(4):
-        m = legal & SUIT_MASKS[s]
-        if not m:
-            continue
-        reps = _run_lows(m, in_play & SUIT_MASKS[s])
-        answer = -1
-        while m:
-            c = lowest_bit(m)
-            m &= m - np.uint64(1)
-            if reps & _bit(c):
-                answer = np.int64(
-                    _probe(
-                        h, ws, entries, player, n_trick, trick_mask, win_card, win_seat, led,
-                        c, target,
-                    )
-                )  # fmt: skip
-            out[c] = answer
-        if ws[_W_ABORT]:
-            break
-    _count_back(ws, meta)
+    _card_answers(
+        hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere, max(target, 0),
+        table, out,
+    )  # fmt: skip
