@@ -14,11 +14,12 @@ from numba import njit
 from trickgym.games.solowhist.constants import CALL_BASE, DEAL_OVER, N_ACTIONS, PLAY
 from trickgym.games.solowhist.rules import apply_action, legal_sets, observe_core
 from trickgym.games.solowhist.state import OBS_DTYPE
+from trickgym.solvers.dd_search import make_table
 
 from .builtin import ORACLE, RANDOM, RULE
 from .random import random_action
 from .rule.solowhist import rule_action
-from .solowhist_dd import EXACT_CARDS, auction_values, card_payoffs, new_small_table
+from .solowhist_dd import EXACT_CARDS, auction_values, card_payoffs
 from .solowhist_dd import act_rule as _act_rule
 
 __all__ = ["act_solowhist", "oracle_action", "play_builtin_until"]
@@ -51,9 +52,7 @@ def oracle_action(state, seat, rng, obs, params):
     when the solver runs out of its node budget. Makes a table per call;
     the simulation loop keeps one per deal (:func:`_oracle`).
     """
-    return _oracle(
-        state, seat, rng, obs, params, new_small_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
-    )
+    return _oracle(state, seat, rng, obs, params, make_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT))
 
 
 @njit(cache=True)
@@ -150,5 +149,5 @@ def play_builtin_until(states, i, kinds, agent_rngs, params):
         if p < 0 or kinds[p] != ORACLE:
             return p
         if table[0].size == 0:  # one table per deal: later positions hit earlier searches
-            table = new_small_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
+            table = make_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
         apply_action(state, _oracle(state, p, agent_rngs[p], obs, params, table))

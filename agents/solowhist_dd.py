@@ -39,13 +39,16 @@ from trickgym.games.solowhist.constants import (
     N_TRICKS,
     PLAY,
 )
-from trickgym.games.solowhist.rules import apply_action, deal_payoffs, legal_sets, observe_core
+from trickgym.games.solowhist.rules import (
+    apply_action,
+    deal_payoffs,
+    declarer_tricks,
+    legal_sets,
+    observe_core,
+)
 from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.solvers.dd_search import (
-    _META_SIZE,
     META_ABORTED,
-    META_LOG2_BUCKETS,
-    META_NODE_LIMIT,
     dd_card_reaches,
     dd_card_values,
     dd_reaches,
@@ -59,7 +62,6 @@ __all__ = [
     "act_rule",
     "auction_values",
     "card_payoffs",
-    "new_small_table",
     "position_payoffs",
     "position_tricks",
 ]
@@ -69,22 +71,6 @@ __all__ = [
 EXACT_CARDS = 7
 
 _GOAL = np.array(GOAL, dtype=np.int64)
-_BUCKET_WORDS = 64 * 6  # dd_search.new_table: buckets of 64 entries of 6 words
-
-
-@njit(cache=True)
-def new_small_table(log2_buckets, node_limit):
-    """A solver table of ``2**log2_buckets`` buckets and a node budget per call.
-
-    Made in compiled code, for the oracle, which acts inside compiled loops
-    that cannot be handed a table; the layout is
-    :func:`trickgym.solvers.dd_search.new_table`'s (``log2_buckets=12``: 12 MB).
-    """
-    entries = np.zeros((1 << log2_buckets) * _BUCKET_WORDS, dtype=np.uint64)
-    meta = np.zeros(_META_SIZE, dtype=np.int64)
-    meta[META_LOG2_BUCKETS] = log2_buckets
-    meta[META_NODE_LIMIT] = node_limit
-    return entries, meta
 
 
 @njit(cache=True)
@@ -99,11 +85,7 @@ def _kernel_args(st, hands, trick):
     for s in range(4):
         hands[s] = st.hands[s]
         trick[s] = st.trick_cards[s] if s < st.trick_n else -1
-    won = 0
-    for s in range(4):
-        if (st.declarers >> s) & 1:
-            won += st.tricks_won[s]
-    return won
+    return declarer_tricks(st)
 
 
 @njit(cache=True)

@@ -86,6 +86,7 @@ __all__ = [
     "dd_card_values",
     "dd_reaches",
     "dd_tricks",
+    "make_table",
     "new_table",
 ]
 
@@ -170,10 +171,18 @@ def new_table(mb: float = 32):
         raise ValueError(f"tt_mb must be a positive number of megabytes, got {mb!r}")
     bucket_bytes = _WAYS * _WORDS * 8
     n = max(1, int(mb * 2**20) // bucket_bytes)
-    log2 = n.bit_length() - 1
-    entries = np.zeros((1 << log2) * _WAYS * _WORDS, dtype=np.uint64)
+    return make_table(n.bit_length() - 1, 0)
+
+
+@njit(cache=True)
+def make_table(log2_buckets, node_limit):
+    """:func:`new_table`'s table of ``2**log2_buckets`` buckets (24 KB each) with a
+    node budget per call (0: none), made in compiled code too (for agents acting
+    inside compiled loops, which cannot be handed a table)."""
+    entries = np.zeros((1 << log2_buckets) * _WAYS * _WORDS, dtype=np.uint64)
     meta = np.zeros(_META_SIZE, dtype=np.int64)
-    meta[META_LOG2_BUCKETS] = log2
+    meta[META_LOG2_BUCKETS] = log2_buckets
+    meta[META_NODE_LIMIT] = node_limit
     return entries, meta
 
 

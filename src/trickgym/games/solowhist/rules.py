@@ -440,7 +440,8 @@ def _play_card(state, card):
 
 
 @njit(cache=True)
-def _declarer_tricks(state):
+def declarer_tricks(state):
+    """Tricks won so far by the declaring side of ``state``."""
     total = 0
     for s in range(4):
         if (state.declarers >> s) & 1:
@@ -453,9 +454,9 @@ def _result_fixed(state):
     """SW-D11: a Misère declarer has taken a trick, an Abundance Declared one lost one."""
     c = state.contract
     if c == MISERE or c == MISERE_OUVERTE:
-        return _declarer_tricks(state) > 0
+        return declarer_tricks(state) > 0
     if c == ABUNDANCE_DECLARED:
-        return _declarer_tricks(state) < state.trick_no
+        return declarer_tricks(state) < state.trick_no
     return False
 
 
@@ -496,7 +497,7 @@ def _end_deal(state):
     state.to_move = -1
     if state.contract == NO_CONTRACT:
         return
-    tricks = _declarer_tricks(state)
+    tricks = declarer_tricks(state)
     state.made = deal_payoffs(state.contract, state.declarers, tricks, state.unit, state.payoffs)
     for s in range(4):
         state.scores[s] += state.payoffs[s]
