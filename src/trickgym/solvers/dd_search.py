@@ -34,8 +34,9 @@ with a sequence of such probes, moving the target one trick at a time
   holds for every position with the same suit lengths whose cards agree,
   suit by suit, from the top down to the lowest such card; the cards below
   are "small cards" whose owners did not matter. Buckets are chosen by the
-  suit lengths, the leader and, for entries that match it, the owner of the
-  top card of the longest suit.
+  suit lengths, the leader and the owners of the top cards the entry
+  matches: of every suit when it matches them all (one against three and
+  misère), else of the longest suit.
 
 Second in hand (two against two), a side sure to win the trick, and at no
 trumps to cash more after it, may already reach its goal (DDS's
@@ -134,6 +135,9 @@ _ODD26 = np.uint64(0x2AAAAAA)
 _VALID = np.uint64(1)
 _WAYS = 64  # entries per bucket (all positions with the same suit lengths share one)
 _KILLER_BONUS = 50
+_FILING_DEPTH = 1  # entries are filed by the owners of up to this many top cards
+_TOPS_DEEP = 2  # ... or, matching them in every suit, of this many in each
+_TOPS_SHALLOW = 1
 _TT_MIN_TRICKS = 1  # below this many tricks left, searching is cheaper than the table
 _WORDS = 6  # lengths, owners of S H, owners of D C, info, owner masks of S H and of D C
 
@@ -262,15 +266,17 @@ def _top_owner_masks(lengths, info):
 
 @njit(cache=True, inline="always")
 def _tt_bucket(ws, lengths, leader, tops):
-    """Start of the bucket for these suit lengths, leader and filing cards (``tops``).
+    """Start of the bucket for these suit lengths, leader and filing key (``tops``).
 
     An entry may leave every card of a suit unmatched, so it cannot be
-    filed by every card's owner. It is filed by the lengths, the leader and,
-    if it matches it, the owner of the top card of the longest suit in play
-    (:func:`_filing_key`); a lookup reads both buckets a matching entry may
-    be in. Filing by the lengths alone put every position of one
+    filed by every card's owner. It is filed by the lengths, the leader and
+    the owners of as many of the top cards of the longest suit in play as
+    it matches, up to ``_FILING_DEPTH`` (:func:`_filing_key`); a lookup
+    reads every bucket a matching entry may be in (one per depth, the
+    deepest first). Filing by the lengths alone put every position of one
     suit-length pattern in the same 64 ways, which one against three
-    searches overflowed.
+    searches overflowed: entries were lost and positions searched again
+    (with 16 ways a one-against-three solve took 14 times the nodes).
     """
     x = lengths * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(leader + 1) * np.uint64(
         0xC2B2AE3D27D4EB4F
@@ -298,11 +304,57 @@ def _filing_suit(lengths):
 
 
 @njit(cache=True, inline="always")
-def _filing_key(lengths, lo, hi, s):
-    """The filing key of an entry matching the top card of suit ``s``: its owner, plus 1."""
+def _filing_key(lengths, lo, hi, s, depth):
+    """The filing key of an entry matching the top ``depth`` cards of suit ``s``
+    (at most their number): the depth and those cards' owners."""
+    if depth <= 0:
+        return np.uint64(0)
     n = _suit_len(lengths, s)
     code = (lo >> np.uint64(32 * s)) if s < 2 else (hi >> np.uint64(32 * (s - 2)))
-    return ((code >> np.uint64(2 * (n - 1))) & np.uint64(3)) + np.uint64(1)
+    width = np.uint64(2 * depth)
+    owners = (code >> np.uint64(2 * (n - depth))) & ((np.uint64(1) << width) - np.uint64(1))
+    return (owners << np.uint64(4)) | np.uint64(depth)
+
+
+@njit(cache=True, inline="always")
+def _files_by_all_tops(config):
+    """Whether entries of this objective are filed by the top cards of every suit.
+
+    Two against two, the suit-length pattern and the longest suit's top
+    cards spread the entries well enough, and the extra buckets a lookup
+    would read cost more than they save (20% slower, measured); one
+    against three and misère searches overflowed those buckets.
+    """
+    return popcount(np.uint64((config >> 7) & 15)) != 2
+
+
+@njit(cache=True, inline="always")
+def _all_tops_key(lengths, lo, hi, depth):
+    """The filing key of an entry matching the top ``depth`` cards of every suit
+    (all of a shorter suit's): those cards' owners, suit by suit."""
+    key = np.uint64(depth) << np.uint64(60)
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        d = min(n, depth)
+        if d == 0:
+            continue
+        code = (lo >> np.uint64(32 * s)) if s < 2 else (hi >> np.uint64(32 * (s - 2)))
+        width = np.uint64(2 * d)
+        owners = (code >> np.uint64(2 * (n - d))) & ((np.uint64(1) << width) - np.uint64(1))
+        key ^= owners << np.uint64(14 * s)
+    return key
+
+
+@njit(cache=True, inline="always")
+def _matches_all_tops(lengths, tops, depth):
+    """Whether an entry (its per-suit matched counts in ``tops``) matches the top
+    ``depth`` cards of every suit."""
+    for s in range(4):
+        n = _suit_len(lengths, s)
+        j = np.int64((tops >> np.uint64(32 + 4 * s)) & np.uint64(15))
+        if j < min(n, depth):
+            return False
+    return True
 
 
 _INFO_ID = np.uint64((0x7FF << 9) | (3 << 28) | 1)  # config, leader, valid
@@ -320,13 +372,19 @@ def _tt_lookup(tt, lengths, lo, hi, leader, config, target, allh, ws):
     On an answer, ``ws[_W_RET]`` gets the cards whose owners the answer
     depends on (the matched top cards of each suit).
     """
+    if _files_by_all_tops(config):
+        for depth in (_TOPS_DEEP, _TOPS_SHALLOW):
+            b = _tt_bucket(ws, lengths, leader, _all_tops_key(lengths, lo, hi, depth))
+            found = _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
+            if found >= 0:
+                return found
     s = _filing_suit(lengths)
-    b = _tt_bucket(ws, lengths, leader, _filing_key(lengths, lo, hi, s))
-    found = _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
-    if found >= 0:
-        return found
-    b = _tt_bucket(ws, lengths, leader, np.uint64(0))
-    return _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
+    for depth in range(min(_FILING_DEPTH, _suit_len(lengths, s)), -1, -1):
+        b = _tt_bucket(ws, lengths, leader, _filing_key(lengths, lo, hi, s, depth))
+        found = _tt_scan(tt, b, lengths, lo, hi, leader, config, target, allh, ws)
+        if found >= 0:
+            return found
+    return -1
 
 
 @njit(cache=True, **_NO_NRT)
@@ -395,11 +453,15 @@ def _tt_store(tt, ws, lengths, lo, hi, leader, config, allh, relevant, is_lower,
             | np.uint64(above) << np.uint64(51)
         )
     ident = _info_id(config, leader)
-    fs = _filing_suit(lengths)
-    filed = np.uint64(0)
-    if (tops >> np.uint64(32 + 4 * fs)) & np.uint64(15):
-        filed = _filing_key(lengths, lo, hi, fs)
-    b = _tt_bucket(ws, lengths, leader, filed)
+    by_tops = _files_by_all_tops(config)
+    if by_tops and _matches_all_tops(lengths, tops, _TOPS_DEEP):
+        b = _tt_bucket(ws, lengths, leader, _all_tops_key(lengths, lo, hi, _TOPS_DEEP))
+    elif by_tops and _matches_all_tops(lengths, tops, _TOPS_SHALLOW):
+        b = _tt_bucket(ws, lengths, leader, _all_tops_key(lengths, lo, hi, _TOPS_SHALLOW))
+    else:
+        fs = _filing_suit(lengths)
+        depth = min(np.int64((tops >> np.uint64(32 + 4 * fs)) & np.uint64(15)), _FILING_DEPTH)
+        b = _tt_bucket(ws, lengths, leader, _filing_key(lengths, lo, hi, fs, depth))
     gen = np.uint64(ws[_W_META + META_GENERATION] & 255)
     mlo, mhi = _top_owner_masks(lengths, tops)
     # Always a new entry (merging with an equal one cost more than it saved:
