@@ -144,3 +144,18 @@ def test_node_budget_raises_and_leaves_the_table_sound():
         solve(hands, "S", 1, [0], max_nodes=0)
     with pytest.raises(ValueError, match="goal must be"):
         solve(hands, "S", 1, [0], goal=14)
+
+
+@pytest.mark.parametrize("tt_mb", [1e-4, 0.05])
+def test_tiny_tables_give_exact_one_against_three_values(tt_mb):
+    """One bucket, or a few: entries filed by every suit's top cards are
+    overwritten constantly and read back from the wrong positions' buckets,
+    and the values must still equal the minimax's."""
+    rng = random.Random(83)
+    for k in range(16):
+        hands = random_position(rng, 5)
+        strain = ("S", "H", "NT", "NT")[k % 4]
+        misere = k % 4 == 3
+        leader, declarer = k % 4, (k + 3) % 4
+        want = reference_value(hands, strain, leader, [declarer], misere)
+        assert solve(hands, strain, leader, [declarer], misere=misere, tt_mb=tt_mb) == want
