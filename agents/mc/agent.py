@@ -30,8 +30,8 @@ DEFAULT_ISMCTS_DD_CARDS = 6
 # Solo Whist bidders of PIMC: "playouts" (each call valued by rule-agent
 # playouts), "dd" (the contract each call leads to among rule bidders, solved
 # double dummy), "calibrated" (calibrated double-dummy made-rates: .solved_bids;
-# Pass, Prop and Cop by the rule agent), "hybrid" (Pass, Prop, Cop valued by
-# playouts, lone-declarer calls by the calibrated made-rates).
+# Pass, Prop and Cop by the rule agent), "hybrid" (playouts, except the calls
+# above Solo: Misère and up valued by the calibrated made-rates).
 BIDS = ("playouts", "dd", "calibrated", "hybrid")
 DEFAULT_BIDS = "playouts"
 DEFAULT_ITERATIONS = {"solowhist": 800, "troggu": 200, "phat": 200, "pinochle": 600}
@@ -276,12 +276,14 @@ class PIMCAgent(_MonteCarloAgent):
         self.samples_drawn += self.samples
         means = np.where(counts[legal] > 0, values[legal] / np.maximum(counts[legal], 1), -np.inf)
         if hybrid:
+            from trickgym.games.solowhist.constants import SOLO_CALL
+
             from .solved_bids import call_values
 
-            solved = call_values(self, record)
+            solved = call_values(self, record, solo=False)
             margin = self.bid_calibration.margin
             for i, a in enumerate(legal):
-                if int(a) in solved:
+                if int(a) in solved and int(a) != SOLO_CALL:
                     means[i] = solved[int(a)] - margin
         return int(legal[int(np.argmax(means))])
 
