@@ -1,7 +1,7 @@
 """One Solo Whist duplicate tournament with timed PIMC agents; rows saved for diagnosis.
 
     NUMBA_NUM_THREADS=1 python experiments/solowhist_bid_tournament.py pimc,rule 1000 OUT.pkl \
-        [--bids rule|solved]
+        [--bids playouts|dd|calibrated|hybrid] [--margin POINTS]
 
 Seed 2026 (as ``benchmarks/ladder_solowhist.py``); PIMC at its defaults (seed 1) with
 the bidder named by ``--bids``. Prints the report and ms per decision, split into
@@ -60,11 +60,18 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--bids", default=None, help="PIMC bidder: rule or solved (default: agent's)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--margin", type=float, default=None, help="the bidder's margin (points)")
     args = ap.parse_args()
     g = trickgym.game("solowhist")
 
     def make(name):
         kw = {} if args.bids is None else {"bids": args.bids}
+        if args.margin is not None:
+            from dataclasses import replace
+
+            from trickgym.agents.mc.solved_bids import CALIBRATION
+
+            kw["bid_calibration"] = replace(CALIBRATION, margin=args.margin)
         if name == "pimc":
             return Timed(PIMCAgent(g, seed=1, **kw))
         if name == "ismcts":
@@ -80,7 +87,10 @@ def main():
     r = trickgym.tournament("solowhist", agents, deals=args.deals, seed=args.seed)
     wall = time.perf_counter() - t
     r.standings.index = names
-    print(f"== {args.pair} deals={args.deals} seed={args.seed} bids={args.bids} wall={wall:.0f}s")
+    print(
+        f"== {args.pair} deals={args.deals} seed={args.seed} bids={args.bids} "
+        f"margin={args.margin} wall={wall:.0f}s"
+    )
     print(r.format())
     timings = {}
     for n, a in zip(names, agents, strict=True):
