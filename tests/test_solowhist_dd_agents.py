@@ -112,3 +112,114 @@ def test_pimc_solves_first_lead_and_calls_when_asked(game):
     assert agent._solved(record_of(game, state.array, state.current_player)[0])
     with pytest.raises(ValueError, match="exact_cards"):
         PIMCAgent(game, exact_cards=14)
+
+
+# ------------------------------------------------------------- PIMC's solved bidder
+
+
+def _cal_dict():
+    from trickgym.agents.mc.solved_bids import CALIBRATION
+
+    return {
+        name: dict(vars(getattr(CALIBRATION, name)))
+        for name in ("solo", "misere", "abundance", "misere_ouverte", "abundance_declared")
+    } | {"margin": CALIBRATION.margin, "samples": CALIBRATION.samples}
+
+
+def test_bid_calibration_loads_and_validates():
+    from trickgym.agents.mc.solved_bids import CALIBRATION, BidCalibration
+
+    assert BidCalibration.from_dict(_cal_dict()) == CALIBRATION
+    for name in ("solo", "misere", "abundance", "misere_ouverte", "abundance_declared"):
+        c = getattr(CALIBRATION, name)
+        assert 0 < c.made(0.0, 0.0) <= c.made(1.0, 1.0) < 1
+        assert c.value(0.0) < 0 < c.value(1.0, 1.0)  # worth declaring only with made-rates
+    bad = [
+        ({"solo": {"b0": float("nan")}}, "finite"),
+        ({"solo": {"b_short": -1.0}}, ">= 0"),
+        ({"misere": {"win": -1.0}}, "positive"),
+        ({"abundance": {"loss": 2.0}}, "negative"),
+    ]
+    for change, match in bad:
+        d = _cal_dict()
+        for k, v in change.items():
+            d[k] = d[k] | v
+        with pytest.raises(ValueError, match=match):
+            BidCalibration.from_dict(d)
+    d = _cal_dict()
+    d["solo"] = {"b0": 0.1}
+    with pytest.raises(ValueError, match="exactly b0, b_goal, b_short, win, loss"):
+        BidCalibration.from_dict(d)
+    with pytest.raises(ValueError, match="unknown calibration keys"):
+        BidCalibration.from_dict(_cal_dict() | {"prop": 1})
+    d = _cal_dict()
+    del d["abundance_declared"]
+    with pytest.raises(ValueError, match="lacks contract"):
+        BidCalibration.from_dict(d)
+    with pytest.raises(ValueError, match="samples"):
+        BidCalibration.from_dict(_cal_dict() | {"samples": 0})
+    with pytest.raises(ValueError, match="bids must be one of"):
+        PIMCAgent(trickgym.game("solowhist"), bids="oracle")
+    with pytest.raises(ValueError, match="dd_bids"):
+        PIMCAgent(trickgym.game("solowhist"), bids="calibrated", dd_bids=True)
+    agent = PIMCAgent(trickgym.game("solowhist"), bid_calibration=_cal_dict() | {"margin": 2.0})
+    assert agent.bid_calibration.margin == 2.0
+
+
+def _auction_twins(game, seed):
+    """Auction states with the same observation for the seat to move, other hidden hands."""
+    from mc_helpers import determinizer
+
+    out = []
+    for k in range(60):
+        state, memory = reach(game, seed + k, k % 4)
+        if state.is_over or int(state.array[0]["phase"]) != 0:
+            continue
+        seat = state.current_player
+        rec = record_of(game, state.array, seat)
+        twin = np.zeros(1, dtype=game.state_dtype)
+        rng = np.array([seed + 1000 * k + 1], dtype=np.uint64)
+        determinizer("solowhist")(rec, memory[seat], game.new_match(0), twin, rng)
+        assert np.array_equal(rec, record_of(game, twin, seat))
+        if not np.array_equal(twin[0]["hands"], state.array[0]["hands"]):
+            out.append((state.array, twin, seat))
+        if len(out) == 4:
+            return out
+    raise AssertionError("no auction state with hidden cards to permute")
+
+
+@pytest.mark.parametrize("bids", ["calibrated", "hybrid"])
+def test_solved_bids_ignore_hidden_cards_and_are_reproducible(game, bids):
+    """The bid depends only on the seat's observation and the seed."""
+    for array, twin, seat in _auction_twins(game, 40):
+        decisions = []
+        for a in (array, twin, array):
+            agent = PIMCAgent(game, samples=4, seed=3, bids=bids)
+            agent.start_deal(21, seat)
+            decisions.append(python_action(agent, game, a, 0, seat))
+        assert decisions[0] == decisions[1] == decisions[2]
+
+
+@pytest.mark.parametrize("bids", ["calibrated", "hybrid"])
+def test_solved_bids_are_legal_in_every_auction_state_reached(game, bids):
+    """PIMC bidders in every seat over a few deals: every call legal (python_action checks)."""
+    from trickgym.agents.solowhist_dd import act_rule
+
+    params = params_matrix("solowhist", 4)
+    phases = set()
+    cal = _cal_dict() | {"samples": 6, "margin": -8.0}  # a low margin: more varied auctions
+    for seed in range(6):
+        state = game.deal(seed=seed)
+        agents = [PIMCAgent(game, samples=2, seed=seed, bids=bids, bid_calibration=cal)] * 4
+        for s in range(4):
+            agents[s].start_deal(seed, s)
+        rng = np.array([seed + 1], dtype=np.uint64)
+        scratch = np.empty(1, dtype=game.obs_dtype)
+        while not state.is_over and int(state.array[0]["phase"]) != 4:
+            p = state.current_player
+            phases.add(int(state.array[0]["phase"]))
+            state.apply(python_action(agents[p], game, state.array, 0, p))
+        while not state.is_over:  # the play by the rule agents (fast)
+            p = state.current_player
+            state.apply(int(act_rule(state.array[0], p, rng, scratch, params)))
+    assert 0 in phases

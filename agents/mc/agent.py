@@ -27,6 +27,13 @@ DEFAULT_OTHERS = {"solowhist": "tree", "troggu": "tree", "phat": "tree", "pinoch
 DEFAULT_NODE_LIMIT = 100_000
 # Solo Whist ISMCTS leaves solved double dummy from this many cards in hand down.
 DEFAULT_ISMCTS_DD_CARDS = 6
+# Solo Whist bidders of PIMC: "playouts" (each call valued by rule-agent
+# playouts), "dd" (the contract each call leads to among rule bidders, solved
+# double dummy), "calibrated" (calibrated double-dummy made-rates: .solved_bids;
+# Pass, Prop and Cop by the rule agent), "hybrid" (playouts, except the calls
+# above Solo: Misère and up valued by the calibrated made-rates).
+BIDS = ("playouts", "dd", "calibrated", "hybrid")
+DEFAULT_BIDS = "playouts"
 DEFAULT_ITERATIONS = {"solowhist": 800, "troggu": 200, "phat": 200, "pinochle": 600}
 
 
@@ -138,7 +145,13 @@ class PIMCAgent(_MonteCarloAgent):
     overbid (off by default; bids are then valued by rule-agent playouts).
     Tricks are counted exactly from ``exact_cards`` cards in hand down,
     above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`).
-    Ties between actions go to the rule agent's. Everything else (other games, or the solver
+    Ties between actions go to the rule agent's. ``bids`` picks the Solo
+    Whist bidder (``BIDS``): ``"playouts"`` (each call valued by rule-agent
+    playouts, as every non-solved decision), ``"dd"`` (``dd_bids=True``),
+    ``"calibrated"`` or ``"hybrid"`` (:mod:`.solved_bids`: lone-declarer calls
+    valued by sampled made-rates calibrated to PIMC's play, with
+    ``bid_calibration``, a :class:`.solved_bids.BidCalibration` or its dict,
+    default :data:`.solved_bids.CALIBRATION`). Everything else (other games, or the solver
     turned off) is valued by ``rollouts`` rule-agent playouts per action
     and sample. One solver table of ``tt_mb`` megabytes is kept for the
     agent's life: its entries stay valid across samples and decisions.
@@ -155,10 +168,31 @@ class PIMCAgent(_MonteCarloAgent):
         dd_bids: bool = False,
         exact_cards: int | None = None,
         tt_mb: float = 8,
+        bids: str | None = None,
+        bid_calibration=None,
     ):
         from trickgym.agents.solowhist_dd import EXACT_CARDS
 
+        from .solved_bids import CALIBRATION, BidCalibration
+
         super().__init__(game, seed, rule_options)
+        if bids is None:
+            bids = "dd" if dd_bids else DEFAULT_BIDS
+        if bids not in BIDS:
+            raise ValueError(f"bids must be one of {BIDS}, got {bids!r}")
+        if dd_bids and bids != "dd":
+            raise ValueError(f"dd_bids=True is bids='dd', not bids={bids!r}")
+        if bid_calibration is None:
+            bid_calibration = CALIBRATION
+        elif isinstance(bid_calibration, dict):
+            bid_calibration = BidCalibration.from_dict(bid_calibration)
+        if not isinstance(bid_calibration, BidCalibration):
+            raise ValueError(
+                f"bid_calibration must be a BidCalibration or its dict, got {bid_calibration!r}"
+            )
+        self.bid_calibration = bid_calibration
+        self.bids = bids if game.name == "solowhist" else "playouts"
+        dd_bids = self.bids == "dd"
         if samples is None:
             samples = DEFAULT_SAMPLES[game.name]
         for name, v in (("dd_cards", dd_cards), ("exact_cards", exact_cards)):
@@ -180,7 +214,7 @@ class PIMCAgent(_MonteCarloAgent):
 
     def _budget(self) -> str:
         if self.dd_cards or self.dd_bids:
-            return f"samples={self.samples}, dd_cards={self.dd_cards}, dd_bids={self.dd_bids}"
+            return f"samples={self.samples}, dd_cards={self.dd_cards}, bids={self.bids}"
         return f"samples={self.samples}, rollouts={self.rollouts}"
 
     def _solved(self, rec) -> bool:
@@ -195,6 +229,21 @@ class PIMCAgent(_MonteCarloAgent):
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
         rec = record[0]
+        if self.bids == "calibrated" and int(rec["phase"]) != 4:
+            from .solved_bids import solved_call
+
+            call = solved_call(self, record)
+            if call is not None and call in legal:
+                return int(call)
+            seat = int(rec["seat"])
+            return int(self._rule_action(rec, self.params[seat]["values"], self.rng))
+        hybrid = self.bids == "hybrid" and int(rec["phase"]) != 4
+        if hybrid and int(rec["phase"]) == 3:  # TRUMP_CHOICE
+            from .solved_bids import solved_call
+
+            call = solved_call(self, record)
+            if call is not None and call in legal:
+                return int(call)
         if self.game.name == "solowhist" and self._solved(rec):
             from .pimc_dd import pimc_dd_values
 
@@ -226,6 +275,16 @@ class PIMCAgent(_MonteCarloAgent):
         )
         self.samples_drawn += self.samples
         means = np.where(counts[legal] > 0, values[legal] / np.maximum(counts[legal], 1), -np.inf)
+        if hybrid:
+            from trickgym.games.solowhist.constants import SOLO_CALL
+
+            from .solved_bids import call_values
+
+            solved = call_values(self, record, solo=False)
+            margin = self.bid_calibration.margin
+            for i, a in enumerate(legal):
+                if int(a) in solved and int(a) != SOLO_CALL:
+                    means[i] = solved[int(a)] - margin
         return int(legal[int(np.argmax(means))])
 
 
