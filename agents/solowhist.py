@@ -49,7 +49,8 @@ def oracle_action(state, seat, rng, obs, params):
     auction, solved from the first lead
     (:func:`trickgym.agents.solowhist_dd.auction_values`; a passed-out deal
     pays 0). Ties go to the rule agent's action, and so does the decision
-    when the solver runs out of its node budget. Makes a table per call;
+    when the solver runs out of its node budget (for any legal call, in the
+    auction). Makes a table per call;
     the simulation loop keeps one per deal (:func:`_oracle`).
     """
     return _oracle(state, seat, rng, obs, params, make_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT))
@@ -65,8 +66,11 @@ def _oracle(state, seat, rng, obs, params, table):
         # one decision; probes at the goal when the exact count runs out of nodes.
         if card_payoffs(state, seat, table, ORACLE_EXACT_CARDS, values) == 0:
             card_payoffs(state, seat, table, 0, values)
-    else:
-        auction_values(state, seat, rng, obs, params, table, EXACT_CARDS, values)
+    elif auction_values(state, seat, rng, obs, params, table, EXACT_CARDS, values) > 0:
+        # A call left unsolved may be the best one: the best solved call is
+        # no safer a choice than the rule agent's (it was often a sure-loser
+        # Misère when Pass, Prop and Solo all ran out of nodes).
+        return rule
     best = rule
     for a in range(N_ACTIONS):
         if values[a] > values[best]:

@@ -205,7 +205,9 @@ def auction_values(st, seat, rng, obs, params, table, exact_cards, out):
     call is that of the contract it leads to among rule bidders), solved
     from the first lead; a passed-out deal pays 0; -1e9 when the solver ran
     out of its node budget. Calls that reach the same contract share one
-    solve. Returns the number of legal calls.
+    solve. Returns the number of legal calls left unsolved that way (a
+    caller choosing among the calls should then not trust the others alone:
+    the best solved call may be a sure loser).
     """
     _, high = legal_sets(st)
     trial = np.empty(1, dtype=STATE_DTYPE)
@@ -213,11 +215,10 @@ def auction_values(st, seat, rng, obs, params, table, exact_cards, out):
     vals = np.empty(N_ACTIONS, dtype=np.float64)
     n_keys = 0
     pay = np.zeros(4, dtype=np.int32)
-    n = 0
+    unsolved = 0
     for a in range(CALL_BASE, N_ACTIONS):
         if not (high >> np.uint64(a - CALL_BASE)) & np.uint64(1):
             continue
-        n += 1
         trial[0] = st
         t = trial[0]
         apply_action(t, a)
@@ -237,4 +238,6 @@ def auction_values(st, seat, rng, obs, params, table, exact_cards, out):
             found = n_keys
             n_keys += 1
         out[a] = vals[found]
-    return n
+        if vals[found] < -1e8:
+            unsolved += 1
+    return unsolved

@@ -13,12 +13,19 @@ from mc_helpers import reach, record_of
 from trickgym.agents import python_action
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 from trickgym.agents.rule import params_matrix
-from trickgym.agents.solowhist import oracle_action
-from trickgym.agents.solowhist_dd import EXACT_CARDS
+from trickgym.agents.solowhist import (
+    ORACLE_NODE_LIMIT,
+    ORACLE_TABLE_LOG2,
+    act_solowhist,
+    oracle_action,
+)
+from trickgym.agents.solowhist_dd import EXACT_CARDS, auction_values
 
 import trickgym
 from trickgym.games.solowhist.rules import deal_payoffs
+from trickgym.rng import derive_seed
 from trickgym.solvers.dd import card_values
+from trickgym.solvers.dd_search import make_table
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +230,23 @@ def test_solved_bids_are_legal_in_every_auction_state_reached(game, bids):
             p = state.current_player
             state.apply(int(act_rule(state.array[0], p, rng, scratch, params)))
     assert 0 in phases
+
+
+def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
+    """Deal 292 of seed 2026: Pass, Prop and Solo run out of the oracle's node
+    budget. It used to take the best solved call, a Misère it cannot make
+    (-30); it must call as the rule agent does instead."""
+    arr = game.new_match(np.uint64(derive_seed(2026, 292, 0)), 1)
+    st = arr[0]
+    seat = int(st["to_move"])
+    params = params_matrix("solowhist", 4)
+    obs = np.empty(1, dtype=game.obs_dtype)
+    values = np.full(66, -1e9)
+    table = make_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)
+    unsolved = auction_values(
+        st, seat, np.array([5], np.uint64), obs, params, table, EXACT_CARDS, values
+    )
+    assert unsolved > 0, "the solver now settles every call here: pick a harder deal"
+    rule = int(act_solowhist(1, st, seat, np.array([5], np.uint64), obs, params))
+    oracle = int(oracle_action(st, seat, np.array([5], np.uint64), obs, params))
+    assert oracle == rule
