@@ -29,7 +29,15 @@ from numba import njit
 from trickgym.agents.solowhist_dd import act_rule
 
 from trickgym.borrow import borrowed
-from trickgym.games.solowhist.constants import DEAL_OVER, PASS, PLAY
+from trickgym.games.solowhist.constants import (
+    ABUNDANCE,
+    ABUNDANCE_DECLARED,
+    DEAL_OVER,
+    GOAL,
+    PASS,
+    PLAY,
+    SOLO,
+)
 from trickgym.games.solowhist.rules import apply_action
 from trickgym.solvers.dd_search import META_ABORTED, dd_reaches
 
@@ -57,22 +65,26 @@ K_ABUNDANCE_SHORT = 6  # + suit: 8 tricks
 K_DECLARED = 10  # all 13 tricks at no trumps, the declarer leading
 K_MISERE = 11  # no trick at no trumps (for the record: almost never made, see above)
 N_KINDS = 12
+# The goals come from the scoring table (rules §4), not restated here.
+_SOLO_GOAL = GOAL[SOLO]
+_ABUNDANCE_GOAL = GOAL[ABUNDANCE]
+_DECLARED_GOAL = GOAL[ABUNDANCE_DECLARED]
 
 
 @njit(cache=True)
 def _question(k, turn):
     """(trumps, target, misere) of question ``k``; ``turn`` is the turn-up suit."""
     if k == K_SOLO:
-        return turn, 5, False
+        return turn, _SOLO_GOAL, False
     if k == K_SOLO_SHORT:
-        return turn, 4, False
+        return turn, _SOLO_GOAL - 1, False
     if k < K_ABUNDANCE_SHORT:
-        return k - K_ABUNDANCE, 9, False
+        return k - K_ABUNDANCE, _ABUNDANCE_GOAL, False
     if k < K_DECLARED:
-        return k - K_ABUNDANCE_SHORT, 8, False
+        return k - K_ABUNDANCE_SHORT, _ABUNDANCE_GOAL - 1, False
     if k == K_DECLARED:
-        return -1, 13, False
-    return -1, 1, True
+        return -1, _DECLARED_GOAL, False
+    return -1, 1, True  # misère: "at least one trick" is the beaten side
 
 
 @njit(cache=True)
