@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+# Tests check behaviour, not speed: compile at LLVM -O1, which takes a fifth
+# less time in a cold run of the suite (measured: 462 s against 564 s), into
+# a cache of their own, so that benchmarks and users never load code
+# compiled this way. Set before numba is imported; subprocesses inherit it.
+# A caller who chose either setting keeps both as they are.
+if "NUMBA_OPT" not in os.environ and "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_OPT"] = "1"
+    ROOT = Path(__file__).resolve().parent.parent
+    os.environ["NUMBA_CACHE_DIR"] = str(ROOT / ".numba-test-cache")
+
 import pytest
 
 import trickgym
