@@ -22,8 +22,15 @@ from trickgym.agents.registry import make_agent, registered_agents
 
 import trickgym
 from trickgym.checks import as_int, check_int, check_real
+from trickgym.games.obs_features import OBS_MODES, feature_plan, features_space
 
-__all__ = ["LegalDiscrete", "TrickEnv", "observation_space"]
+__all__ = [
+    "LegalDiscrete",
+    "TrickEnv",
+    "as_space_values",
+    "box_scalar_keys",
+    "observation_space",
+]
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -44,16 +51,33 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
+def box_scalar_keys(obs_shapes: dict) -> tuple[str, ...]:
+    """Scalar keys whose space is a shape ``()`` ``Box`` (their values are 0-d arrays)."""
+    return tuple(k for k, (shape, _d, low, _h) in obs_shapes.items() if shape == () and low != 0)
+
+
+def as_space_values(observation: dict, box_keys) -> dict:
+    """``observation`` with the ``box_keys`` scalars as 0-d arrays, as their ``Box`` holds."""
+    for k in box_keys:
+        observation[k] = np.asarray(observation[k])
+    return observation
+
+
 def observation_space(obs_shapes: dict) -> spaces.Dict:
     """The ``Dict`` space of a game's observations from its ``OBS_SHAPES`` table.
 
     ``OBS_SHAPES`` maps each key to ``(shape, dtype, low, high)``: scalars
-    become ``Discrete(high - low + 1, start=low)``, arrays ``Box``.
+    from 0 become ``Discrete(high + 1)``, other scalars (``-1`` for none,
+    Troggu's ``n_players`` from 3) a shape ``()`` ``Box``: a ``Discrete``
+    not starting at 0 breaks learners that one-hot it (Stable-Baselines3);
+    arrays ``Box``.
     """
     entries = {}
     for key, (shape, dtype, low, high) in obs_shapes.items():
-        if shape == ():
-            entries[key] = spaces.Discrete(high - low + 1, start=low)
+        if shape == () and low == 0:
+            entries[key] = spaces.Discrete(high + 1)
+        elif shape == ():
+            entries[key] = spaces.Box(low, high, shape=(), dtype=np.int64)
         else:
             entries[key] = spaces.Box(low, high, shape=shape, dtype=dtype)
     return spaces.Dict(entries)
@@ -85,6 +109,14 @@ class TrickEnv(gym.Env):
     rule_options : optional
         Settings of built-in rule opponents (the game's ``RuleOptions``):
         one object, or a list with one per seat.
+    obs_mode : ``"dict"`` or ``"features"``
+        ``"dict"`` (default): the game's observation dict. ``"features"``:
+        ``{"features": float32[n], "action_mask": int8[n_actions]}``, a
+        network-ready vector with seats relative to the learner
+        (:mod:`trickgym.games.obs_features`; names by
+        ``trickgym.games.obs_features.feature_names(env.game)``). Its mask
+        is never all zero: with no legal action (the episode is over) it
+        marks action 0, a placeholder.
     **options
         The game's table options, validated by the game.
     """
@@ -111,8 +143,11 @@ class TrickEnv(gym.Env):
         illegal_action: str = "terminate",
         illegal_penalty: float = 100.0,
         rule_options=None,
+        obs_mode: str = "dict",
         **options,
     ):
+        if obs_mode not in OBS_MODES:
+            raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
         if illegal_action not in ("terminate", "raise"):
             raise ValueError(
                 f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
@@ -137,7 +172,13 @@ class TrickEnv(gym.Env):
 
         self._params = params_matrix(self.game.name, n, rule_options)
         self.action_space = LegalDiscrete(self.game.n_actions, self._current_mask)
-        self.observation_space = observation_space(self.obs_shapes)
+        self.obs_mode = obs_mode
+        if obs_mode == "features":
+            self._features = feature_plan(self.game)
+            self.observation_space = features_space(self.game)
+        else:
+            self.observation_space = observation_space(self.obs_shapes)
+        self._box_keys = box_scalar_keys(self.obs_shapes)
         self._array = np.zeros(1, dtype=self.game.state_dtype)
         self._obs = np.zeros(1, dtype=self.game.obs_dtype)
         self._agent_rngs = np.zeros((n, 1), dtype=np.uint64)
@@ -171,7 +212,9 @@ class TrickEnv(gym.Env):
 
     def _observation(self) -> dict[str, np.ndarray]:
         self._observe_at(self._array, 0, self.seat, self._obs, 0)
-        return self.game.encode_observation(self._obs, 0)
+        if self.obs_mode == "features":
+            return self._features.observe(self.game, self._obs, 0)
+        return as_space_values(self.game.encode_observation(self._obs, 0), self._box_keys)
 
     def _deal_over(self) -> bool:
         return bool(self._status_at(self._array, 0)[0])

@@ -45,7 +45,9 @@ from gymnasium.utils import seeding
 
 import trickgym
 from trickgym.checks import as_int, check_real, require_extra
+from trickgym.games.obs_features import OBS_MODES, feature_plan
 
+from .base import as_space_values, box_scalar_keys
 from .base import observation_space as dict_space
 
 require_extra("pettingzoo", "pettingzoo", "trickgym.envs.pettingzoo")
@@ -84,6 +86,11 @@ class TrickAECEnv(AECEnv):
         ``"ansi"``: :meth:`render` returns a text picture of the table.
     illegal_action : ``"terminate"`` or ``"raise"``
     illegal_penalty : float
+    obs_mode : ``"dict"`` or ``"features"``
+        ``"features"``: ``"observation"`` is the seat's network-ready float32
+        vector (:mod:`trickgym.games.obs_features`, seats relative to it),
+        the one the Gymnasium envs give in that mode. The mask keeps
+        PettingZoo's convention (all zero for an agent not to act).
     **options
         The game's table options (``players=`` for Troggu), validated by the game.
     """
@@ -100,9 +107,13 @@ class TrickAECEnv(AECEnv):
         render_mode: str | None = None,
         illegal_action: str = "terminate",
         illegal_penalty: float = 100.0,
+        obs_mode: str = "dict",
         **options,
     ):
         super().__init__()
+        if obs_mode not in OBS_MODES:
+            raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
+        self.obs_mode = obs_mode
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
         if render_mode not in (None, "ansi"):
@@ -121,7 +132,12 @@ class TrickAECEnv(AECEnv):
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         shapes = dict(_obs_shapes(game))
         mask_shape = shapes.pop("action_mask")
-        inner = dict_space(shapes)
+        self._box_keys = box_scalar_keys(shapes)
+        if obs_mode == "features":
+            self._features = feature_plan(self.game)
+            inner = spaces.Box(self._features.low, self._features.high, dtype=np.float32)
+        else:
+            inner = dict_space(shapes)
         mask = spaces.Box(0, 1, shape=mask_shape[0], dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": inner, "action_mask": mask})
@@ -167,7 +183,10 @@ class TrickAECEnv(AECEnv):
         self.game.kernels.observe_at(self._array, 0, self._seat[agent], record, 0)
         encoded = self.game.encode_observation(record, 0)
         mask = encoded.pop("action_mask")
-        return {"observation": encoded, "action_mask": mask}
+        if self.obs_mode == "features":
+            return {"observation": self._features.observe(self.game, record)["features"],
+                    "action_mask": mask}  # fmt: skip
+        return {"observation": as_space_values(encoded, self._box_keys), "action_mask": mask}
 
     def _end(self, infos: dict) -> None:
         """The deal is over: every agent terminates."""

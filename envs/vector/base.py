@@ -22,13 +22,36 @@ from gymnasium.vector.utils import batch_space
 
 from trickgym.checks import check_int
 from trickgym.forksafe import check_fork_safe
+from trickgym.games.obs_features import feature_plan
 
 from . import kernels
 from .pcg64 import pcg_state
 
-__all__ = ["TrickVectorEnv"]
+__all__ = ["LegalMultiDiscrete", "TrickVectorEnv"]
 
 PARALLEL_MIN_ENVS = 64  # below this, threads cost more than they save
+
+
+class LegalMultiDiscrete(spaces.MultiDiscrete):
+    """The batch action space: ``sample()`` draws a legal action for every sub-env.
+
+    ``mask_fn`` returns the current ``bool[n, n_actions]`` masks (``None``
+    before the first reset: uniform draws); a sub-env with no legal action
+    (awaiting its autoreset) gets 0, which the step ignores.
+    """
+
+    def __init__(self, n: int, n_actions: int, mask_fn, seed=None):
+        super().__init__(np.full(n, n_actions), seed=seed)
+        self._mask_fn = mask_fn
+
+    def sample(self, mask=None, probability=None):
+        """Uniformly random legal actions (or per an explicit ``mask``/``probability``)."""
+        masks = self._mask_fn() if mask is None and probability is None else None
+        if masks is None:
+            return super().sample(mask=mask, probability=probability)
+        u = self.np_random.random(masks.shape)
+        # the largest uniform key among the legal actions: a uniform legal draw
+        return np.argmax(np.where(masks, u, -1.0), axis=1).astype(self.dtype)
 
 
 def _unreferenced(arrays: tuple) -> bool:
@@ -59,12 +82,28 @@ class TrickVectorEnv(VectorEnv):
     parallel : bool or None
         Split the batch over numba threads; ``None`` (default) does so from
         64 envs up.
+    obs_mode : ``"dict"`` or ``"features"``
+        As for the single env: ``"features"`` gives ``{"features":
+        float32[n, size], "action_mask": int8[n, n_actions]}``, encoded by one
+        compiled pass over the batch after the step's own (the mask marks
+        action 0 for a sub-env with no legal action).
+    autoreset_mode : ``AutoresetMode.NEXT_STEP`` or ``SAME_STEP``
+        See Autoreset.
 
     Autoreset
         ``AutoresetMode.NEXT_STEP`` (gymnasium's default): when an episode
         ends at step ``t``, the env's action at step ``t+1`` is ignored, a new
         episode starts, and the step returns its first observation with reward
-        0 and ``terminated`` False.
+        0 and ``terminated`` False. ``AutoresetMode.SAME_STEP``: the episode
+        that ends at step ``t`` is replaced in that same step; the step
+        returns the reward and ``terminated`` of the ended episode with the
+        first observation of the next one, and the ended episode's last
+        observation in ``infos["final_obs"]`` (for the rows in
+        ``infos["_final_obs"]``), as gymnasium's ``SAME_STEP`` envs do. Every
+        step is then a real step of the learner (no ignored actions).
+
+    Actions
+        ``action_space.sample()`` draws a legal action for every sub-env.
 
     Seeding
         ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (or with
@@ -100,9 +139,20 @@ class TrickVectorEnv(VectorEnv):
         rule_options=None,
         copy: bool = True,
         parallel: bool | None = None,
+        obs_mode: str = "dict",
+        autoreset_mode=AutoresetMode.NEXT_STEP,
         **options,
     ):
         num_envs = check_int("num_envs", num_envs, 1)
+        modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
+        autoreset_mode = (
+            AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
+        )
+        if autoreset_mode not in modes:
+            raise ValueError(
+                "autoreset_mode must be AutoresetMode.NEXT_STEP or SAME_STEP, "
+                f"got {autoreset_mode!r}"
+            )
         if parallel not in (None, True, False):
             raise ValueError(f"parallel must be None, True or False, got {parallel!r}")
         # The single env validates seat, opponents, options and rule options for us.
@@ -112,6 +162,7 @@ class TrickVectorEnv(VectorEnv):
             illegal_action=illegal_action,
             illegal_penalty=illegal_penalty,
             rule_options=rule_options,
+            obs_mode=obs_mode,
             **options,
         )
         python_seats = [s for s, a in enumerate(single._agents) if a is not None]
@@ -133,10 +184,14 @@ class TrickVectorEnv(VectorEnv):
         self._params = single._params
         self._opts = self.option_row(self.game)
 
+        self.obs_mode = obs_mode
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
+        self._features = feature_plan(self.game) if obs_mode == "features" else None
         self.single_observation_space = single.observation_space
         self.single_action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = batch_space(self.single_observation_space, n)
-        self.action_space = batch_space(self.single_action_space, n)
+        self.action_space = LegalMultiDiscrete(n, self.game.n_actions, self._sample_masks)
 
         layout = self.game.obs_layout
         self._layout = layout
@@ -163,8 +218,15 @@ class TrickVectorEnv(VectorEnv):
         self._started = False
 
     def _views(self) -> dict[str, np.ndarray]:
-        """The observation dict as views of the batch buffers (keys in the space's order)."""
+        """The observation dict as views of the batch buffers (keys in the space's order).
+
+        In ``"features"`` mode: the feature matrix and the mask (encoded on demand
+        by :meth:`_encode_features`).
+        """
         layout, n = self._layout, self.num_envs
+        if self._features is not None:
+            mask = self._buf[:, layout.slices["action_mask"]][:, : self.game.n_actions]
+            return {"features": np.empty((n, self._features.size), np.float32), "action_mask": mask}
         out = {k: self._scalars[:, j] for j, k in enumerate(layout.scalar_keys)}
         for k in layout.int8_keys:
             out[k] = self._buf[:, layout.slices[k]].reshape(n, *layout.obs_shapes[k][0])
@@ -181,8 +243,22 @@ class TrickVectorEnv(VectorEnv):
         """
         return self._buf
 
+    def _encode_features(self) -> None:
+        """Features mode: encode every sub-env's feature vector into a new array."""
+        if self._features is not None:
+            out = np.empty((self.num_envs, self._features.size), dtype=np.float32)
+            self._features.encode(self._buf, self._scalars, self._wide, out)
+            self._observations["features"] = out
+
+    def _sample_masks(self):
+        return self.action_masks() if self._started else None
+
     def action_masks(self) -> np.ndarray:
-        """Boolean ``[n, n_actions]`` mask of each sub-env's legal actions now."""
+        """Boolean ``[n, n_actions]`` mask of each sub-env's legal actions now.
+
+        In ``"features"`` mode a sub-env with none (awaiting its autoreset)
+        shows action 0, the placeholder of its observation's mask.
+        """
         mask = self._buf[:, self._layout.slices["action_mask"]]
         return mask[:, : self.game.n_actions].astype(bool)
 
@@ -257,6 +333,7 @@ class TrickVectorEnv(VectorEnv):
         self._autoreset[which] = False
         self._terminated[which] = False
         self._started = True
+        self._encode_features()
         return self._observations, {}
 
     def step(self, actions):
@@ -299,6 +376,9 @@ class TrickVectorEnv(VectorEnv):
                 "illegal_action": self._illegal.copy(),
                 "_illegal_action": self._illegal.copy(),
             }
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and self._terminated.any():
+            self._reset_ended(infos)
+        self._encode_features()
         return (
             self._observations,
             self._rewards.copy(),
@@ -306,6 +386,30 @@ class TrickVectorEnv(VectorEnv):
             self._truncated.copy(),
             infos,
         )
+
+    def _reset_ended(self, infos: dict) -> None:
+        """SAME_STEP: keep the ended episodes' last observations, start their next ones."""
+        ended = self._terminated.copy()
+        self._encode_features()
+        final = np.empty(self.num_envs, dtype=object)
+        rows = np.flatnonzero(ended)
+        for i in rows:
+            final[i] = {k: np.array(v[i]) for k, v in self._observations.items()}
+        infos["final_obs"] = final
+        infos["_final_obs"] = ended
+        # The kernel re-encodes the reset rows in place: this step's arrays are
+        # new already (copy=True) or the env's own (copy=False).
+        args = (
+            ended, np.zeros(self.num_envs, dtype=bool), self._states, self.seat, self._kinds,
+            self._agent_rngs, self._params, self._gens, self._live, self._opts,
+            self._obs_records, self._buf, self._scalars, self._wide,
+        )  # fmt: skip
+        if self.parallel:
+            check_fork_safe()
+            kernels.reset_parallel(*args, numba.get_num_threads())
+        else:
+            kernels.reset_serial(*args)
+        self._autoreset[ended] = False
 
     def builtin_actions(self, agent: str = "rule") -> np.ndarray:
         """``int64[n]``: the action built-in ``agent`` would take at the learner's seat now.

@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ..encoding import ObsLayout, put_bits
-from .constants import N_CARDS
+from .constants import N_CARDS, PHASE_NAMES
 
 __all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
 
@@ -55,6 +55,32 @@ OBS_SHAPES = {
     "carry": ((), np.int64, 0, 2**20),
     "games_won": ((2,), np.int32, 0, 2**20),
     "action_mask": ((N_CARDS,), np.int8, 0, 1),
+}
+
+
+# How each key becomes columns of the network-ready vector
+# (:mod:`trickgym.games.obs_features`; seats and teams relative to the observer).
+FEATURES = (
+    ("hand", "bits", None),
+    ("played", "bits", "seats"),
+    ("trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("last_trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("voids", "bits", "seats"),
+    ("tricks_won", "scaled", (13, "seats")),
+    ("phase", "onehot", (0, 1)),
+    ("trumps", "onehot", (0, 4)),
+    ("pitcher", "seat", None),
+    ("trick_leader", "seat", None),
+    ("scores", "scaled", (181, "teams")),
+    ("phat", "scaled", (80, "teams")),
+    ("muck", "scaled", (80, "teams")),
+    ("carry", "scaled", 80),
+    ("games_won", "scaled", (2, "teams")),
+)
+FEATURE_LABELS = {
+    "voids": ("S", "H", "D", "C"),
+    "phase": PHASE_NAMES,
+    "trumps": ("none", "S", "H", "D", "C"),
 }
 
 # Where each int8 array starts in the flat buffer the encode kernel fills.

@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from ..encoding import ObsLayout, put_bits
-from .constants import CALL_BASE, MAX_ACTIONS, MAX_BID, N_CARDS
+from .constants import CALL_BASE, MAX_ACTIONS, MAX_BID, N_CARDS, PHASE_NAMES
 from .state import MAX_CALLS
 
 __all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
@@ -70,6 +70,39 @@ OBS_SHAPES = {
     "bids": ((2,), np.int32, 0, MAX_BID),
     "scores": ((2,), np.int32, -(2**30), 2**30),
     "action_mask": ((MAX_ACTIONS,), np.int8, 0, 1),
+}
+
+
+# How each key becomes columns of the network-ready vector
+# (:mod:`trickgym.games.obs_features`; seats and teams relative to the observer).
+FEATURES = (
+    ("hand", "bits", None),
+    ("kitty", "bits", None),
+    ("discards", "bits", None),
+    ("passed_in", "bits", None),
+    ("passed_back", "bits", None),
+    ("meld_cards", "bits", "seats"),
+    ("played", "bits", "seats"),
+    ("trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("last_trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("voids", "bits", "seats"),
+    ("tricks_won", "scaled", (12, "seats")),
+    ("auction", "last_bid", 500),
+    ("meld", "scaled", (500, "seats")),
+    ("bids", "scaled", 500),
+    ("scores", "scaled", (1000, "teams")),
+    ("mode", "onehot", (0, 1)),
+    ("phase", "onehot", (0, 6)),
+    ("trumps", "onehot", (0, 4)),
+    ("dealer", "seat", None),
+    ("declarer", "seat", None),
+    ("trick_leader", "seat", None),
+)
+FEATURE_LABELS = {
+    "voids": ("S", "H", "D", "C"),
+    "mode": ("kitty", "exchange"),
+    "phase": PHASE_NAMES,
+    "trumps": ("none", "S", "H", "D", "C"),
 }
 
 # Where each int8 array starts in the flat buffer the encode kernel fills.

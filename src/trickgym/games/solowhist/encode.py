@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from ..encoding import ObsLayout, mask_from_sets, put_bits
-from .constants import CALL_BASE, MAX_CALLS, N_ACTIONS, N_CARDS
+from .constants import CALL_BASE, CONTRACT_NAMES, MAX_CALLS, N_ACTIONS, N_CARDS, PHASE_NAMES
 
 __all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
 
@@ -61,6 +61,34 @@ OBS_SHAPES = {
     "exposed": ((N_CARDS,), np.int8, 0, 1),
     "scores": ((4,), np.int32, -(2**30), 2**30),
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
+}
+
+
+# How each key becomes columns of the network-ready vector
+# (:mod:`trickgym.games.obs_features`; seats relative to the observer).
+FEATURES = (
+    ("hand", "bits", None),
+    ("played", "bits", "seats"),
+    ("trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("last_trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("exposed", "bits", None),
+    ("voids", "bits", "seats"),
+    ("declarers", "scaled", (1, "seats")),
+    ("tricks_won", "scaled", (13, "seats")),
+    ("phase", "onehot", (0, 5)),
+    ("contract", "onehot", (0, 7)),
+    ("trumps", "onehot", (0, 4)),
+    ("turn_up", "onehot", (0, N_CARDS - 1)),
+    ("dealer", "seat", None),
+    ("trick_leader", "seat", None),
+    ("auction", "calls", N_ACTIONS - CALL_BASE - 1),
+    ("scores", "scaled", (100, "seats")),
+)
+FEATURE_LABELS = {
+    "voids": ("S", "H", "D", "C"),
+    "phase": PHASE_NAMES,
+    "contract": CONTRACT_NAMES,
+    "trumps": ("none", "S", "H", "D", "C"),
 }
 
 # Where each int8 array starts in the flat buffer the encode kernel fills.

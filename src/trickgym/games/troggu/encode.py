@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from ..encoding import ObsLayout, mask_from_sets, put_bits
-from .constants import CALL_BASE, MAX_PLAYERS, N_ACTIONS, N_CARDS
+from .constants import CALL_BASE, CONTRACT_NAMES, MAX_PLAYERS, N_ACTIONS, N_CARDS, PHASE_NAMES
 
 __all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
 
@@ -72,6 +72,39 @@ OBS_SHAPES = {
     "trick_points": ((P,), np.int16, 0, 114),
     "scores": ((P,), np.int32, -(2**30), 2**30),
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
+}
+
+
+# How each key becomes columns of the network-ready vector
+# (:mod:`trickgym.games.obs_features`; seats relative to the observer).
+FEATURES = (
+    ("hand", "bits", None),
+    ("tapp", "bits", None),
+    ("discards", "bits", None),
+    ("played", "bits", "seats"),
+    ("trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("last_trick", "onehot", (0, N_CARDS - 1, "seats")),
+    ("voids", "bits", "seats"),
+    ("tricks_won", "scaled", (18, "seats")),
+    ("trick_points", "scaled", (114, "seats")),
+    ("auction", "onehot", (0, 2, "seats")),
+    ("n_players", "onehot", (3, P)),
+    ("phase", "onehot", (0, 4)),
+    ("contract", "onehot", (0, 4)),
+    ("dealer", "seat", None),
+    ("declarer", "seat", None),
+    ("partner", "seat", None),
+    ("trick_leader", "seat", None),
+    ("called_card", "onehot", (0, N_CARDS - 1)),
+    ("held_back", "scaled", 1),
+    ("scores", "scaled", (100, "seats")),
+)
+FEATURE_LABELS = {
+    "voids": ("trumps", "C", "D", "S", "B"),
+    "phase": PHASE_NAMES,
+    "contract": CONTRACT_NAMES,
+    "auction": ("pass", "tapp", "solo"),
+    "n_players": {v: str(v) for v in range(3, P + 1)},
 }
 
 # Where each int8 array starts in the flat buffer the encode kernel fills.
