@@ -11,6 +11,7 @@ their observations into batch arrays.
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from typing import Any, ClassVar
 
 import numba
@@ -54,6 +55,30 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
         return np.argmax(np.where(masks, u, -1.0), axis=1).astype(self.dtype)
 
 
+def _is_policy(opponent) -> bool:
+    """A batched policy: a callable that is not an agent name, class or ``act`` object."""
+    return (
+        callable(opponent) and not isinstance(opponent, str | type) and not hasattr(opponent, "act")
+    )
+
+
+def _split_policies(opponents, n_seats: int, seat: int):
+    """``(opponents for the single env, {seat: policy})``: policies stand aside as ``"random"``."""
+    if _is_policy(opponents):
+        opponents = [opponents] * (n_seats - 1)
+    if not isinstance(opponents, list | tuple):
+        return opponents, {}
+    policies = {}
+    plain = []
+    for k, opponent in enumerate(opponents):
+        if _is_policy(opponent):
+            policies[(seat + 1 + k) % n_seats] = opponent
+            plain.append("random")
+        else:
+            plain.append(opponent)
+    return plain, policies
+
+
 def _unreferenced(arrays: tuple) -> bool:
     """Whether only the tuple ``arrays`` refers to its arrays (no views, no other names)."""
     # getrefcount sees the tuple, the loop variable and its own argument.
@@ -89,6 +114,22 @@ class TrickVectorEnv(VectorEnv):
         action 0 for a sub-env with no legal action).
     autoreset_mode : ``AutoresetMode.NEXT_STEP`` or ``SAME_STEP``
         See Autoreset.
+    bidding : ``"learner"`` or ``"rule"``
+        ``"rule"``: the rule agent makes the learner's decisions before the
+        card play (bids, discards, calls; the learner's own rule
+        parameters), so the learner only plays cards: a curriculum. An
+        episode in which the learner has no card to play (a passed-out
+        deal) is skipped: the env deals the next one.
+
+    Opponents
+        Built-in agents run inside the compiled step. An opponent may also
+        be a **batched policy**: a callable ``policy(obs, action_mask) ->
+        actions`` (``obs`` in the env's ``obs_mode`` for a batch of envs,
+        seen from that seat; ``action_mask`` ``bool[k, n_actions]``;
+        ``actions`` ``k`` integers), called once per round for every env in
+        which that seat is to move (self-play against snapshots of a
+        network: :class:`trickgym.envs.league.League`). Give one for every
+        opponent seat (``opponents=policy``) or in the list of opponents.
 
     Autoreset
         ``AutoresetMode.NEXT_STEP`` (gymnasium's default): when an episode
@@ -141,9 +182,12 @@ class TrickVectorEnv(VectorEnv):
         parallel: bool | None = None,
         obs_mode: str = "dict",
         autoreset_mode=AutoresetMode.NEXT_STEP,
+        bidding: str = "learner",
         **options,
     ):
         num_envs = check_int("num_envs", num_envs, 1)
+        if bidding not in ("learner", "rule"):
+            raise ValueError(f"bidding must be 'learner' or 'rule', got {bidding!r}")
         modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
         autoreset_mode = (
             AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
@@ -155,6 +199,9 @@ class TrickVectorEnv(VectorEnv):
             )
         if parallel not in (None, True, False):
             raise ValueError(f"parallel must be None, True or False, got {parallel!r}")
+        game_seats = self.single_env_cls.make_game(**options).n_seats
+        seat = check_int("seat", seat, 0, game_seats - 1)
+        opponents, self._policies = _split_policies(opponents, game_seats, seat)
         # The single env validates seat, opponents, options and rule options for us.
         single = self.single_env_cls(
             seat=seat,
@@ -180,7 +227,13 @@ class TrickVectorEnv(VectorEnv):
         self.illegal_penalty = single.illegal_penalty
         self.copy = bool(copy)
         self.parallel = n >= PARALLEL_MIN_ENVS if parallel is None else parallel
-        self._kinds = single._kinds
+        self._kinds = single._kinds.copy()
+        for p in self._policies:
+            self._kinds[p] = -1  # the compiled step stops there as at the learner's turn
+        self.bidding = bidding
+        self._card_play_phase = import_module(f"trickgym.games.{self.game.name}.constants").PLAY
+        self._python_seats = bool(self._policies) or bidding == "rule"
+        self._to_move = np.zeros(n, dtype=np.int64)
         self._params = single._params
         self._opts = self.option_row(self.game)
 
@@ -223,14 +276,18 @@ class TrickVectorEnv(VectorEnv):
         In ``"features"`` mode: the feature matrix and the mask (encoded on demand
         by :meth:`_encode_features`).
         """
-        layout, n = self._layout, self.num_envs
+        return self._batch_views(self._buf, self._scalars, self._wide)
+
+    def _batch_views(self, buf, scalars, wide) -> dict[str, np.ndarray]:
+        """:meth:`_views` of any batch buffers (``features`` left to fill in)."""
+        layout, n = self._layout, buf.shape[0]
         if self._features is not None:
-            mask = self._buf[:, layout.slices["action_mask"]][:, : self.game.n_actions]
+            mask = buf[:, layout.slices["action_mask"]][:, : self.game.n_actions]
             return {"features": np.empty((n, self._features.size), np.float32), "action_mask": mask}
-        out = {k: self._scalars[:, j] for j, k in enumerate(layout.scalar_keys)}
+        out = {k: scalars[:, j] for j, k in enumerate(layout.scalar_keys)}
         for k in layout.int8_keys:
-            out[k] = self._buf[:, layout.slices[k]].reshape(n, *layout.obs_shapes[k][0])
-        out.update(zip(layout.wide_keys, self._wide, strict=True))
+            out[k] = buf[:, layout.slices[k]].reshape(n, *layout.obs_shapes[k][0])
+        out.update(zip(layout.wide_keys, wide, strict=True))
         return {k: out[k] for k in self.single_observation_space.keys()}
 
     @property
@@ -320,6 +377,16 @@ class TrickVectorEnv(VectorEnv):
         # builtin_actions draws from its own generators, seeded from each env's own stream.
         self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
         self._renew_buffers(every_row=bool(which.all()))
+        self._reset_rows(which, seed_given)
+        self._autoreset[which] = False
+        self._terminated[which] = False
+        self._play_python_seats(fresh=which)
+        self._started = True
+        self._encode_features()
+        return self._observations, {}
+
+    def _reset_rows(self, which: np.ndarray, seed_given: np.ndarray) -> None:
+        """The reset kernel on the envs in ``which`` (it encodes only their rows)."""
         args = (
             which, seed_given, self._states, self.seat, self._kinds, self._agent_rngs,
             self._params, self._gens, self._live, self._opts, self._obs_records, self._buf,
@@ -330,11 +397,87 @@ class TrickVectorEnv(VectorEnv):
             kernels.reset_parallel(*args, numba.get_num_threads())
         else:
             kernels.reset_serial(*args)
-        self._autoreset[which] = False
-        self._terminated[which] = False
-        self._started = True
-        self._encode_features()
-        return self._observations, {}
+
+    def _play_python_seats(self, fresh: np.ndarray) -> None:
+        """Policies (and rule bidding) move until the learner's turn in every env.
+
+        Each round calls every policy once, on all envs where its seat is to
+        move. ``fresh``: envs whose episode began in this call; one of them
+        that ends before the learner has a decision is dealt again.
+        """
+        if not self._python_seats:
+            return
+        n_actions = self.game.n_actions
+        waiting = self._autoreset | self._terminated  # ended already: not ours to play on
+        touched = np.zeros(self.num_envs, dtype=bool)
+        while True:
+            kernels.seats_to_move(self._states, waiting, self._to_move)
+            groups = [(p, f) for p, f in self._policies.items() if (self._to_move == p).any()]
+            bidding = (self._to_move == self.seat) & (
+                self._states["phase"] != self._card_play_phase
+            )
+            if self.bidding == "rule" and bidding.any():
+                groups.append((self.seat, None))
+            if not groups:
+                break
+            rule_actions = self.builtin_actions("rule") if self.bidding == "rule" else None
+            for p, policy in groups:
+                rows = np.flatnonzero(bidding if policy is None else self._to_move == p)
+                if policy is None:
+                    actions = rule_actions[rows]
+                else:
+                    actions = self._policy_actions(p, policy, rows)
+                bad = kernels.act_rows(
+                    self._states, rows, actions, self.seat, n_actions, self._kinds,
+                    self._agent_rngs, self._params, self._opts, self._obs_records,
+                    self._rewards, self._terminated,
+                )  # fmt: skip
+                if bad >= 0:
+                    i = int(rows[bad])
+                    cards, calls = self.game.kernels.legal_sets_at(self._states, i)
+                    legal = np.flatnonzero(self.game.action_mask(cards, calls)).tolist()
+                    raise ValueError(
+                        f"the policy of seat {p} chose illegal action {int(actions[bad])} "
+                        f"in sub-env {i}; legal: {legal}"
+                    )
+                touched[rows] = True
+            ended = touched & self._terminated & ~waiting
+            again = ended & fresh
+            if again.any():  # no decision of the learner's in that episode: deal the next
+                self._terminated[again] = False
+                self._rewards[again] = 0.0
+                self._reset_rows(again, np.zeros(self.num_envs, dtype=bool))
+            waiting |= ended & ~fresh
+            self._autoreset |= ended & ~fresh
+        rows = np.flatnonzero(touched)
+        kernels.encode_rows(
+            self._states, rows, np.full(rows.size, self.seat), self._obs_records, self._buf,
+            self._scalars, self._wide, False,
+        )  # fmt: skip
+
+    def _policy_actions(self, seat: int, policy, rows: np.ndarray) -> np.ndarray:
+        """``policy``'s actions for the envs ``rows``, from ``seat``'s observations."""
+        layout, k = self._layout, rows.size
+        buf = np.empty((k, layout.buffer_size), dtype=np.int8)
+        scalars = np.empty((k, len(layout.scalar_keys)), dtype=np.int64)
+        shapes = layout.obs_shapes
+        wide = tuple(
+            np.empty((k, *shapes[key][0]), dtype=shapes[key][1]) for key in layout.wide_keys
+        )
+        kernels.encode_rows(
+            self._states, rows, np.full(k, seat), self._obs_records, buf, scalars, wide, True
+        )
+        obs = self._batch_views(buf, scalars, wide)
+        if self._features is not None:
+            obs["features"] = self._features.encode(buf, scalars, wide)
+        masks = buf[:, layout.slices["action_mask"]][:, : self.game.n_actions].astype(bool)
+        actions = np.asarray(policy(obs, masks))
+        if actions.shape != (k,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"the policy of seat {seat} must return {k} integer actions (shape ({k},)), "
+                f"got shape {actions.shape} dtype {actions.dtype}"
+            )
+        return actions.astype(np.int64)
 
     def step(self, actions):
         """Act in every sub-env; return ``(obs, rewards, terminated, truncated, infos)``."""
@@ -359,6 +502,7 @@ class TrickVectorEnv(VectorEnv):
                     f"{self.seat}; legal: {legal} (no sub-env was stepped)"
                 )
         self._renew_buffers(every_row=True)
+        fresh = self._autoreset.copy()  # NEXT_STEP: these start a new episode in this step
         args = (
             self._states, actions, self.seat, self.game.n_actions, self.illegal_penalty,
             self._kinds, self._agent_rngs, self._params, self._gens, self._live, self._opts,
@@ -370,6 +514,7 @@ class TrickVectorEnv(VectorEnv):
             kernels.step_parallel(*args, numba.get_num_threads())
         else:
             kernels.step_serial(*args)
+        self._play_python_seats(fresh=fresh)
         infos = {}
         if self._illegal.any():
             infos = {
@@ -399,17 +544,15 @@ class TrickVectorEnv(VectorEnv):
         infos["_final_obs"] = ended
         # The kernel re-encodes the reset rows in place: this step's arrays are
         # new already (copy=True) or the env's own (copy=False).
-        args = (
-            ended, np.zeros(self.num_envs, dtype=bool), self._states, self.seat, self._kinds,
-            self._agent_rngs, self._params, self._gens, self._live, self._opts,
-            self._obs_records, self._buf, self._scalars, self._wide,
-        )  # fmt: skip
-        if self.parallel:
-            check_fork_safe()
-            kernels.reset_parallel(*args, numba.get_num_threads())
-        else:
-            kernels.reset_serial(*args)
+        self._reset_rows(ended, np.zeros(self.num_envs, dtype=bool))
         self._autoreset[ended] = False
+        # The Python seats play the new episodes on; the ended ones' flags and
+        # rewards are this step's answer.
+        rewards = self._rewards.copy()
+        self._terminated[ended] = False
+        self._play_python_seats(fresh=ended)
+        self._terminated[ended] = True
+        self._rewards[ended] = rewards[ended]
 
     def builtin_actions(self, agent: str = "rule") -> np.ndarray:
         """``int64[n]``: the action built-in ``agent`` would take at the learner's seat now.

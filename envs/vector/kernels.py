@@ -37,10 +37,13 @@ from .hooks import (
 from .pcg64 import draw_seed
 
 __all__ = [
+    "act_rows",
     "builtin_actions",
+    "encode_rows",
     "first_illegal",
     "reset_parallel",
     "reset_serial",
+    "seats_to_move",
     "step_parallel",
     "step_serial",
 ]
@@ -262,3 +265,52 @@ def builtin_actions(states, seat, kind, rngs, obs_records, params, autoreset, ou
             out[i] = 0
         else:
             out[i] = game_act(kind, states, i, seat, rngs[i], obs_records[i : i + 1], params)
+
+
+# Seats played from Python (a batched policy, rule bidding for the learner):
+# the step kernels stop at them as at the learner's turn (kind -1), and these
+# kernels let Python see, act and play on, a group of envs at a time.
+
+
+@njit(cache=True)
+def seats_to_move(states, skip, out):
+    """``out[i]``: the seat to move in env ``i``, or -1 if its deal is over or ``skip[i]``."""
+    for i in range(states.shape[0]):
+        deal_over, _, p = game_status(states, i)
+        out[i] = -1 if skip[i] or deal_over else p
+
+
+@njit(cache=True)
+def encode_rows(states, rows, seats, obs_records, buf, scalars, wide, compact):
+    """Observe env ``rows[k]`` from ``seats[k]`` and encode it into buffer row ``k``
+    (``compact``) or row ``rows[k]``."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        j = k if compact else i
+        game_observe(states, i, seats[k], obs_records, j)
+        game_encode(obs_records, j, buf, scalars, wide)
+
+
+@njit(cache=True)
+def act_rows(
+    states, rows, actions, seat, n_actions, kinds, agent_rngs, params, opts, obs_records,
+    rewards, terminated,
+):  # fmt: skip
+    """Play ``actions[k]`` in env ``rows[k]``, then let the built-in seats play on.
+
+    An env whose episode ends gets the learner's (``seat``) reward and
+    ``terminated``. Returns the index ``k`` of the first illegal action, in
+    which case nothing is played, or -1.
+    """
+    for k in range(rows.shape[0]):
+        a = actions[k]
+        if a < 0 or a >= n_actions or not game_is_legal(states, rows[k], a):
+            return k
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        game_apply(states, i, actions[k])
+        _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
+        if game_status(states, i)[0] and game_episode_over(states, i, opts):
+            rewards[i] = float(game_episode_reward(states, i, seat, opts))
+            terminated[i] = True
+    return -1
