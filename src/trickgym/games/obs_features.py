@@ -44,6 +44,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from trickgym.borrow import borrowed
+
 __all__ = [
     "OBS_MODES",
     "FeaturePlan",
@@ -94,6 +96,8 @@ def encode_features(buf, ints, plan, scales, seat_col, players_col, players, mas
     the action mask in ``buf``: a row with no legal action gets action 0
     marked, a placeholder the envs ignore (a masked policy needs one).
     """
+    # Borrowed arrays: no atomic reference counting on the row views below.
+    buf, ints, plan, scales, out = borrowed((buf, ints, plan, scales, out))
     n_rows = out.shape[0]
     m0, m1 = mask_slice
     for i in range(n_rows):
@@ -115,7 +119,7 @@ def encode_features(buf, ints, plan, scales, seat_col, players_col, players, mas
                 for k in range(plan[r, _COUNT]):
                     who = _read(buf, ints, i, src, off + k * stride)
                     if who < 0:
-                        continue
+                        break  # padding: the calls so far are all of them
                     rel = (who - seat) % n_seats
                     bid = _read(buf, ints, i, src, off + k * stride + 1)
                     row[dst + 3 * rel] = 1.0
@@ -131,12 +135,11 @@ def encode_features(buf, ints, plan, scales, seat_col, players_col, players, mas
                 base = off + e * stride
                 if kind == _BITS:
                     d = dst + k * width
-                    if src == _FROM_INT8:  # the common case, as one vectorised loop
-                        for j in range(width):
-                            row[d + j] = buf[i, base + j]
+                    # slices, not an indexed loop: they compile to a vector loop
+                    if src == _FROM_INT8:
+                        row[d : d + width] = buf[i, base : base + width]
                     else:
-                        for j in range(width):
-                            row[d + j] = ints[i, base + j]
+                        row[d : d + width] = ints[i, base : base + width]
                 elif kind == _ONEHOT:
                     v = _read(buf, ints, i, src, base)
                     if lo <= v <= hi:
@@ -149,14 +152,17 @@ def encode_features(buf, ints, plan, scales, seat_col, players_col, players, mas
                     row[dst + k] = _read(buf, ints, i, src, base) / scales[r]
                 else:  # _CALLS: [seat, call] per slot
                     who = _read(buf, ints, i, src, base)
-                    if who >= 0:
-                        call = _read(buf, ints, i, src, base + 1)
-                        row[dst + k * (width + hi + 1) + (who - seat) % n_seats] = 1.0
-                        if 0 <= call <= hi:
-                            row[dst + k * (width + hi + 1) + width + call] = 1.0
+                    if who < 0:
+                        break  # padding: the calls so far are all of them
+                    call = _read(buf, ints, i, src, base + 1)
+                    row[dst + k * (width + hi + 1) + (who - seat) % n_seats] = 1.0
+                    if 0 <= call <= hi:
+                        row[dst + k * (width + hi + 1) + width + call] = 1.0
         legal = False
         for j in range(m0, m1):
-            legal = legal or buf[i, j] != 0
+            if buf[i, j]:
+                legal = True
+                break
         if not legal:
             buf[i, m0] = 1
 
