@@ -228,3 +228,46 @@ def test_builtin_actions_are_the_agents_and_legal():
         obs, _, terminated, _, _ = env.step(actions)
         pending = terminated
     assert (env.builtin_actions("random")[pending] == 0).all()
+
+
+def test_parallel_steps_leave_the_callers_openmp_threads(tmp_path):
+    """A learner's PyTorch shares the OpenMP runtime: its thread count must stay as set.
+
+    Run in a fresh process, where the first parallel kernel starts numba's pool.
+    """
+    import subprocess
+    import sys
+
+    script = tmp_path / "threads.py"
+    script.write_text(
+        "import ctypes, gymnasium, numpy as np, trickgym\n"
+        "gomp = ctypes.CDLL('libgomp.so.1')\n"
+        "gomp.omp_set_num_threads(1)\n"
+        "envs = gymnasium.make_vec('trickgym/SoloWhist-v0', num_envs=64,\n"
+        "    vectorization_mode='vector_entry_point', parallel=True)\n"
+        "envs.reset(seed=1)\n"
+        "envs.step(envs.action_space.sample())\n"
+        "print(gomp.omp_get_max_threads())\n"
+    )
+    import ctypes
+
+    try:
+        ctypes.CDLL("libgomp.so.1")
+    except OSError:
+        pytest.skip("no GNU OpenMP runtime here")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-1] == "1"
+
+
+def test_threads_by_default_unless_torch_is_loaded(monkeypatch):
+    import sys
+
+    def make():
+        return gym.make_vec(
+            "trickgym/SoloWhist-v0", num_envs=64, vectorization_mode="vector_entry_point"
+        ).unwrapped
+
+    monkeypatch.delitem(sys.modules, "torch", raising=False)
+    assert make().parallel
+    monkeypatch.setitem(sys.modules, "torch", object())
+    assert not make().parallel
