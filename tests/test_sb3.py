@@ -1,0 +1,50 @@
+"""The Stable-Baselines3 routes: MaskablePPO on the single env and on the native vector env.
+
+A smoke test of the optional ``train`` extra: skipped when PyTorch, SB3 or
+sb3-contrib are not installed (CI does not install them).
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("stable_baselines3")
+sb3_contrib = pytest.importorskip("sb3_contrib")
+
+from trickgym.envs.sb3 import SB3VecEnv  # noqa: E402
+
+import trickgym  # noqa: E402, F401  (registers the env ids)
+
+IDS = [
+    ("trickgym/SoloWhist-v0", {}),
+    ("trickgym/Troggu-v0", {"players": 4}),
+    ("trickgym/Phat-v0", {}),
+    ("trickgym/Pinochle-v0", {"mode": "exchange"}),
+]
+
+
+@pytest.mark.parametrize(("env_id", "options"), IDS)
+def test_maskable_ppo_learns_on_the_single_env(env_id, options):
+    env = gym.make(env_id, opponents="rule", obs_mode="features", **options)
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, seed=0)
+    model.learn(128)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks())
+    assert env.unwrapped.action_masks()[int(action)]
+
+
+@pytest.mark.parametrize(("env_id", "options"), IDS[:2])
+def test_maskable_ppo_learns_on_the_native_vector_env(env_id, options):
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy
+
+    venv = SB3VecEnv(env_id, num_envs=8, seed=3, opponents="rule", **options)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, seed=0)
+    model.learn(512)
+    mean, _ = evaluate_policy(model, venv, n_eval_episodes=8)
+    assert np.isfinite(mean)
+    obs = venv.reset()
+    actions, _ = model.predict(obs, action_masks=venv.action_masks())
+    assert venv.action_masks()[np.arange(8), actions].all()
