@@ -74,21 +74,18 @@ def _is_policy(opponent) -> bool:
     )
 
 
-def _split_policies(opponents, n_seats: int, seat: int):
-    """``(opponents for the single env, {seat: policy})``: policies stand aside as ``"random"``."""
+def _split_policies(opponents):
+    """``(opponents for the single env, policies)``: policies stand aside as ``"random"``.
+
+    ``policies`` maps an opponent's position in the list (``None``: every
+    opponent) to its batched policy.
+    """
     if _is_policy(opponents):
-        opponents = [opponents] * (n_seats - 1)
+        return "random", {None: opponents}
     if not isinstance(opponents, list | tuple):
         return opponents, {}
-    policies = {}
-    plain = []
-    for k, opponent in enumerate(opponents):
-        if _is_policy(opponent):
-            policies[(seat + 1 + k) % n_seats] = opponent
-            plain.append("random")
-        else:
-            plain.append(opponent)
-    return plain, policies
+    plain = ["random" if _is_policy(o) else o for o in opponents]
+    return plain, {k: o for k, o in enumerate(opponents) if _is_policy(o)}
 
 
 def _unreferenced(arrays: tuple) -> bool:
@@ -214,9 +211,7 @@ class TrickVectorEnv(VectorEnv):
             )
         if parallel not in (None, True, False):
             raise ValueError(f"parallel must be None, True or False, got {parallel!r}")
-        game_seats = self.single_env_cls.make_game(**options).n_seats
-        seat = check_int("seat", seat, 0, game_seats - 1)
-        opponents, self._policies = _split_policies(opponents, game_seats, seat)
+        opponents, policies = _split_policies(opponents)
         # The single env validates seat, opponents, options and rule options for us.
         single = self.single_env_cls(
             seat=seat,
@@ -242,6 +237,12 @@ class TrickVectorEnv(VectorEnv):
         self.illegal_penalty = single.illegal_penalty
         self.copy = bool(copy)
         self.parallel = _default_parallel(n) if parallel is None else parallel
+        seats = single.n_seats
+        others = [(single.seat + 1 + k) % seats for k in range(seats - 1)]
+        if None in policies:
+            self._policies = dict.fromkeys(others, policies[None])
+        else:
+            self._policies = {others[k]: policy for k, policy in policies.items()}
         self._kinds = single._kinds.copy()
         for p in self._policies:
             self._kinds[p] = -1  # the compiled step stops there as at the learner's turn
@@ -256,6 +257,7 @@ class TrickVectorEnv(VectorEnv):
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         self._features = feature_plan(self.game) if obs_mode == "features" else None
+        self._feature_arrays: list = [None, None]  # handed out now, and the one before
         self.single_observation_space = single.observation_space
         self.single_action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = batch_space(self.single_observation_space, n)
@@ -298,7 +300,7 @@ class TrickVectorEnv(VectorEnv):
         layout, n = self._layout, buf.shape[0]
         if self._features is not None:
             mask = buf[:, layout.slices["action_mask"]][:, : self.game.n_actions]
-            return {"features": np.empty((n, self._features.size), np.float32), "action_mask": mask}
+            return {"features": None, "action_mask": mask}  # filled by _encode_features
         out = {k: scalars[:, j] for j, k in enumerate(layout.scalar_keys)}
         for k in layout.int8_keys:
             out[k] = buf[:, layout.slices[k]].reshape(n, *layout.obs_shapes[k][0])
@@ -316,11 +318,24 @@ class TrickVectorEnv(VectorEnv):
         return self._buf
 
     def _encode_features(self) -> None:
-        """Features mode: encode every sub-env's feature vector into a new array."""
-        if self._features is not None:
-            out = np.empty((self.num_envs, self._features.size), dtype=np.float32)
-            self._features.encode(self._buf, self._scalars, self._wide, out)
-            self._observations["features"] = out
+        """Features mode: encode every sub-env's feature vector.
+
+        Into the env's one array (``copy=False``), else into an array nobody
+        else holds: the one handed out two calls ago if the caller has let
+        it go (a fresh 1 MB array every step cost a quarter of the step in
+        page faults), or a new one.
+        """
+        if self._features is None:
+            return
+        shape = (self.num_envs, self._features.size)
+        spare = self._feature_arrays[1]
+        if spare is None or (self.copy and sys.getrefcount(spare) > 3):
+            # getrefcount sees the list slot, the name ``spare`` and its argument
+            spare = np.empty(shape, dtype=np.float32)
+        self._features.encode(self._buf, self._scalars, self._wide, spare)
+        current = self._feature_arrays[0]
+        self._feature_arrays = [spare, spare if not self.copy else current]
+        self._observations["features"] = spare
 
     def _sample_masks(self):
         return self.action_masks() if self._started else None

@@ -1,0 +1,187 @@
+"""Masked PPO in PyTorch on the native vector env, CleanRL style (one file, no framework).
+
+Run: ``python experiments/cleanrl_masked_ppo.py [--env trickgym/SoloWhist-v0]
+[--num-envs 64] [--steps 200000] [--bidding rule] [--self-play]
+[--out experiments/results/cleanrl]``. Needs the ``train`` extra.
+
+What it shows, and what a CleanRL user would otherwise trip on:
+
+- ``obs_mode="features"``: a float32 vector per seat for the network, and an
+  ``action_mask`` that is never all zero (a masked categorical needs one);
+- ``autoreset_mode=SAME_STEP``: every step is a real step of the learner, so
+  no step has to be masked out of the loss;
+- ``--bidding rule``: the rule agent bids, the network plays the cards (a
+  curriculum);
+- ``--self-play``: the opponents are snapshots of the network (a
+  :class:`trickgym.envs.league.League` of its numpy weights), refreshed every
+  ``--snapshot-every`` updates;
+- the env's threads leave ``torch.get_num_threads()`` as set.
+
+At the end it writes the policy's weights as numpy arrays (``policy.npz``:
+``w0, b0, w1, b1, w2, b2`` of a tanh MLP) and the learning curve
+(``curve.csv``: update, env steps, mean episode reward over the update).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import torch
+from gymnasium.vector import AutoresetMode
+from torch import nn
+from trickgym.envs.league import League
+
+import trickgym  # noqa: F401  (registers the env ids)
+
+
+class Policy(nn.Module):
+    """Actor and critic MLPs on the feature vector (tanh, two hidden layers)."""
+
+    def __init__(self, n_in: int, n_actions: int, hidden: int):
+        super().__init__()
+        self.actor = nn.Sequential(
+            nn.Linear(n_in, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(),
+            nn.Linear(hidden, n_actions),
+        )  # fmt: skip
+        self.critic = nn.Sequential(nn.Linear(n_in, hidden), nn.Tanh(), nn.Linear(hidden, 1))
+
+    def dist(self, x, mask):
+        logits = self.actor(x).masked_fill(~mask, -1e9)
+        return torch.distributions.Categorical(logits=logits)
+
+    def numpy_weights(self) -> dict[str, np.ndarray]:
+        """The actor's layers as numpy arrays (what a torch-free agent runs)."""
+        layers = [m for m in self.actor if isinstance(m, nn.Linear)]
+        out = {}
+        for k, layer in enumerate(layers):
+            out[f"w{k}"] = layer.weight.detach().numpy().T.copy()
+            out[f"b{k}"] = layer.bias.detach().numpy().copy()
+        return out
+
+
+def numpy_policy(weights, obs, mask) -> np.ndarray:
+    """The actor's greedy legal action, in numpy (a league snapshot playing)."""
+    x = obs["features"]
+    for k in range(3):
+        x = x @ weights[f"w{k}"] + weights[f"b{k}"]
+        if k < 2:
+            x = np.tanh(x)
+    return np.argmax(np.where(mask, x, -np.inf), axis=1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--env", default="trickgym/SoloWhist-v0")
+    ap.add_argument("--num-envs", type=int, default=64)
+    ap.add_argument("--steps", type=int, default=200_000, help="env steps in all (default 200k)")
+    ap.add_argument("--rollout", type=int, default=64, help="steps per env per update")
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--minibatches", type=int, default=4)
+    ap.add_argument("--gamma", type=float, default=1.0)
+    ap.add_argument("--lam", type=float, default=0.95)
+    ap.add_argument("--clip", type=float, default=0.2)
+    ap.add_argument("--ent", type=float, default=0.01)
+    ap.add_argument("--reward-scale", type=float, default=0.1)
+    ap.add_argument("--bidding", choices=("learner", "rule"), default="rule")
+    ap.add_argument("--opponents", default="rule")
+    ap.add_argument("--self-play", action="store_true", help="opponents: snapshots of the policy")
+    ap.add_argument("--snapshot-every", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    ap.add_argument("--out", default="experiments/results/cleanrl")
+    args = ap.parse_args()
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    league = League(numpy_policy, seed=args.seed) if args.self_play else None
+    envs = gym.make_vec(
+        args.env, num_envs=args.num_envs, vectorization_mode="vector_entry_point",
+        opponents=league.opponent if league else args.opponents, obs_mode="features",
+        autoreset_mode=AutoresetMode.SAME_STEP, bidding=args.bidding,
+    )  # fmt: skip
+    n, T = args.num_envs, args.rollout
+    n_in = envs.single_observation_space["features"].shape[0]
+    n_actions = envs.single_action_space.n
+    policy = Policy(n_in, n_actions, args.hidden)
+    if league:
+        league.add(policy.numpy_weights())
+    opt = torch.optim.Adam(policy.parameters(), lr=args.lr, eps=1e-5)
+    obs_buf = torch.zeros((T, n, n_in))
+    mask_buf = torch.zeros((T, n, n_actions), dtype=torch.bool)
+    act_buf = torch.zeros((T, n), dtype=torch.long)
+    logp_buf, rew_buf, done_buf, val_buf = (torch.zeros((T, n)) for _ in range(4))
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    obs, _ = envs.reset(seed=args.seed)
+    updates = max(1, args.steps // (n * T))
+    started = time.perf_counter()
+    with open(out / "curve.csv", "w", newline="") as f:
+        log = csv.writer(f)
+        log.writerow(["update", "env_steps", "mean_episode_reward", "episodes"])
+        for update in range(1, updates + 1):
+            ep_rewards = []
+            for t in range(T):
+                x = torch.from_numpy(obs["features"])
+                mask = torch.from_numpy(obs["action_mask"].astype(bool))
+                with torch.no_grad():
+                    d = policy.dist(x, mask)
+                    action = d.sample()
+                    val_buf[t] = policy.critic(x).squeeze(-1)
+                obs_buf[t], mask_buf[t], act_buf[t] = x, mask, action
+                logp_buf[t] = d.log_prob(action)
+                obs, reward, terminated, truncated, _ = envs.step(action.numpy())
+                done = terminated | truncated
+                rew_buf[t] = torch.from_numpy(reward * args.reward_scale).float()
+                done_buf[t] = torch.from_numpy(done).float()
+                ep_rewards += reward[done].tolist()
+            with torch.no_grad():
+                next_val = policy.critic(torch.from_numpy(obs["features"])).squeeze(-1)
+            adv = torch.zeros_like(rew_buf)
+            gae = torch.zeros(n)
+            for t in reversed(range(T)):
+                nv = next_val if t == T - 1 else val_buf[t + 1]
+                live = 1.0 - done_buf[t]
+                delta = rew_buf[t] + args.gamma * nv * live - val_buf[t]
+                gae = delta + args.gamma * args.lam * live * gae
+                adv[t] = gae
+            ret = adv + val_buf
+            b_obs, b_mask = obs_buf.reshape(T * n, n_in), mask_buf.reshape(T * n, n_actions)
+            b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
+            b_adv, b_ret = adv.reshape(-1), ret.reshape(-1)
+            for _ in range(args.epochs):
+                order = torch.randperm(T * n)
+                for mb in order.chunk(args.minibatches):
+                    d = policy.dist(b_obs[mb], b_mask[mb])
+                    ratio = (d.log_prob(b_act[mb]) - b_logp[mb]).exp()
+                    a = (b_adv[mb] - b_adv[mb].mean()) / (b_adv[mb].std() + 1e-8)
+                    pg = -torch.min(ratio * a, ratio.clamp(1 - args.clip, 1 + args.clip) * a)
+                    v = policy.critic(b_obs[mb]).squeeze(-1)
+                    loss = pg.mean() + 0.5 * ((v - b_ret[mb]) ** 2).mean()
+                    loss = loss - args.ent * d.entropy().mean()
+                    opt.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+                    opt.step()
+            if league and update % args.snapshot_every == 0:
+                league.add(policy.numpy_weights())
+                league.draw()
+            mean = float(np.mean(ep_rewards)) if ep_rewards else float("nan")
+            log.writerow([update, update * n * T, mean, len(ep_rewards)])
+            if update % 10 == 0 or update == updates:
+                rate = update * n * T / (time.perf_counter() - started)
+                print(f"update {update}/{updates}: mean episode reward {mean:+.2f} "
+                      f"({len(ep_rewards)} episodes), {rate:,.0f} env steps/s")  # fmt: skip
+    np.savez(out / "policy.npz", **policy.numpy_weights())
+    print(f"wrote {out / 'policy.npz'} and {out / 'curve.csv'}")
+
+
+if __name__ == "__main__":
+    main()
