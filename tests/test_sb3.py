@@ -48,3 +48,19 @@ def test_maskable_ppo_learns_on_the_native_vector_env(env_id, options):
     obs = venv.reset()
     actions, _ = model.predict(obs, action_masks=venv.action_masks())
     assert venv.action_masks()[np.arange(8), actions].all()
+
+
+def test_cleanrl_example_runs_and_writes_numpy_weights(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "experiments" / "cleanrl_masked_ppo.py"
+    subprocess.run(
+        [sys.executable, str(script), "--steps", "2048", "--num-envs", "8", "--rollout", "32",
+         "--hidden", "32", "--self-play", "--snapshot-every", "2", "--out", str(tmp_path)],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    weights = np.load(tmp_path / "policy.npz")
+    assert weights["w0"].shape == (1123, 32) and weights["w2"].shape == (32, 66)
+    assert (tmp_path / "curve.csv").read_text().count("\n") == 2048 // (8 * 32) + 1
