@@ -52,14 +52,14 @@ class LegalDiscrete(spaces.Discrete):
 
 
 def box_scalar_keys(obs_shapes: dict) -> tuple[str, ...]:
-    """Scalar keys whose space is a shape ``()`` ``Box`` (their values are 0-d arrays)."""
+    """Scalar keys whose space is a one-value ``Box`` (their values are ``int64[1]``)."""
     return tuple(k for k, (shape, _d, low, _h) in obs_shapes.items() if shape == () and low != 0)
 
 
 def as_space_values(observation: dict, box_keys) -> dict:
-    """``observation`` with the ``box_keys`` scalars as 0-d arrays, as their ``Box`` holds."""
+    """``observation`` with the ``box_keys`` scalars as ``int64[1]``, as their ``Box`` holds."""
     for k in box_keys:
-        observation[k] = np.asarray(observation[k])
+        observation[k] = np.asarray(observation[k], dtype=np.int64).reshape(1)
     return observation
 
 
@@ -68,16 +68,16 @@ def observation_space(obs_shapes: dict) -> spaces.Dict:
 
     ``OBS_SHAPES`` maps each key to ``(shape, dtype, low, high)``: scalars
     from 0 become ``Discrete(high + 1)``, other scalars (``-1`` for none,
-    Troggu's ``n_players`` from 3) a shape ``()`` ``Box``: a ``Discrete``
-    not starting at 0 breaks learners that one-hot it (Stable-Baselines3);
-    arrays ``Box``.
+    Troggu's ``n_players`` from 3) a one-value ``Box`` (``int64[1]``): a
+    ``Discrete`` not starting at 0 breaks learners that one-hot it, and a
+    shape ``()`` ``Box`` their flattening (Stable-Baselines3); arrays ``Box``.
     """
     entries = {}
     for key, (shape, dtype, low, high) in obs_shapes.items():
         if shape == () and low == 0:
             entries[key] = spaces.Discrete(high + 1)
         elif shape == ():
-            entries[key] = spaces.Box(low, high, shape=(), dtype=np.int64)
+            entries[key] = spaces.Box(low, high, shape=(1,), dtype=np.int64)
         else:
             entries[key] = spaces.Box(low, high, shape=shape, dtype=dtype)
     return spaces.Dict(entries)

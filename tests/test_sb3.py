@@ -26,9 +26,11 @@ IDS = [
 ]
 
 
+@pytest.mark.parametrize("obs_mode", ["features", "dict"])
 @pytest.mark.parametrize(("env_id", "options"), IDS)
-def test_maskable_ppo_learns_on_the_single_env(env_id, options):
-    env = gym.make(env_id, opponents="rule", obs_mode="features", **options)
+def test_maskable_ppo_learns_on_the_single_env(env_id, options, obs_mode):
+    """Both observation modes (the dict one failed on a Discrete from -1)."""
+    env = gym.make(env_id, opponents="rule", obs_mode=obs_mode, **options)
     model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, seed=0)
     model.learn(128)
     obs, _ = env.reset(seed=1)

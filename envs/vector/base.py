@@ -257,6 +257,7 @@ class TrickVectorEnv(VectorEnv):
         self.autoreset_mode = autoreset_mode
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         self._features = feature_plan(self.game) if obs_mode == "features" else None
+        self._box_keys = set(single._box_keys)
         self._feature_arrays: list = [None, None]  # handed out now, and the one before
         self.single_observation_space = single.observation_space
         self.single_action_space = spaces.Discrete(self.game.n_actions)
@@ -301,7 +302,12 @@ class TrickVectorEnv(VectorEnv):
         if self._features is not None:
             mask = buf[:, layout.slices["action_mask"]][:, : self.game.n_actions]
             return {"features": None, "action_mask": mask}  # filled by _encode_features
-        out = {k: scalars[:, j] for j, k in enumerate(layout.scalar_keys)}
+        # scalars whose space is a one-value Box keep their axis: (n, 1)
+        boxed = self._box_keys
+        out = {
+            k: scalars[:, j : j + 1] if k in boxed else scalars[:, j]
+            for j, k in enumerate(layout.scalar_keys)
+        }
         for k in layout.int8_keys:
             out[k] = buf[:, layout.slices[k]].reshape(n, *layout.obs_shapes[k][0])
         out.update(zip(layout.wide_keys, wide, strict=True))
