@@ -70,5 +70,5 @@ def test_extras_named_in_messages_exist():
     named = set()
     for file in [*(ROOT / "src").rglob("*.py"), *(ROOT / "envs").rglob("*.py")]:
         named |= set(re.findall(r'require_extra\(\s*"[^"]+",\s*"([^"]+)"', file.read_text()))
-    assert named == {"dask", "pettingzoo"}
+    assert named == {"dask", "pettingzoo", "train"}
     assert named <= set(extras)
