@@ -181,11 +181,11 @@ class TrickAECEnv(AECEnv):
         """``agent``'s observation: ``{"observation": {...}, "action_mask": int8[n]}``."""
         record = np.zeros(1, dtype=self.game.obs_dtype)
         self.game.kernels.observe_at(self._array, 0, self._seat[agent], record, 0)
+        if self.obs_mode == "features":
+            seen = self._features.observe(self.game, record, placeholder=False)
+            return {"observation": seen["features"], "action_mask": seen["action_mask"]}
         encoded = self.game.encode_observation(record, 0)
         mask = encoded.pop("action_mask")
-        if self.obs_mode == "features":
-            return {"observation": self._features.observe(self.game, record)["features"],
-                    "action_mask": mask}  # fmt: skip
         return {"observation": as_space_values(encoded, self._box_keys), "action_mask": mask}
 
     def _end(self, infos: dict) -> None:

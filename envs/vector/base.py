@@ -247,6 +247,9 @@ class TrickVectorEnv(VectorEnv):
         for p in self._policies:
             self._kinds[p] = -1  # the compiled step stops there as at the learner's turn
         self.bidding = bidding
+        from trickgym.agents import resolve_kind
+
+        self._rule_kind = resolve_kind("rule")
         self._card_play_phase = import_module(f"trickgym.games.{self.game.name}.constants").PLAY
         self._python_seats = bool(self._policies) or bidding == "rule"
         self._to_move = np.zeros(n, dtype=np.int64)
@@ -258,7 +261,6 @@ class TrickVectorEnv(VectorEnv):
         self.metadata = {**self.metadata, "autoreset_mode": autoreset_mode}
         self._features = feature_plan(self.game) if obs_mode == "features" else None
         self._box_keys = set(single._box_keys)
-        self._feature_arrays: list = [None, None]  # handed out now, and the one before
         self.single_observation_space = single.observation_space
         self.single_action_space = spaces.Discrete(self.game.n_actions)
         self.observation_space = batch_space(self.single_observation_space, n)
@@ -274,6 +276,9 @@ class TrickVectorEnv(VectorEnv):
         self._wide = tuple(
             np.zeros((n, *shapes[k][0]), dtype=shapes[k][1]) for k in layout.wide_keys
         )
+        # the feature matrix (no columns in dict mode), renewed with the buffers
+        size = self._features.size if self._features is not None else 0
+        self._feat = np.zeros((n, size), dtype=np.float32)
         self._agent_rngs = np.zeros((n, self.n_seats, 1), dtype=np.uint64)
         self._gens = np.zeros((n, 4), dtype=np.uint64)
         self._helper_rngs = np.zeros((n, 1), dtype=np.uint64)  # for builtin_actions
@@ -294,14 +299,14 @@ class TrickVectorEnv(VectorEnv):
         In ``"features"`` mode: the feature matrix and the mask (encoded on demand
         by :meth:`_encode_features`).
         """
-        return self._batch_views(self._buf, self._scalars, self._wide)
+        return self._batch_views(self._buf, self._scalars, self._wide, self._feat)
 
-    def _batch_views(self, buf, scalars, wide) -> dict[str, np.ndarray]:
-        """:meth:`_views` of any batch buffers (``features`` left to fill in)."""
+    def _batch_views(self, buf, scalars, wide, features) -> dict[str, np.ndarray]:
+        """:meth:`_views` of any batch buffers (``features``: the feature matrix)."""
         layout, n = self._layout, buf.shape[0]
         if self._features is not None:
             mask = buf[:, layout.slices["action_mask"]][:, : self.game.n_actions]
-            return {"features": None, "action_mask": mask}  # filled by _encode_features
+            return {"features": features, "action_mask": mask}
         # scalars whose space is a one-value Box keep their axis: (n, 1)
         boxed = self._box_keys
         out = {
@@ -324,24 +329,9 @@ class TrickVectorEnv(VectorEnv):
         return self._buf
 
     def _encode_features(self) -> None:
-        """Features mode: encode every sub-env's feature vector.
-
-        Into the env's one array (``copy=False``), else into an array nobody
-        else holds: the one handed out two calls ago if the caller has let
-        it go (a fresh 1 MB array every step cost a quarter of the step in
-        page faults), or a new one.
-        """
-        if self._features is None:
-            return
-        shape = (self.num_envs, self._features.size)
-        spare = self._feature_arrays[1]
-        if spare is None or (self.copy and sys.getrefcount(spare) > 3):
-            # getrefcount sees the list slot, the name ``spare`` and its argument
-            spare = np.empty(shape, dtype=np.float32)
-        self._features.encode(self._buf, self._scalars, self._wide, spare)
-        current = self._feature_arrays[0]
-        self._feature_arrays = [spare, spare if not self.copy else current]
-        self._observations["features"] = spare
+        """Features mode: encode every sub-env's feature vector (after the step's encoding)."""
+        if self._features is not None:
+            self._features.encode(self._buf, self._scalars, self._wide, self._feat)
 
     def _sample_masks(self):
         return self.action_masks() if self._started else None
@@ -368,12 +358,12 @@ class TrickVectorEnv(VectorEnv):
         """
         if not self.copy:
             return
-        current = (self._buf, self._scalars, *self._wide)
+        current = (self._buf, self._scalars, self._feat, *self._wide)
         spare, self._spare = self._spare, current
         if spare is None or not every_row or not _unreferenced(spare):
             renew = np.empty_like if every_row else np.copy
             spare = tuple(renew(a) for a in current)
-        self._buf, self._scalars, *wide = spare
+        self._buf, self._scalars, self._feat, *wide = spare
         self._wide = tuple(wide)
         self._observations = self._views()
 
@@ -456,7 +446,12 @@ class TrickVectorEnv(VectorEnv):
                 groups.append((self.seat, None))
             if not groups:
                 break
-            rule_actions = self.builtin_actions("rule") if self.bidding == "rule" else None
+            if self.bidding == "rule":  # the rule agent's calls, for the bidding envs only
+                rule_actions = np.zeros(self.num_envs, dtype=np.int64)
+                kernels.builtin_actions(
+                    self._states, self.seat, self._rule_kind, self._helper_rngs,
+                    self._obs_records, self._params, ~bidding, rule_actions,
+                )  # fmt: skip
             for p, policy in groups:
                 rows = np.flatnonzero(bidding if policy is None else self._to_move == p)
                 if policy is None:
@@ -494,18 +489,12 @@ class TrickVectorEnv(VectorEnv):
     def _policy_actions(self, seat: int, policy, rows: np.ndarray) -> np.ndarray:
         """``policy``'s actions for the envs ``rows``, from ``seat``'s observations."""
         layout, k = self._layout, rows.size
-        buf = np.empty((k, layout.buffer_size), dtype=np.int8)
-        scalars = np.empty((k, len(layout.scalar_keys)), dtype=np.int64)
-        shapes = layout.obs_shapes
-        wide = tuple(
-            np.empty((k, *shapes[key][0]), dtype=shapes[key][1]) for key in layout.wide_keys
-        )
+        buf, scalars, wide = layout.empty_batch(k)
         kernels.encode_rows(
             self._states, rows, np.full(k, seat), self._obs_records, buf, scalars, wide, True
         )
-        obs = self._batch_views(buf, scalars, wide)
-        if self._features is not None:
-            obs["features"] = self._features.encode(buf, scalars, wide)
+        features = self._features.encode(buf, scalars, wide) if self._features else None
+        obs = self._batch_views(buf, scalars, wide, features)
         masks = buf[:, layout.slices["action_mask"]][:, : self.game.n_actions].astype(bool)
         actions = np.asarray(policy(obs, masks))
         if actions.shape != (k,) or not np.issubdtype(actions.dtype, np.integer):
@@ -571,11 +560,15 @@ class TrickVectorEnv(VectorEnv):
     def _reset_ended(self, infos: dict) -> None:
         """SAME_STEP: keep the ended episodes' last observations, start their next ones."""
         ended = self._terminated.copy()
-        self._encode_features()
-        final = np.empty(self.num_envs, dtype=object)
         rows = np.flatnonzero(ended)
-        for i in rows:
-            final[i] = {k: np.array(v[i]) for k, v in self._observations.items()}
+        # The ended rows only (the whole batch is encoded once, after the resets).
+        buf, scalars = self._buf[rows], self._scalars[rows]
+        wide = tuple(w[rows] for w in self._wide)
+        features = self._features.encode(buf, scalars, wide) if self._features else None
+        last = self._batch_views(buf, scalars, wide, features)
+        final = np.empty(self.num_envs, dtype=object)
+        for k, i in enumerate(rows):
+            final[i] = {key: np.array(v[k]) for key, v in last.items()}
         infos["final_obs"] = final
         infos["_final_obs"] = ended
         # The kernel re-encodes the reset rows in place: this step's arrays are

@@ -308,9 +308,11 @@ def act_rows(
             return k
     for k in range(rows.shape[0]):
         i = rows[k]
-        game_apply(states, i, actions[k])
-        _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
-        if game_status(states, i)[0] and game_episode_over(states, i, opts):
-            rewards[i] = float(game_episode_reward(states, i, seat, opts))
-            terminated[i] = True
+        # the learner's own step, so every seat is stepped by the same code
+        reward, ended, _ = _step_one(
+            states, i, actions[k], seat, n_actions, 0.0, kinds, agent_rngs, params, opts,
+            obs_records,
+        )  # fmt: skip
+        if ended:
+            rewards[i], terminated[i] = reward, True
     return -1

@@ -95,17 +95,24 @@ class ObsLayout:
             offset += size
         self.buffer_size = offset
 
+    def empty_batch(self, n: int) -> tuple[np.ndarray, np.ndarray, tuple]:
+        """Uninitialised buffers for ``n`` encoded observations: ``(int8, scalars, wide)``."""
+        buf = np.empty((n, self.buffer_size), dtype=np.int8)
+        scalars = np.empty((n, len(self.scalar_keys)), dtype=np.int64)
+        wide = tuple(
+            np.empty((n, *self.obs_shapes[k][0]), dtype=self.obs_shapes[k][1])
+            for k in self.wide_keys
+        )
+        return buf, scalars, wide
+
     def encode(self, kernel, observations, j: int) -> dict[str, np.ndarray]:
         """Run ``kernel(observations, j, buf, scalars, *wide)`` and wrap its output.
 
         The dict's arrays are views of freshly allocated arrays, so a stored
         observation is never changed by a later one.
         """
-        buf = np.empty(self.buffer_size, dtype=np.int8)
-        scalars = np.empty(len(self.scalar_keys), dtype=np.int64)
-        wide = [
-            np.empty(self.obs_shapes[k][0], dtype=self.obs_shapes[k][1]) for k in self.wide_keys
-        ]
+        bufs, scalar_rows, wide_rows = self.empty_batch(1)
+        buf, scalars, wide = bufs[0], scalar_rows[0], [w[0] for w in wide_rows]
         kernel(observations, j, buf, scalars, *wide)
         out = {key: scalars[i] for i, key in enumerate(self.scalar_keys)}
         for key in self.int8_keys:

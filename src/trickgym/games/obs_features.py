@@ -22,8 +22,8 @@ Kinds of ``FEATURES`` entries ``(key, kind, arg)``:
   ``(lo, hi, "seats")`` for per-seat rows) as a one-hot block of
   ``hi - lo + 1`` columns; a value outside (``-1``: none) leaves its block
   zero. Card ids, phases, contracts, trumps;
-- ``"seat"``: a seat number as a one-hot block over relative seats
-  (``-1``: none, all zero); ``arg`` the column of a ``(n, 2)`` key, or None;
+- ``"seat"``: a scalar seat number as a one-hot block over relative seats
+  (``-1``: none, all zero);
 - ``"scaled"``: values divided by ``arg`` (a number, or ``(number,
   "seats"|"teams")`` for rotated rows);
 - ``"calls"``: an ``(n, 2)`` ``[seat, call]`` list as, per call slot, the
@@ -32,9 +32,9 @@ Kinds of ``FEATURES`` entries ``(key, kind, arg)``:
   seat, three columns: has spoken, has passed (bid 0), its last bid other
   than a pass over ``arg``.
 
-:func:`feature_names` names every column (``hand[A♠]``,
-``trick[+1]=K♥``, ``phase=play``, ...); ``docs`` or ``help`` on a game's
-``FEATURES`` table give the meaning of each key.
+:func:`feature_names` names every column (``hand[AS]``,
+``trick[+1]=KH``, ``phase=play``, ...); the module docstring of a game's
+encode module gives the meaning of each key.
 """
 
 from __future__ import annotations
@@ -178,8 +178,6 @@ class FeaturePlan:
     players_col: int
     players: int
     mask_slice: tuple[int, int]
-    wide_keys: tuple[str, ...]
-    wide_offsets: dict
     low: np.ndarray  # float32[size]: each column's bounds
     high: np.ndarray
 
@@ -194,17 +192,21 @@ class FeaturePlan:
         parts = [scalars] + [np.asarray(w).reshape(n, -1).astype(np.int64) for w in wide]
         return np.ascontiguousarray(np.concatenate(parts, axis=1))
 
-    def observe(self, game, observations, j: int = 0) -> dict[str, np.ndarray]:
-        """``{"features", "action_mask"}`` of the observation record ``observations[j]``."""
-        layout = game.obs_layout
-        shapes = layout.obs_shapes
-        buf = np.empty((1, layout.buffer_size), dtype=np.int8)
-        scalars = np.empty((1, len(layout.scalar_keys)), dtype=np.int64)
-        wide = [np.empty((1, *shapes[k][0]), dtype=shapes[k][1]) for k in layout.wide_keys]
+    def observe(self, game, observations, j: int = 0, placeholder: bool = True) -> dict:
+        """``{"features", "action_mask"}`` of the observation record ``observations[j]``.
+
+        ``placeholder=False``: the mask as the seat has it, all zero when it
+        has no legal action (PettingZoo's convention for an agent not to act).
+        """
+        buf, scalars, wide = game.obs_layout.empty_batch(1)
         game.encode_kernel(observations, j, buf[0], scalars[0], *[w[0] for w in wide])
-        features = self.encode(buf, scalars, wide)[0]
-        mask = buf[0, self.mask_slice[0] : self.mask_slice[0] + game.n_actions].copy()
-        return {"features": features, "action_mask": mask}
+        masks = slice(self.mask_slice[0], self.mask_slice[0] + game.n_actions)
+        as_seen = buf[0, masks].copy()
+        features = self.encode(buf, scalars, wide)[0]  # marks the placeholder in buf
+        return {
+            "features": features,
+            "action_mask": buf[0, masks].copy() if placeholder else as_seen,
+        }
 
     def encode(self, buf: np.ndarray, scalars: np.ndarray, wide, out=None) -> np.ndarray:
         """Feature vectors (float32[n, size]) of a batch of encoded observations.
@@ -334,13 +336,8 @@ def _build(game) -> FeaturePlan:
             rows.append((_ONEHOT, src, off, count, 1, hi - lo + 1, lo, hi, rot, dst))
             scales.append(1.0)
         elif kind == "seat":
-            col = 0 if arg is None else arg
-            count = 1 if not shape else shape[0]
-            stride = 1 if len(shape) < 2 else shape[1]
-            for k in range(count):
-                prefix = key if count == 1 else f"{key}[{k}].seat"
-                add([f"{prefix}=+{j}" for j in range(players)])
-            rows.append((_SEAT, src, off + col, count, stride, players, 0, 0, _ROT_NONE, dst))
+            add([f"{key}=+{j}" for j in range(players)])
+            rows.append((_SEAT, src, off, 1, 1, players, 0, 0, _ROT_NONE, dst))
             scales.append(1.0)
         elif kind == "scaled":
             scale, how = (arg, None) if not isinstance(arg, tuple) else arg
@@ -383,8 +380,6 @@ def _build(game) -> FeaturePlan:
         players_col=scalar_index.get("n_players", -1),
         players=players,
         mask_slice=(mask.start, mask.stop),
-        wide_keys=tuple(layout.wide_keys),
-        wide_offsets=wide_offsets,
         low=np.array(lows, dtype=np.float32),
         high=np.array(highs, dtype=np.float32),
     )
