@@ -65,3 +65,21 @@ def searched(game, state):
 
 def make_game(name, opts):
     return trickgym.game(name, **opts)
+
+
+def twin_states(game, seed):
+    """Two states with the same observation for the seat to move but other hidden cards."""
+    for k in range(40):
+        state, memory = reach(game, seed + k, 7 + 3 * k)
+        if not searched(game, state):
+            continue
+        seat = state.current_player
+        rec = record_of(game, state.array, seat)
+        twin = np.zeros(1, dtype=game.state_dtype)
+        rng = np.array([seed + 1000 * k + 1], dtype=np.uint64)
+        for _ in range(20):
+            determinizer(game.name)(rec, memory[seat], game.new_match(0), twin, rng)
+            n = game.n_seats
+            if not np.array_equal(twin[0]["hands"][:n], state.array[0]["hands"][:n]):
+                return state, twin, seat, memory[seat]
+    raise AssertionError("no state with hidden cards to permute")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from mc_helpers import CONFIGS, determinizer, make_game, reach, record_of, searched
+from mc_helpers import CONFIGS, make_game, reach, record_of, twin_states
 from trickgym.agents import python_action
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent, make_mc_agent
 from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
@@ -22,29 +22,11 @@ AGENTS = {
 }
 
 
-def _twin_states(game, seed):
-    """Two states with the same observation for the seat to move but other hidden cards."""
-    for k in range(40):
-        state, memory = reach(game, seed + k, 7 + 3 * k)
-        if not searched(game, state):
-            continue
-        seat = state.current_player
-        rec = record_of(game, state.array, seat)
-        twin = np.zeros(1, dtype=game.state_dtype)
-        rng = np.array([seed + 1000 * k + 1], dtype=np.uint64)
-        for _ in range(20):
-            determinizer(game.name)(rec, memory[seat], game.new_match(0), twin, rng)
-            n = game.n_seats
-            if not np.array_equal(twin[0]["hands"][:n], state.array[0]["hands"][:n]):
-                return state, twin, seat, memory[seat]
-    raise AssertionError("no state with hidden cards to permute")
-
-
 @pytest.mark.parametrize("kind", list(AGENTS))
 @pytest.mark.parametrize(("name", "opts"), CONFIGS)
 def test_decision_ignores_hidden_cards(kind, name, opts):
     game = make_game(name, opts)
-    state, twin, seat, memory = _twin_states(game, 3)
+    state, twin, seat, memory = twin_states(game, 3)
     assert np.array_equal(record_of(game, state.array, seat), record_of(game, twin, seat))
     decisions = []
     for array in (state.array, twin):

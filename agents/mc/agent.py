@@ -223,11 +223,34 @@ class PIMCAgent(_MonteCarloAgent):
             return self.dd_cards > 0 and bin(int(rec["hand"])).count("1") <= self.dd_cards
         return self.dd_bids
 
-    def _search(self, record, legal) -> int:
+    def action_values(self, record, legal) -> np.ndarray:
+        """Each legal action's mean payoff to the seat over this decision's samples.
+
+        ``float64[len(legal)]`` in the order of ``legal``; ``-inf`` for an
+        action no sample valued (every solve of it ran out of nodes). Solved
+        (double-dummy) where :meth:`_solved` says so, else by rule-agent
+        playouts. Draws from the agent's generator like a decision does.
+        """
         from .pimc import MAX_ACTIONS, pimc_values
 
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
+        if self.game.name == "solowhist" and self._solved(record[0]):
+            from .pimc_dd import pimc_dd_values
+
+            self.uniform += pimc_dd_values(
+                record, self.memory, self.template, self.params, self.rng, self.samples,
+                self._table(), self.exact_cards, values, counts,
+            )  # fmt: skip
+        else:
+            self.uniform += pimc_values(
+                record, self.memory, self.template, self.params, self.rng, self.samples,
+                self.rollouts, values, counts,
+            )  # fmt: skip
+        self.samples_drawn += self.samples
+        return np.where(counts[legal] > 0, values[legal] / np.maximum(counts[legal], 1), -np.inf)
+
+    def _search(self, record, legal) -> int:
         rec = record[0]
         if self.bids == "calibrated" and int(rec["phase"]) != 4:
             from .solved_bids import solved_call
@@ -244,17 +267,8 @@ class PIMCAgent(_MonteCarloAgent):
             call = solved_call(self, record)
             if call is not None and call in legal:
                 return int(call)
+        means = self.action_values(record, legal)
         if self.game.name == "solowhist" and self._solved(rec):
-            from .pimc_dd import pimc_dd_values
-
-            self.uniform += pimc_dd_values(
-                record, self.memory, self.template, self.params, self.rng, self.samples,
-                self._table(), self.exact_cards, values, counts,
-            )  # fmt: skip
-            self.samples_drawn += self.samples
-            means = np.where(
-                counts[legal] > 0, values[legal] / np.maximum(counts[legal], 1), -np.inf
-            )
             best = means.max()
             # Ties (the solver often values several cards the same) go to the rule agent's
             # choice: it knows card-play conventions that the values cannot tell apart.
@@ -262,19 +276,6 @@ class PIMCAgent(_MonteCarloAgent):
             rule = int(self._rule_action(rec, self.params[seat]["values"], self.rng))
             ties = legal[means >= best - 1e-9]
             return rule if rule in ties else int(ties[0])
-        self.uniform += pimc_values(
-            record,
-            self.memory,
-            self.template,
-            self.params,
-            self.rng,
-            self.samples,
-            self.rollouts,
-            values,
-            counts,
-        )
-        self.samples_drawn += self.samples
-        means = np.where(counts[legal] > 0, values[legal] / np.maximum(counts[legal], 1), -np.inf)
         if hybrid:
             from trickgym.games.solowhist.constants import SOLO_CALL
 
