@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from trickgym.agents import RandomAgent
 
@@ -56,3 +57,18 @@ def test_cli_tournament(capsys):
     )
     out = capsys.readouterr().out
     assert code == 0 and "oracle - random" in out and "phat" in out
+
+
+def test_seat_score_is_the_seats_mean_payoff_with_its_interval():
+    from trickgym.duplicate import seat_score
+
+    score = seat_score("solowhist", "random", deals=60, seed=3, seat=2)
+    df = trickgym.simulate("solowhist", agents=["rule", "rule", "random", "rule"], deals=60, seed=3)
+    pay = df["payoff_2"].to_numpy(float)
+    assert score["mean"] == pytest.approx(pay.mean())
+    half = 1.959963984540054 * pay.std(ddof=1) / np.sqrt(60)
+    assert score["ci_high"] - score["mean"] == pytest.approx(half)
+    phat = seat_score("phat", "rule", deals=2, seed=1)
+    assert phat["deals"] > 2  # matches of several deals, scored per deal
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+        seat_score("solowhist", "rule", deals=2, seat=4)

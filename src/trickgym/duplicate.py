@@ -19,7 +19,7 @@ import pandas as pd
 from .analysis import bid_success
 from .sim import simulate
 
-__all__ = ["TournamentReport", "tournament"]
+__all__ = ["TournamentReport", "seat_score", "tournament"]
 
 _PARTNERSHIP = {"phat", "pinochle"}
 _Z95 = 1.959963984540054
@@ -194,6 +194,29 @@ def tournament(
     )
     rows = pd.concat(frames, ignore_index=True)
     return TournamentReport(game, names, standings, difference, _bids_by_agent(rows), rows)
+
+
+def seat_score(
+    game: str, agent, deals: int = 1000, seed: int = 0, *, seat: int = 0, others="rule", **options
+) -> pd.Series:
+    """Mean payoff per deal of ``agent`` at ``seat`` among ``others`` (one agent for every
+    other seat), with its 95% interval; Phat: ``deals`` matches, scored per deal.
+
+    Payoffs are the seat's own (its team's margin in Phat and Pinochle), as in
+    :func:`tournament`; not duplicate, so the interval holds the cards' luck.
+    """
+    from .games import game as make_game
+
+    n_seats = make_game(game, **options).n_seats
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n_seats:
+        raise ValueError(f"seat must be 0..{n_seats - 1} for {game}, got {seat!r}")
+    agents = [others] * n_seats
+    agents[seat] = agent
+    unit = "matches" if game == "phat" else "deals"
+    df = simulate(game, agents=agents, seed=seed, **{unit: deals}, **options)
+    values = _seat_payoffs(game, df, n_seats)[:, seat]
+    mean, low, high = _interval(values)
+    return pd.Series({"mean": mean, "ci_low": low, "ci_high": high, "deals": len(values)})
 
 
 def _bids_by_agent(rows: pd.DataFrame) -> pd.DataFrame:
