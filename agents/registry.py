@@ -82,5 +82,13 @@ def _monte_carlo(name: str, game, **kwargs):
     return make_mc_agent(name, game, **kwargs)
 
 
+def _learnt(game, **kwargs):
+    """Factory of the learnt agent (the game's shipped value network unless ``weights=``)."""
+    from .learnt import LearntAgent
+
+    return LearntAgent(game, **kwargs)
+
+
 for _name in ("pimc", "ismcts"):
     register_agent(_name, partial(_monte_carlo, _name))
+register_agent("learnt", _learnt)

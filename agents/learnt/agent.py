@@ -1,0 +1,148 @@
+"""``LearntAgent``: plays a learnt value network, with no search and no PyTorch.
+
+At each searched decision (the phases PIMC searches,
+:mod:`trickgym.agents.mc.phases`) the agent encodes its seat's observation
+record as a feature vector, asks the network for every action's value and
+plays the legal action valued highest. The rule agent's action is kept
+unless another is valued more than a margin above it (per phase, chosen
+when the net was fitted: the phases where the net is no better judge than
+the rule agent keep the rule agent's actions): the rule agent knows
+conventions that the network values alike, and the margin keeps it from
+trading them for noise. Other decisions (Troggu's discards,
+Pinochle's kitty) are the rule agent's, as for PIMC.
+
+It acts only on the seat's observation, so it is a fair player.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from trickgym.rng import mix64, seed_rng
+
+from .net import ValueNet, feature_digest
+
+NEVER = 1e9  # a margin no value difference reaches: the rule agent's action is kept
+
+__all__ = ["WEIGHTS_DIR", "LearntAgent", "shipped_weights", "weights_name"]
+
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+
+
+def weights_name(game) -> str:
+    """The file name of a game's shipped weights: ``solowhist.npz``, ``troggu-5p.npz``."""
+    if game.name == "troggu":
+        return f"troggu-{game.n_seats}p.npz"
+    return f"{game.name}.npz"
+
+
+def shipped_weights() -> list[str]:
+    """The weights files shipped with the package (their names, sorted)."""
+    return sorted(p.name for p in WEIGHTS_DIR.glob("*.npz"))
+
+
+class LearntAgent:
+    """A fair agent that plays a :class:`ValueNet` (default: the game's shipped weights).
+
+    ``weights`` is a path or a :class:`ValueNet`; ``margin`` (payoff points,
+    one number for every phase; default the per-phase margins stored with
+    the weights) is how much better than the rule agent's action another
+    must be valued to be played instead.
+    """
+
+    def __init__(self, game, weights=None, margin=None, seed=None, rule_options=None):
+        from trickgym.agents.mc.agent import _rule_kernel
+        from trickgym.agents.rule import params_matrix
+
+        from trickgym.api import Game
+        from trickgym.games.obs_features import feature_names, feature_plan
+
+        if isinstance(game, str):
+            import trickgym
+
+            game = trickgym.game(game)
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
+        if weights is None:
+            path = WEIGHTS_DIR / weights_name(game)
+            if not path.is_file():
+                shipped = ", ".join(shipped_weights()) or "none"
+                raise ValueError(
+                    f"no learnt weights shipped for {game!r} ({path.name}; shipped: {shipped}); "
+                    "train some with experiments/train_learnt.py and pass weights=<path>"
+                )
+            weights = path
+        net = weights if isinstance(weights, ValueNet) else ValueNet.load(weights)
+        names = feature_names(game)
+        fits = (
+            net.meta.get("game") == game.name
+            and net.meta.get("seats", game.n_seats) == game.n_seats
+            and net.meta.get("features") == feature_digest(names)
+        )
+        if not fits:
+            raise ValueError(
+                f"weights for {net.meta.get('game')!r} at {net.meta.get('seats')} seats with "
+                f"feature table {net.meta.get('features')!r} do not fit {game!r} "
+                f"({game.n_seats} seats, feature table {feature_digest(names)!r}): retrain them"
+            )
+        if net.n_outputs != game.n_actions:
+            raise ValueError(
+                f"weights value {net.n_outputs} actions; {game.name} has {game.n_actions}"
+            )
+        if margin is not None and not (
+            isinstance(margin, int | float) and not isinstance(margin, bool) and margin >= 0
+        ):
+            raise ValueError(f"margin must be a number of points >= 0, got {margin!r}")
+        stored = {int(p): float(m) for p, m in net.meta.get("margins", {}).items()}
+        self.margins = stored if margin is None else {}
+        # A phase the held-out decisions never showed keeps the rule agent's actions.
+        self.margin = NEVER if margin is None else float(margin)
+        self.game = game
+        self.net = net
+        self.plan = feature_plan(game)
+        self.seed = seed_rng(seed)
+        self._own_seed = 0 if seed is None else self.seed
+        self.rng = np.array([self.seed], dtype=np.uint64)
+        self.params = params_matrix(game.name, game.n_seats, rule_options)
+        self._rule_action = _rule_kernel(game.name)
+
+    def __repr__(self) -> str:
+        margins = self.margins or self.margin
+        return f"LearntAgent({self.game.name}, margins={margins})"
+
+    def start_deal(self, seed: int, seat: int) -> None:
+        """Reseed the rule agent's generator from the deal's derived seed."""
+        self.rng[0] = mix64(np.uint64(seed) ^ np.uint64(self._own_seed))
+
+    def act(self, observation, action_mask) -> int:
+        """The agent reads the raw record: simulations call :meth:`act_record`."""
+        raise ValueError(
+            "LearntAgent acts on the observation record: call act_record(record, mask)"
+        )
+
+    def action_values(self, record: np.ndarray, rule: int) -> np.ndarray:
+        """The network's value of every action (float32[n_actions], payoff points), given
+        the rule agent's action ``rule``."""
+        features = self.plan.observe(self.game, record, 0)["features"]
+        return self.net.values(features[None, :], [rule])[0]
+
+    def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
+        """The action for the seat whose observation record is ``record`` (one-record array)."""
+        from trickgym.agents.mc.phases import searched_phase
+
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 0:
+            raise ValueError("no legal action in the mask")
+        rec = record[0]
+        seat = int(rec["seat"])
+        rule = int(self._rule_action(rec, self.params[seat]["values"], self.rng))
+        if len(legal) == 1 or not searched_phase(self.game.name, rec):
+            return rule
+        values = self.action_values(record, rule)[legal]
+        best = int(np.argmax(values))
+        margin = self.margins.get(int(rec["phase"]), self.margin)
+        if rule in legal and values[legal == rule][0] >= values[best] - margin:
+            return rule
+        return int(legal[best])
