@@ -121,7 +121,7 @@ def main(argv=None) -> None:
         a.game, [agent, "rule"], deals=a.eval_deals, seed=2026, progress=True, **options
     )
     # The report names agent objects by class; this one is the new weights.
-    text = result.format().replace("LearntAgent#0", "learnt")
+    text = result.format().replace("LearntAgent#0", "learnt".ljust(len("LearntAgent#0")))
     print(text)
     (out / "tournament.txt").write_text(text + "\n")
     report.update(

@@ -110,3 +110,12 @@ def test_backend_errors():
         simulate("solowhist", 10, scheduler="tcp://localhost:8786")
     with pytest.raises(ValueError, match="scheduler must be an address"):
         simulate("solowhist", 10, backend="dask", scheduler=42)
+
+
+def test_learnt_agent_runs_on_dask_as_locally(cluster):
+    """The registered ``learnt`` agent (numpy weights, no PyTorch) resolves on the workers."""
+    _, client = cluster
+    kwargs = {"deals": 40, "agents": ["learnt", "rule", "learnt", "rule"], "seed": 6, "chunk": 15}
+    local = simulate("solowhist", **kwargs)
+    remote = simulate("solowhist", backend="dask", scheduler=client, **kwargs)
+    assert_frame_equal(local, remote)

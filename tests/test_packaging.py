@@ -46,8 +46,14 @@ def test_wheel_contains_envs_and_agents(tmp_path):
         "games/solowhist/rules.py",
         "games/troggu/rules.py",
         "cli.py",
+        "agents/learnt/agent.py",
     ):
         assert f"trickgym/{module}" in names
+    # The learnt agent's weights are package data: `learnt` must play from a wheel.
+    from trickgym.agents.learnt import shipped_weights
+
+    for weights in shipped_weights():
+        assert f"trickgym/agents/learnt/weights/{weights}" in names
     (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
     requires = [
         line.split(":", 1)[1].strip()

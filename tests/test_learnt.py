@@ -1,0 +1,256 @@
+"""The learnt agent: its value network, its training by distillation, and its use.
+
+Strength is measured by experiments/train_learnt.py and the README's
+tables, not here; these tests check that the net, the fit and the agent
+do what they say on tiny budgets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mc_helpers import CONFIGS, make_game, record_of, twin_states
+from trickgym.agents import make_agent, python_action
+from trickgym.agents.learnt import LearntAgent, ValueNet, shipped_weights, weights_name
+from trickgym.agents.learnt.distill import Labels, collect, decision_regret, fit
+from trickgym.agents.mc import PIMCAgent
+
+import trickgym
+
+
+def test_net_round_trips_through_npz(tmp_path):
+    game = trickgym.game("solowhist")
+    net = ValueNet.for_game(game, hidden=(16, 8), seed=3, scale=2.5)
+    net.meta["margin"] = 0.25
+    path = net.save(tmp_path / "w.npz")
+    back = ValueNet.load(path)
+    x = np.random.default_rng(0).random((5, 1123), dtype=np.float32)
+    rule = np.array([0, 5, 52, 60, 3])
+    assert np.array_equal(net.values(x, rule), back.values(x, rule))
+    assert not np.array_equal(net.values(x, rule), net.values(x, rule[::-1]))
+    with pytest.raises(ValueError, match="rule="):
+        net.values(x)
+    assert back.meta == net.meta and back.scale == 2.5
+
+
+def test_net_load_errors_name_the_problem(tmp_path):
+    with pytest.raises(ValueError, match="no weights file"):
+        ValueNet.load(tmp_path / "missing.npz")
+    np.savez(tmp_path / "other.npz", a=np.zeros(3))
+    with pytest.raises(ValueError, match="not a trickgym value net"):
+        ValueNet.load(tmp_path / "other.npz")
+    net = ValueNet.for_game(trickgym.game("phat"), hidden=(4,))
+    with pytest.raises(ValueError, match=r"float32\[n, 720\]"):
+        net.values(np.zeros((2, 7), np.float32))
+
+
+def test_weights_must_fit_the_game():
+    net = ValueNet.for_game(trickgym.game("phat"), hidden=(4,))
+    with pytest.raises(ValueError, match="do not fit"):
+        LearntAgent(trickgym.game("solowhist"), weights=net)
+    with pytest.raises(ValueError, match="do not fit"):  # another table size
+        LearntAgent(
+            trickgym.game("troggu", players=4),
+            weights=ValueNet.for_game(trickgym.game("troggu", players=5), hidden=(4,)),
+        )
+    with pytest.raises(ValueError, match="margin"):
+        LearntAgent(trickgym.game("phat"), weights=net, margin=-1)
+
+
+def test_missing_shipped_weights_say_how_to_train():
+    game = trickgym.game("troggu", players=7)
+    if weights_name(game) in shipped_weights():
+        pytest.skip("weights shipped for this table")
+    with pytest.raises(ValueError, match=r"train_learnt\.py"):
+        LearntAgent(game)
+
+
+def _random_agent(game, seed=0, margin=0.0):
+    return LearntAgent(
+        game, weights=ValueNet.for_game(game, hidden=(32,), seed=seed), margin=margin, seed=1
+    )
+
+
+@pytest.mark.parametrize(("name", "opts"), CONFIGS)
+def test_decision_ignores_hidden_cards(name, opts):
+    """Two states that look the same to the seat get the same action, whatever the weights."""
+    game = make_game(name, opts)
+    state, twin, seat, _ = twin_states(game, 3)
+    assert np.array_equal(record_of(game, state.array, seat), record_of(game, twin, seat))
+    for weights_seed in range(3):
+        decisions = []
+        for array in (state.array, twin):
+            agent = _random_agent(game, weights_seed)
+            agent.start_deal(77, seat)
+            decisions.append(python_action(agent, game, array, 0, seat))
+        assert decisions[0] == decisions[1]
+
+
+def test_margin_keeps_the_rule_action_unless_another_is_clearly_better():
+    game = trickgym.game("solowhist")
+    rule = LearntAgent(game, weights=ValueNet.for_game(game, hidden=(8,)), margin=1e9)
+    df_rule = trickgym.simulate("solowhist", deals=6, agents=[rule, "rule", "rule", "rule"], seed=5)
+    df_base = trickgym.simulate("solowhist", deals=6, agents="rule", seed=5)
+    assert df_rule.drop(columns=[c for c in df_rule if c.startswith("agent")]).equals(
+        df_base.drop(columns=[c for c in df_base if c.startswith("agent")])
+    )
+    greedy = _random_agent(game, seed=4)  # margin 0: plays the random net's argmax
+    df_net = trickgym.simulate(
+        "solowhist", deals=6, agents=[greedy, "rule", "rule", "rule"], seed=5
+    )
+    assert not df_net.drop(columns=[c for c in df_net if c.startswith("agent")]).equals(
+        df_base.drop(columns=[c for c in df_base if c.startswith("agent")])
+    )
+
+
+def test_shipped_agents_play_simulations_and_tournaments_reproducibly():
+    shipped = shipped_weights()
+    assert "solowhist.npz" in shipped and len(shipped) >= 2
+    for name in ("solowhist", "phat"):
+        unit = {"matches": 1} if name == "phat" else {"deals": 8}
+        runs = [
+            trickgym.simulate(name, agents=["learnt", "rule", "rule", "rule"], seed=9, **unit)
+            for _ in range(2)
+        ]
+        assert runs[0].equals(runs[1]) and len(runs[0]) > 0
+    report = trickgym.tournament(
+        "solowhist", [make_agent("learnt", "solowhist"), "rule"], deals=4, seed=3
+    )
+    assert len(report.rows) == 8
+
+
+def test_collect_labels_every_searched_choice_with_pimc_values():
+    labels = collect("solowhist", 2, seed=4, samples=3, workers=1, chunk=1)
+    game = trickgym.game("solowhist")
+    assert len(labels) > 20
+    assert labels.features.shape == (len(labels), 1123)
+    assert labels.values.shape == (len(labels), game.n_actions)
+    valued = np.isfinite(labels.values)
+    assert (valued.sum(axis=1) >= 2).all()
+    rows = np.arange(len(labels))
+    # Every rule action labelled is among the legal (valued) actions, bar unvalued solves.
+    assert valued[rows, labels.rule].mean() > 0.9
+    again = collect("solowhist", 2, seed=4, samples=3, workers=1, chunk=2)
+    assert np.array_equal(labels.values, again.values, equal_nan=True)
+    assert np.array_equal(labels.features, again.features)
+
+
+def test_collect_values_are_pimcs():
+    """A label's values are what PIMC computes for that record with that deal's seed."""
+    labels = collect("phat", 1, seed=2, samples=2, workers=1)
+    assert len(labels) > 10 and set(np.unique(labels.phase)) == {0}
+    assert np.all(np.isfinite(labels.values).sum(axis=1) >= 2)
+    with pytest.raises(ValueError, match="explore"):
+        collect("phat", 1, explore=2.0)
+    with pytest.raises(ValueError, match="deals"):
+        collect("phat", 0)
+
+
+def _synthetic_labels(game, n, seed):
+    """Labels whose best action is set by one feature column: a rule a net can learn."""
+    rng = np.random.default_rng(seed)
+    size = 1123
+    features = (rng.random((n, size)) < 0.1).astype(np.float16)
+    features[:, :2] = rng.random((n, 2)) < 0.5
+    values = np.full((n, game.n_actions), np.nan, np.float32)
+    values[:, :4] = 0.0
+    best = (features[:, 0] + 2 * features[:, 1]).astype(int)  # uniform over 0..3
+    values[np.arange(n), best] = 3.0
+    rule = np.zeros(n, np.int16)
+    return Labels(features, values, rule, np.full(n, 4, np.int8))
+
+
+def test_fit_learns_a_learnable_rule():
+    game = trickgym.game("solowhist")
+    labels = _synthetic_labels(game, 8000, 1)
+    net, report = fit(labels, "solowhist", hidden=(64,), epochs=30, lr=3e-3, seed=0)
+    assert report["holdout_regret"][-1] < report["holdout_regret"][0]
+    held = _synthetic_labels(game, 500, 2)
+    regret, agreement = decision_regret(net, held, 0.0)
+    assert agreement > 0.9, report
+    assert regret < 0.3
+    assert report["rule_regret"] > 1.5  # always action 0: wrong three times in four
+
+
+def test_fit_refuses_labels_of_another_game():
+    labels = _synthetic_labels(trickgym.game("solowhist"), 50, 0)
+    with pytest.raises(ValueError, match="720"):
+        fit(labels, "phat")
+
+
+def test_pimc_action_values_follow_its_choice():
+    """PIMC's decision is the argmax of action_values (ties to the rule agent's card)."""
+    game = trickgym.game("phat")
+    state = game.deal(seed=3)
+    seat = state.current_player
+    rec = record_of(game, state.array, seat)
+    legal = np.flatnonzero(state.legal_action_mask())
+    a, b = PIMCAgent(game, samples=4, seed=2), PIMCAgent(game, samples=4, seed=2)
+    a.start_deal(5, seat)
+    b.start_deal(5, seat)
+    values = a.action_values(rec, legal)
+    assert values.shape == legal.shape and np.isfinite(values).all()
+    assert b._search(rec, legal) == legal[int(np.argmax(values))]
+
+
+def test_fit_gradient_matches_finite_differences():
+    from trickgym.agents.learnt.distill import loss_and_grads
+
+    rng = np.random.default_rng(0)
+    net = ValueNet.init([7, 5, 4, 6], seed=2)
+    net.weights = [w.astype(np.float64) for w in net.weights]
+    net.biases = [rng.standard_normal(b.shape) * 0.1 for b in net.biases]
+    x = rng.random((9, 7))
+    targets = rng.standard_normal((9, 6))
+    valued = rng.random((9, 6)) < 0.6
+    valued[:, :2] = True
+    targets = np.where(
+        valued,
+        targets - np.where(valued, targets, 0).sum(1, keepdims=True) / valued.sum(1, keepdims=True),
+        0.0,
+    )
+    _, grads = loss_and_grads(net, x, targets, valued, weight_decay=0.01)
+    params = net.weights + net.biases
+    for p, g in zip(params, grads, strict=True):
+        for index in list(np.ndindex(p.shape))[:12]:
+            old = p[index]
+            p[index] = old + 1e-6
+            up = loss_and_grads(net, x, targets, valued, 0.01)[0]
+            p[index] = old - 1e-6
+            down = loss_and_grads(net, x, targets, valued, 0.01)[0]
+            p[index] = old
+            assert g[index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-7)
+
+
+def test_training_example_runs_end_to_end(tmp_path):
+    """experiments/train_learnt.py --quick: labels, weights that load, a tournament, a report."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "experiments" / "train_learnt.py"
+    spec = importlib.util.spec_from_file_location("train_learnt", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--game", "phat", "--quick", "--workers", "1", "--out", str(tmp_path)])
+    out = tmp_path / "phat"
+    report = json.loads((out / "report.json").read_text())
+    assert report["train"] + report["holdout"] == len(Labels.load(out / "labels.npz"))
+    assert set(report["learnt_minus_rule"]) == {"mean", "ci_low", "ci_high"}
+    LearntAgent(trickgym.game("phat"), weights=out / "phat.npz")
+    assert "learnt" in (out / "tournament.txt").read_text()
+
+
+def test_baseline_tables_script_prints_every_row(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "experiments" / "learnt_baselines.py"
+    spec = importlib.util.spec_from_file_location("learnt_baselines", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--games", "phat,pinochle", "--deals", "10", "--pimc-deals", "10"])
+    out = capsys.readouterr().out
+    for row in ("| phat | learnt |", "| phat | pimc |", "| pinochle | rule |", "learnt - pimc"):
+        assert row in out
+    assert "| pinochle | learnt |" not in out or "pinochle.npz" in shipped_weights()
