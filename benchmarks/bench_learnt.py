@@ -12,29 +12,10 @@ import argparse
 import time
 
 import numpy as np
+from bench_mc import Timed
 from trickgym.agents.learnt import LearntAgent, shipped_weights
 
 import trickgym
-
-
-class Timed:
-    """Wraps an agent; records the seconds of each decision."""
-
-    def __init__(self, agent):
-        self.agent = agent
-        self.times: list[float] = []
-
-    def start_deal(self, seed, seat):
-        self.agent.start_deal(seed, seat)
-
-    def act(self, observation, mask):
-        return self.agent.act(observation, mask)
-
-    def act_record(self, record, mask):
-        t = time.perf_counter()
-        action = self.agent.act_record(record, mask)
-        self.times.append(time.perf_counter() - t)
-        return action
 
 
 def main() -> None:

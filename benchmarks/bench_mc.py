@@ -31,6 +31,7 @@ class Timed:
         self.calls = 0
         self.seconds = 0.0
         self.cpu_seconds = 0.0  # this process's CPU time: what a loaded machine does not inflate
+        self.times: list[float] = []  # seconds of each decision
 
     def start_deal(self, seed, seat):
         self.agent.start_deal(seed, seat)
@@ -41,7 +42,8 @@ class Timed:
     def act_record(self, record, mask):
         t, c = time.perf_counter(), time.process_time()
         a = self.agent.act_record(record, mask)
-        self.seconds += time.perf_counter() - t
+        self.times.append(time.perf_counter() - t)
+        self.seconds += self.times[-1]
         self.cpu_seconds += time.process_time() - c
         self.calls += 1
         return a

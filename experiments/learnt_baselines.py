@@ -1,14 +1,16 @@
 """The README's tables for the learnt agents: seat 0 among rule agents, and duplicate tournaments.
 
-    python experiments/learnt_baselines.py                       # every game with shipped weights
+    python experiments/learnt_baselines.py                       # every game
     python experiments/learnt_baselines.py --games solowhist --deals 2000 --pimc-deals 1000
 
 Table 1: the mean payoff per deal of seat 0 (its team's margin in Phat),
 with a 95% interval, when seat 0 is ``random``, ``rule``, ``pimc`` (default
 budget, seed 1) or ``learnt`` and the other seats are ``rule``; every agent
 plays the same deals (seed 2026). Table 2: duplicate tournaments (every
-seating) of ``learnt`` against ``random``, ``rule`` and ``pimc``. Phat's unit
-is the match (``--deals`` matches), scored per deal. Prints markdown.
+seating) of ``learnt`` against ``random``, ``rule`` and ``pimc``. The
+``learnt`` rows need the game's shipped weights (Troggu: at 5 players);
+games without them get the other rows. Phat's unit is the match (a tenth of
+``--deals``), scored per deal. Prints markdown.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import argparse
 import time
 
 from tqdm import tqdm
-from trickgym.agents.learnt import LearntAgent, shipped_weights
+from trickgym.agents.learnt import LearntAgent, shipped_weights, weights_name
 from trickgym.agents.mc import PIMCAgent
 
 import trickgym
@@ -25,6 +27,9 @@ from trickgym.duplicate import seat_score
 
 SEED = 2026
 MATCHES_PER_DEAL = 0.1  # Phat: --deals deals are this many matches (a match is ~10 deals)
+
+
+OPTIONS = {"troggu": {"players": 5}}
 
 
 def _agent(name: str, game):
@@ -46,31 +51,41 @@ def _cell(row) -> str:
 def main(argv=None) -> None:
     """Print both tables for the chosen games."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    shipped = [w.removesuffix(".npz") for w in shipped_weights()]
-    p.add_argument("--games", default=",".join(shipped), help="games with shipped weights")
+    p.add_argument("--games", default=",".join(sorted(trickgym.GAMES)))
     p.add_argument("--deals", type=int, default=1000)
     p.add_argument("--pimc-deals", type=int, default=500, help="deals for the pimc rows")
     a = p.parse_args(argv)
     games = a.games.split(",")
-    unknown = [g for g in games if g not in shipped]
+    unknown = sorted(set(games) - set(trickgym.GAMES))
     if unknown:
-        p.error(f"no shipped weights for {unknown}; shipped: {shipped}")
+        p.error(f"unknown games {unknown}; games: {sorted(trickgym.GAMES)}")
+    games = [(g, trickgym.game(g, **OPTIONS.get(g, {}))) for g in games]
+    learnt = {g for g, game in games if weights_name(game) in shipped_weights()}
     seat_rows, duel_rows = [], []
-    jobs = [(g, n) for g in games for n in ("random", "rule", "pimc", "learnt")]
-    for game_name, name in tqdm(jobs, desc="seat 0 among rule agents"):
-        game = trickgym.game(game_name)
+    jobs = [
+        (g, game, n)
+        for g, game in games
+        for n in ("random", "rule", "pimc", "learnt")
+        if n != "learnt" or g in learnt
+    ]
+    for game_name, game, name in tqdm(jobs, desc="seat 0 among rule agents"):
         deals = a.pimc_deals if name == "pimc" else a.deals
         t = time.perf_counter()
-        row = seat_score(game_name, _agent(name, game), deals=_units(game_name, deals), seed=SEED)
+        row = seat_score(
+            game_name, _agent(name, game), deals=_units(game_name, deals), seed=SEED,
+            **OPTIONS.get(game_name, {}),
+        )  # fmt: skip
         seat_rows.append((game_name, name, row, time.perf_counter() - t))
-    for game_name in games:
-        game = trickgym.game(game_name)
+    for game_name, game in games:
+        if game_name not in learnt:
+            continue
         for rival in ("random", "rule", "pimc"):
             deals = a.pimc_deals if rival == "pimc" else a.deals
             t = time.perf_counter()
             report = trickgym.tournament(
                 game_name, [LearntAgent(game), _agent(rival, game)],
                 deals=_units(game_name, deals), seed=SEED, progress=True,
+                **OPTIONS.get(game_name, {}),
             )  # fmt: skip
             duel_rows.append((game_name, rival, report.difference, deals, time.perf_counter() - t))
     print("| game | seat 0 | deals | mean payoff per deal [95%] | seconds |")

@@ -9,8 +9,9 @@ that the positions a rule-playing table reaches are in the data too.
 :func:`fit` trains a :class:`~.net.ValueNet` on those labels by Adam on the
 squared error of each action's value relative to the mean over the legal
 ones (the network learns which action is better, not what the deal is
-worth), and picks the margin over the rule agent's action that loses the
-teacher least on held-out decisions.
+worth), and picks, per phase, the margin over the rule agent's action that
+loses the teacher least on held-out decisions, keeping the rule agent's
+action in the phases where the net does not beat it beyond doubt.
 
 Work is spread over processes. A deal's labels depend only on the seed and
 the deal's index, whatever the chunks and workers: the teachers are
@@ -36,6 +37,7 @@ __all__ = [
     "bidding_phases",
     "choose_margins",
     "collect",
+    "decision_losses",
     "decision_regret",
     "fit",
     "loss_and_grads",
