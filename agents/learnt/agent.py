@@ -54,6 +54,7 @@ class LearntAgent:
 
     def __init__(self, game, weights=None, margin=None, seed=None, rule_options=None):
         from trickgym.agents.mc.agent import _rule_kernel
+        from trickgym.agents.mc.phases import SEARCHED
         from trickgym.agents.rule import params_matrix
 
         from trickgym.api import Game
@@ -107,6 +108,7 @@ class LearntAgent:
         self.rng = np.array([self.seed], dtype=np.uint64)
         self.params = params_matrix(game.name, game.n_seats, rule_options)
         self._rule_action = _rule_kernel(game.name)
+        self._searched = SEARCHED[game.name]
 
     def __repr__(self) -> str:
         margins = self.margins or self.margin
@@ -130,15 +132,13 @@ class LearntAgent:
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
-        from trickgym.agents.mc.phases import searched_phase
-
         legal = np.flatnonzero(action_mask)
         if len(legal) == 0:
             raise ValueError("no legal action in the mask")
         rec = record[0]
         seat = int(rec["seat"])
         rule = int(self._rule_action(rec, self.params[seat]["values"], self.rng))
-        if len(legal) == 1 or not searched_phase(self.game.name, rec):
+        if len(legal) == 1 or int(rec["phase"]) not in self._searched:
             return rule
         values = self.action_values(record, rule)[legal]
         best = int(np.argmax(values))

@@ -272,8 +272,7 @@ def decision_losses(net: ValueNet, labels: Labels, margin) -> tuple[np.ndarray, 
     keep = rule_ok & (predicted[rows, safe_rule] >= predicted[rows, choice] - margin)
     choice = np.where(keep, rule, choice)
     best = np.where(valued, values, -np.inf).max(axis=1)
-    rule_loss = np.where(rule_ok, best - values[rows, safe_rule], np.nan)
-    return best - values[rows, choice], rule_loss
+    return best - values[rows, choice], _rule_losses(labels)
 
 
 def decision_regret(net: ValueNet, labels: Labels, margin) -> tuple[float, float]:
@@ -402,9 +401,7 @@ def loss_and_grads(net: ValueNet, x, targets, valued, weight_decay: float = 0.0)
     ``weight_decay / 2`` times the squared weights (biases free).
     """
     out, hidden_acts = net.forward(x)
-    k = np.maximum(valued.sum(axis=1, keepdims=True), 1)
-    centred = out - np.where(valued, out, 0.0).sum(axis=1, keepdims=True) / k
-    err = np.where(valued, centred - targets, 0.0)
+    err, k = _centred_error(out, targets, valued)
     n = len(x)
     loss = float(np.sum(err**2 / k)) / n
     loss += 0.5 * weight_decay * sum(float(np.sum(w.astype(np.float64) ** 2)) for w in net.weights)
@@ -451,20 +448,31 @@ def choose_margins(net: ValueNet, held: Labels, margins) -> tuple[dict, dict]:
     return margin_by_phase, phase_report
 
 
+def _centred_error(out, targets, valued) -> tuple[np.ndarray, np.ndarray]:
+    """The outputs centred over each row's valued actions, minus the (centred) targets,
+    zero elsewhere; and each row's number of valued actions (at least 1)."""
+    k = np.maximum(valued.sum(axis=1, keepdims=True), 1)
+    centred = out - np.where(valued, out, 0.0).sum(axis=1, keepdims=True) / k
+    return np.where(valued, centred - targets, 0.0), k
+
+
 def _holdout_loss(net: ValueNet, held: Labels) -> float:
     """Mean squared error (payoff points²) of the net's centred values on held-out labels."""
     targets, valued = _targets(held.values)
-    out = net.values(held.features, held.rule)
-    k = np.maximum(valued.sum(axis=1, keepdims=True), 1)
-    centred = out - np.where(valued, out, 0.0).sum(axis=1, keepdims=True) / k
-    return float(np.mean(np.sum(np.where(valued, centred - targets, 0.0) ** 2 / k, axis=1)))
+    err, k = _centred_error(net.values(held.features, held.rule), targets, valued)
+    return float(np.mean(np.sum(err**2 / k, axis=1)))
 
 
 def _rule_regret(held: Labels) -> tuple[float, float]:
-    """Teacher value lost per decision, and agreement with PIMC, of the rule agent's actions."""
-    values = held.values
-    rows = np.arange(len(held))
+    """Teacher value lost per decision, and agreement with PIMC, of the rule agent's actions
+    (over the decisions where PIMC valued the rule agent's action)."""
+    loss = _rule_losses(held)
+    loss = loss[np.isfinite(loss)]
+    return float(np.mean(loss)), float(np.mean(loss <= 1e-6))
+
+
+def _rule_losses(labels: Labels) -> np.ndarray:
+    """Per decision, the teacher value lost by the rule agent's action (NaN: not valued)."""
+    values = labels.values
     best = np.where(np.isfinite(values), values, -np.inf).max(axis=1)
-    got = values[rows, held.rule.astype(np.int64)]
-    ok = np.isfinite(got)
-    return float(np.mean(best[ok] - got[ok])), float(np.mean(got[ok] >= best[ok] - 1e-6))
+    return best - values[np.arange(len(labels)), labels.rule.astype(np.int64)]
