@@ -167,6 +167,7 @@ class TrickEnv(gym.Env):
         self._legal_sets_at = kernels.legal_sets_at
         self._observe_at = kernels.observe_at
         self._status_at = kernels.status_at
+        opponents, rule_options = self._resolve_presets(opponents, rule_options)
         self._kinds, self._agents = self._resolve_opponents(opponents)
         from trickgym.agents.rule import params_matrix
 
@@ -183,6 +184,26 @@ class TrickEnv(gym.Env):
         self._obs = np.zeros(1, dtype=self.game.obs_dtype)
         self._agent_rngs = np.zeros((n, 1), dtype=np.uint64)
         self._started = False
+
+    def _resolve_presets(self, opponents, rule_options):
+        """Opponents playing a rule preset (``"fitted"``) become ``"rule"`` with its options."""
+        from trickgym.agents.rule.presets import PRESETS, resolve_presets
+
+        n = self.n_seats
+        if isinstance(opponents, str) and opponents in PRESETS:
+            opponents = [opponents] * (n - 1)
+        if not isinstance(opponents, list | tuple) or not any(
+            isinstance(a, str) and a in PRESETS for a in opponents
+        ):
+            return opponents, rule_options
+        if len(opponents) != n - 1:
+            return opponents, rule_options  # _resolve_opponents names the wrong count
+        seats = [(self.seat + 1 + i) % n for i in range(n - 1)]
+        per_seat = [None] * n
+        for seat, agent in zip(seats, opponents, strict=True):
+            per_seat[seat] = agent
+        per_seat, rule_options = resolve_presets(self.game.name, per_seat, rule_options, n)
+        return [per_seat[seat] for seat in seats], rule_options
 
     def _resolve_opponents(self, opponents) -> tuple[np.ndarray, list]:
         """Per-seat built-in kinds (-1 for the learner and Python agents) and agents."""

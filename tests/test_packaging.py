@@ -54,6 +54,12 @@ def test_wheel_contains_envs_and_agents(tmp_path):
 
     for weights in shipped_weights():
         assert f"trickgym/agents/learnt/weights/{weights}" in names
+    # So are the fitted bidders' options, which the `fitted` preset reads.
+    from trickgym.agents.rule.presets import fitted_games
+
+    assert fitted_games()
+    for game in fitted_games():
+        assert f"trickgym/agents/rule/fitted/{game}.json" in names
     (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
     requires = [
         line.split(":", 1)[1].strip()

@@ -19,7 +19,7 @@ import dataclasses
 
 import numpy as np
 
-__all__ = ["MAX_PARAMS", "PARAMS_DTYPE", "params_matrix", "params_row"]
+__all__ = ["MAX_PARAMS", "PARAMS_DTYPE", "options_class", "params_matrix", "params_row"]
 
 MAX_PARAMS = 16  # width of a parameter row; games use the first fields
 PARAMS_DTYPE = np.dtype([("values", np.float64, (MAX_PARAMS,))])
@@ -35,19 +35,27 @@ def params_row(options) -> np.ndarray:
     return row
 
 
+def options_class(game_name: str):
+    """The ``RuleOptions`` dataclass of ``game_name``'s rule agent."""
+    from . import phat, pinochle, solowhist, troggu
+
+    classes = {
+        "solowhist": solowhist.RuleOptions,
+        "troggu": troggu.RuleOptions,
+        "phat": phat.RuleOptions,
+        "pinochle": pinochle.RuleOptions,
+    }
+    if game_name not in classes:
+        raise ValueError(f"unknown game {game_name!r}; available: {', '.join(sorted(classes))}")
+    return classes[game_name]
+
+
 def params_matrix(game_name: str, n_seats: int, options=None) -> np.ndarray:
     """Per-seat parameter records (:data:`PARAMS_DTYPE`, field ``values``).
 
     ``options`` is None (defaults), one options object, or a list of one per seat.
     """
-    from . import phat, pinochle, solowhist, troggu
-
-    defaults = {
-        "solowhist": solowhist.RuleOptions,
-        "troggu": troggu.RuleOptions,
-        "phat": phat.RuleOptions,
-        "pinochle": pinochle.RuleOptions,
-    }[game_name]
+    defaults = options_class(game_name)
     if options is None or not isinstance(options, list | tuple):
         options = [options] * n_seats
     if len(options) != n_seats:

@@ -34,7 +34,9 @@ class TournamentReport:
     agent's mean minus the second's, paired by deal, with its interval;
     ``bids``: bid success per agent (as declarer) and contract;
     ``rows``: the simulation frames of every seating, with a ``seating``
-    column and ``agent_<seat>`` columns.
+    column and ``agent_<seat>`` columns; ``per_deal``: each agent's paired
+    value per deal (Phat: per match, scored per deal), the numbers behind
+    ``standings`` and ``difference``.
     """
 
     game: str
@@ -43,6 +45,7 @@ class TournamentReport:
     difference: pd.Series
     bids: pd.DataFrame
     rows: pd.DataFrame
+    per_deal: pd.DataFrame | None = None
 
     def format(self) -> str:
         """The report as aligned text."""
@@ -131,8 +134,13 @@ def tournament(
 ) -> TournamentReport:
     """Replay ``deals`` deals (Phat: matches) with ``agents`` in every seating.
 
-    ``agents`` are built-in names (``"rule"``, ``"random"``, ``"oracle"``)
-    or agent objects, at least two. Returns a :class:`TournamentReport`.
+    ``agents`` are built-in names (``"rule"``, ``"random"``, ``"oracle"``),
+    rule presets (``"fitted"``), registered names or agent objects, at
+    least two. ``rule_options``: one ``RuleOptions`` for every rule agent,
+    or a dict from competitor name (``"rule"`` or a preset) to the options
+    its seats play with, e.g. two settings of the rule agent against each
+    other: ``tournament(g, ["fitted", "rule"], rule_options={"fitted": mine})``.
+    Returns a :class:`TournamentReport`.
     """
     from .games import game as make_game
 
@@ -154,13 +162,16 @@ def tournament(
     unit = "matches" if game == "phat" else "deals"
     frames, per_unit = [], []
     for k, seating in enumerate(seatings):
+        seat_agents, seat_options = _seat_rule_options(
+            [by_name[name] for name in seating], seating, rule_options
+        )
         df = simulate(
             game,
-            agents=[by_name[name] for name in seating],
+            agents=seat_agents,
             seed=seed,
             threads=threads,
             progress=progress,
-            rule_options=rule_options,
+            rule_options=seat_options,
             **{unit: deals},
             **options,
         )
@@ -193,7 +204,33 @@ def tournament(
         {"mean": mean, "ci_low": low, "ci_high": high}, name=f"{names[0]} - {names[1]}"
     )
     rows = pd.concat(frames, ignore_index=True)
-    return TournamentReport(game, names, standings, difference, _bids_by_agent(rows), rows)
+    return TournamentReport(
+        game, names, standings, difference, _bids_by_agent(rows), rows, values[names]
+    )
+
+
+def _seat_rule_options(agents: list, seating: tuple, rule_options):
+    """Per-seat agents and rule options of one seating, for ``rule_options`` by competitor.
+
+    A preset seat given its own options plays as ``"rule"`` with them (the
+    options asked for win over the preset's shipped ones).
+    """
+    from .agents.rule.presets import PRESETS
+
+    if not isinstance(rule_options, dict):
+        return agents, rule_options
+    allowed = {n for n in seating if n == "rule" or n in PRESETS}
+    unknown = sorted(set(rule_options) - allowed)
+    if unknown:
+        raise ValueError(
+            f"rule_options given for {unknown}: a dict of rule_options is keyed by the "
+            f"competitors playing the rule agent or a preset ({sorted(allowed) or 'none here'})"
+        )
+    seat_agents = [
+        "rule" if name in PRESETS and name in rule_options else agent
+        for agent, name in zip(agents, seating, strict=True)
+    ]
+    return seat_agents, [rule_options.get(name) for name in seating]
 
 
 def seat_score(

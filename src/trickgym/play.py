@@ -31,6 +31,7 @@ def _act_kernels(game_name: str):
 def _opponents(agents, seat: int, n: int) -> dict[int, str]:
     """Agent name of every other seat, in seat order after ``seat``."""
     from .agents.registry import known_agents
+    from .agents.rule.presets import PRESETS
 
     names = agents.split(",") if isinstance(agents, str) else list(agents)
     names = [a.strip() for a in names]
@@ -40,9 +41,10 @@ def _opponents(agents, seat: int, n: int) -> dict[int, str]:
         raise ValueError(
             f"give one agent or {n - 1} (one per other seat, after seat {seat}), got {len(names)}"
         )
+    known = sorted([*known_agents(), *PRESETS])
     for name in names:
-        if name not in known_agents():
-            raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known_agents())}")
+        if name not in known:
+            raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
     return {(seat + 1 + i) % n: name for i, name in enumerate(names)}
 
 
@@ -155,6 +157,7 @@ def play_deal(
     from trickgym.agents import KINDS, python_action, start_deal
     from trickgym.agents.registry import make_agent
     from trickgym.agents.rule import params_matrix
+    from trickgym.agents.rule.presets import resolve_presets
 
     from .checks import check_int
     from .rng import derive_seed, seed_rng
@@ -165,6 +168,11 @@ def play_deal(
     n = game.n_seats
     seat = check_int("seat", seat, 0, n - 1)
     others = _opponents(agents, seat, n)
+    # Presets ("fitted") are the compiled rule agent with their own options at their seats.
+    names, rule_options = resolve_presets(
+        game_name, [others.get(s) for s in range(n)], rule_options, n
+    )
+    others = {s: names[s] for s in others}
     color = color_enabled(stdout, color)
     seed = seed_rng(seed)
     act = _act_kernels(game_name)

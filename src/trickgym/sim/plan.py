@@ -105,18 +105,20 @@ def _per_seat_agents(agents, n_seats: int) -> tuple:
     """One entry per seat: a known name (checked) or a Python agent object."""
     from trickgym.agents import Agent
     from trickgym.agents.registry import known_agents
+    from trickgym.agents.rule.presets import PRESETS
 
     if isinstance(agents, str) or isinstance(agents, Agent):
         agents = [agents] * n_seats
     if isinstance(agents, type) or not isinstance(agents, list | tuple) or len(agents) != n_seats:
         raise ValueError(f"agents must be one agent or a list of {n_seats}, got {agents!r}")
+    known = sorted([*known_agents(), *PRESETS])
     for a in agents:
         if isinstance(a, str):
-            if a not in known_agents():
-                raise ValueError(f"unknown agent {a!r}; known agents: {', '.join(known_agents())}")
+            if a not in known:
+                raise ValueError(f"unknown agent {a!r}; known agents: {', '.join(known)}")
         elif isinstance(a, type) or not isinstance(a, Agent):
             raise ValueError(
-                f"agent {a!r} is neither a known name ({', '.join(known_agents())}) "
+                f"agent {a!r} is neither a known name ({', '.join(known)}) "
                 "nor an object with act(observation, action_mask)"
             )
     return tuple(agents)
@@ -136,12 +138,16 @@ def make_spec(
 ) -> RunSpec:
     """Validate ``simulate``'s arguments into a :class:`RunSpec` (clear errors first)."""
     from trickgym.agents.rule import params_matrix
+    from trickgym.agents.rule.presets import resolve_presets
 
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
     g = make_game(game, **options)
     sim = SPECS[game]
     agents = _per_seat_agents(agents, g.n_seats)
+    # Presets ("fitted") are the compiled rule agent with their own parameter rows.
+    agents, rule_options = resolve_presets(game, agents, rule_options, g.n_seats)
+    agents = tuple(agents)
     params = params_matrix(game, g.n_seats, rule_options)
     if dealing not in ("shuffled", "match"):
         raise ValueError(f"dealing must be 'shuffled' or 'match', got {dealing!r}")
