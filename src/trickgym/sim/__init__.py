@@ -115,7 +115,8 @@ def simulate(
     chunk : int, optional
         Deals (or matches) per chunk: the unit written to one file, sent to
         one Dask task, and redone after an interruption; memory is bounded
-        by it. Does not change results. Default: about 65536 rows.
+        by it. Does not change results. Default: about 65536 rows (1024
+        with ``dd``).
     threads : int, optional
         numba threads to use (default: all; Dask: each worker's threads).
     progress : bool

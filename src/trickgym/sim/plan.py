@@ -36,6 +36,10 @@ __all__ = [
 ]
 
 DEFAULT_CHUNK_ROWS = 1 << 16  # rows per chunk aimed at by the default chunk size
+# With dd=True a row costs the solver tens of milliseconds: chunks this small
+# still keep the threads busy, and the progress bar and an interrupted run's
+# saved work advance every minute or so.
+DD_CHUNK_ROWS = 1 << 10
 MAX_CHUNK_ROWS = 1 << 22  # rows a chunk may hold (its buffers are allocated at once)
 _KERNEL_LOCK = threading.Lock()  # one parallel kernel at a time per process (see run_chunk)
 
@@ -182,7 +186,7 @@ def make_spec(
     else:
         count = 1000 if deals is None else deals
         _check_count("deals", count, 1)
-        default_chunk = DEFAULT_CHUNK_ROWS
+        default_chunk = DD_CHUNK_ROWS if dd else DEFAULT_CHUNK_ROWS
         rows_per_item = 1
         unit, items = "deal", "deals"
         if dealing == "match":
