@@ -2,7 +2,7 @@
 
 Run by hand::
 
-    python benchmarks/bench_sim_dd.py                    # 300 dd deals x 3 runs, ~2-4 min
+    python benchmarks/bench_sim_dd.py                    # 300 dd deals x 3 runs, ~1-2 min
     python benchmarks/bench_sim_dd.py --dd-deals 1000 --runs 5 --threads 1
 
 Every timing is taken in this one session after a warm-up (compiled kernels
@@ -62,12 +62,12 @@ def main() -> None:
                 unsolved.append(100 * df.loc[declared, "dd_made"].isna().mean())
         rows.append((dd, deals, rates, cpus, unsolved))
     print(f"Solo Whist, four rule agents, {threads} numba thread(s), median of {args.runs} runs")
-    print(f"{'':<10}{'deals/run':>10}{'deals/s':>14}{'(min .. max)':>22}{'CPU us/deal':>14}")
+    print(f"{'':<10}{'deals/run':>10}{'deals/s':>12}{'(min .. max)':>28}{'CPU us/deal':>14}")
     for dd, deals, rates, cpus, unsolved in rows:
         label = "dd=True" if dd else "dd=False"
         span = f"{min(rates):,.1f} .. {max(rates):,.1f}"
         print(
-            f"{label:<10}{deals:>10,}{statistics.median(rates):>14,.1f}{span:>22}"
+            f"{label:<10}{deals:>10,}{statistics.median(rates):>12,.1f}{span:>28}"
             f"{statistics.median(cpus):>14,.1f}"
         )
         if dd:

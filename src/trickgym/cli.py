@@ -334,7 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="Solo Whist: add what the declarer could have taken double dummy (dd_tricks, "
         "dd_made) and split the failures into not makeable and misplayed; slow, about "
-        "10-30 deals/s per core",
+        "15 deals/s per core",
     )
     sim.add_argument(
         "--dd-max-nodes",
