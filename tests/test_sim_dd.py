@@ -90,6 +90,19 @@ def test_columns_equal_the_python_solver(rule_dd):
     assert counted > 0.7 * len(declared)
 
 
+def test_all_or_nothing_contracts_of_random_agents():
+    """Random agents bid Abundance Declared and the misères often: probed first, then counted."""
+    df = simulate("solowhist", 40, "random", seed=2, dd=True, dd_max_nodes=200_000)
+    seen = set()
+    for _, row in df[df["dd_made"].notna()].iterrows():
+        tricks, made = oracle(row, 20 * 200_000, count=row["dd_tricks"] >= 0)
+        assert bool(row["dd_made"]) == made, row
+        if tricks is not None:
+            assert row["dd_tricks"] == tricks, row
+        seen.add(str(row["contract"]))
+    assert {"Abundance Declared", "Misère Ouverte"} <= seen
+
+
 def test_passed_out_and_unsolved_encodings(rule_dd, tight):
     for df in (rule_dd, tight):
         passed = df["contract"] == "Passed out"

@@ -16,13 +16,14 @@ the declarer in Abundance Declared (rules SW-D9).
 - ``-1`` in both: no contract (a passed-out deal), or the solver ran out of
   its node budget (``dd_max_nodes``, per solver call) for that answer.
 
-How, at the least cost: a misère is first asked the made-or-beaten question
+How, at the least cost: the all-or-nothing contracts (Misère, Misère
+Ouverte, Abundance Declared) are first asked the made-or-beaten question
 (one null-window probe, :func:`~trickgym.solvers.dd_search.dd_reaches`); a
-made one has ``dd_tricks`` 0, a beaten one is counted exactly (the count is
-often far dearer than the probe, so it is the one flagged). Other contracts
-are counted exactly first, which settles ``dd_made``; only when the count
-runs out of budget does a probe at the goal decide ``dd_made`` alone. A row
-takes at most two solver calls.
+made one has ``dd_tricks`` 0 (13), a beaten one is counted exactly (the
+count is often far dearer than the probe, so it is the one flagged). Other
+contracts are counted exactly first, which settles ``dd_made``; only when
+the count runs out of budget does a probe at the goal decide ``dd_made``
+alone. A row takes at most two solver calls.
 
 The columns are computed by a compiled parallel kernel over the rows
 (:func:`dd_block`) after the rule kernels have played them, in the same
@@ -111,7 +112,7 @@ def dd_row(hands, contract, declarer, partner, trumps, dealer, table, trick):
     n_trick = np.int64(0)
     goal = _GOAL[contract]
     reset_table(table)
-    if not misere:
+    if not misere and contract != ABUNDANCE_DECLARED:
         # The exact count first: it settles dd_made too, in less time than a
         # probe and a count (the probe's entries save the count little).
         tricks = dd_tricks(hands, trick, n_trick, leader, strain, side, False, table)
@@ -121,14 +122,16 @@ def dd_row(hands, contract, declarer, partner, trumps, dealer, table, trick):
         if table[1][META_ABORTED]:
             return -1, -1
         return -1, 1 if made else 0
-    # A misère is beaten when the defenders can force one trick on the declarer:
-    # one probe, far cheaper than the count, and a made one counts 0.
-    beaten = dd_reaches(hands, trick, n_trick, leader, strain, side, True, np.int64(1), table)
+    # All or nothing (a misère is beaten when the defenders can force one trick
+    # on the declarer): one probe, far cheaper than the count, and a made
+    # contract's count is known (0, or all 13).
+    target = np.int64(1) if misere else goal
+    reached = dd_reaches(hands, trick, n_trick, leader, strain, side, misere, target, table)
     if table[1][META_ABORTED]:
         return -1, -1
-    if not beaten:
-        return 0, 1
-    return dd_tricks(hands, trick, n_trick, leader, strain, side, True, table), 0
+    if reached != misere:
+        return (0 if misere else 13), 1
+    return dd_tricks(hands, trick, n_trick, leader, strain, side, misere, table), 0
 
 
 @njit(cache=True, parallel=True, nogil=True)
