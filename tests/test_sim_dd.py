@@ -311,3 +311,15 @@ def test_cli_dd_prints_the_split(capsys):
         assert f"{row['misplayed_pct']:.2f}%" in line
     assert main([*argv, "--game", "troggu", "--players", "4", "--dd"]) == 2
     assert "only solowhist" in capsys.readouterr().err
+
+
+def test_experiment_file_fixes_dd(tmp_path, capsys):
+    path = tmp_path / "dd.toml"
+    path.write_text(
+        f'game = "solowhist"\nagents = "rule"\nseed = 4\ndeals = 40\ndd = true\n'
+        f"dd_max_nodes = {TIGHT}\n"
+    )
+    assert main(["simulate", "--experiment", str(path), "--quiet"]) == 0
+    assert "misplayed of failures" in capsys.readouterr().out
+    assert main(["simulate", "--experiment", str(path), "--dd", "--quiet"]) == 2
+    assert "--dd would change the results" in capsys.readouterr().err
