@@ -323,3 +323,21 @@ def test_experiment_file_fixes_dd(tmp_path, capsys):
     assert "misplayed of failures" in capsys.readouterr().out
     assert main(["simulate", "--experiment", str(path), "--dd", "--quiet"]) == 2
     assert "--dd would change the results" in capsys.readouterr().err
+
+
+def test_resume_a_run_recorded_before_the_dd_keys(tmp_path):
+    out = tmp_path / "old"
+
+    def stop(index, rows):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate("solowhist", 10, "rule", seed=4, chunk=5, out=out, on_chunk=stop)
+    path = out / "_trickgym_run.json"
+    meta = json.loads(path.read_text())
+    del meta["dd"], meta["dd_max_nodes"]
+    path.write_text(json.dumps(meta))
+    run = simulate("solowhist", 10, "rule", seed=4, chunk=5, out=out, resume=True)
+    assert (run.chunks_skipped, run.chunks_run) == (1, 1)
+    with pytest.raises(ValueError, match="dd: folder has False, this run True"):
+        simulate("solowhist", 10, "rule", seed=4, chunk=5, out=out, resume=True, dd=True)

@@ -114,7 +114,7 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
     if args.experiment:
         from .experiment import load_experiment
 
-        given = [f"--{k}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
+        given = [f"--{k.replace('_', '-')}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
         if args.option:
             given.append("--option")
         if given:

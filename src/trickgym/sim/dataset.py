@@ -52,7 +52,8 @@ LOCK_NAME = "_trickgym_run.lock"
 _CHUNK = re.compile(r"^chunk-(\d{6,})-(deals|matches)-(\d{12,})\.parquet$")
 
 
-# Spec keys recorded since a version, with the value every earlier run had.
+# Spec keys added to the metadata later (dd: issue 19), with the value every run
+# recorded before them had, so such a run can still be resumed.
 _ADDED_KEYS = {"dd": False, "dd_max_nodes": None}
 
 
