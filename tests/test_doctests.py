@@ -6,10 +6,11 @@ import doctest
 
 import pytest
 
+import trickgym.analysis.failures
 import trickgym.cards.notation
 
 
-@pytest.mark.parametrize("module", [trickgym.cards.notation])
+@pytest.mark.parametrize("module", [trickgym.cards.notation, trickgym.analysis.failures])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

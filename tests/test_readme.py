@@ -27,6 +27,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 # (pattern, replacement): README sizes -> test sizes. Every pattern must match somewhere.
 SMALLER = [
     (r"deals=100_000", "deals=2_000"),
+    (r"deals=2000, agents=\"rule\", seed=1, dd=True", 'deals=20, agents="rule", seed=1, dd=True'),
     (r"deals=10_000", "deals=40"),
     (r"deals=1000\b", "deals=2"),
     (r"samples=32", "samples=2"),

@@ -16,6 +16,7 @@ DESCRIPTION = (
 EPILOG = """examples:
   trickgym simulate --game solowhist --deals 1000000 --agents rule --seed 1
   trickgym simulate --deals 200000 --agents rule --seed 1 --out runs/sw   # a Parquet dataset
+  trickgym simulate --deals 2000 --agents rule --dd     # + why contracts failed (double dummy)
   trickgym report runs/sw --out report.html
   trickgym tournament --game pinochle --competitors rule,random --deals 1000
   trickgym play solowhist --seat 0 --opponents rule --seed 7
@@ -103,6 +104,8 @@ _RESULT_FLAGS = (
     "chunk",
     "players",
     "mode",
+    "dd",
+    "dd_max_nodes",
 )
 
 
@@ -111,7 +114,7 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
     if args.experiment:
         from .experiment import load_experiment
 
-        given = [f"--{k}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
+        given = [f"--{k.replace('_', '-')}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
         if args.option:
             given.append("--option")
         if given:
@@ -135,6 +138,10 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
         "chunk": args.chunk,
         **options,
     }
+    if args.dd:
+        kwargs["dd"] = True
+    if args.dd_max_nodes is not None:
+        kwargs["dd_max_nodes"] = args.dd_max_nodes
     game = args.game or "solowhist"
     if args.matches is not None:
         kwargs["matches"] = args.matches
@@ -145,16 +152,35 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
     return game, kwargs
 
 
-def _bid_table(parts) -> tuple[str, int]:
-    """The bid success table of row frames counted part by part, and the row count."""
-    from .analysis import bid_counts, bid_success_from_counts, format_bid_table
+def _bid_table(parts, dd: bool = False) -> tuple[str, int]:
+    """The bid success table of row frames counted part by part, and the row count.
 
-    total = None
+    With ``dd`` (rows with ``dd_made``) the failure split follows the table.
+    """
+    from .analysis import (
+        bid_counts,
+        bid_success_from_counts,
+        failure_counts,
+        failure_split_from_counts,
+        format_bid_table,
+        format_failure_table,
+    )
+
+    total = failures = None
     for part in parts:
         counts = bid_counts(part)
         total = counts if total is None else total.add(counts, fill_value=0)
-    table = bid_success_from_counts(total.sort_index())
-    return format_bid_table(table), int(total["count"].sum())
+        if dd:
+            f = failure_counts(part)
+            failures = f if failures is None else failures.add(f, fill_value=0)
+    table = format_bid_table(bid_success_from_counts(total.sort_index()))
+    if failures is not None:
+        split = failure_split_from_counts(failures.sort_index())
+        table += (
+            "\nfailures, double dummy (perfect play by all four hands in the contract played):\n"
+            + format_failure_table(split)
+        )
+    return table, int(total["count"].sum())
 
 
 def _simulate(args) -> int:
@@ -179,6 +205,9 @@ def _simulate(args) -> int:
     # The printed summary needs a few columns only, summed chunk by chunk, so a huge
     # run is never held in memory.
     summary = None if game == "phat" else ["contract", "made", "declarer"]
+    dd = bool(kwargs.get("dd"))
+    if dd and summary is not None:
+        summary.append("dd_made")
     start = time.perf_counter()
     if args.out:
         result = simulate(game, out=args.out, resume=args.resume, **kwargs, **run)
@@ -193,7 +222,7 @@ def _simulate(args) -> int:
         df = pd.concat(parts, ignore_index=True)
         table, n_rows = format_phat_summary(phat_summary(df)), len(df)
     else:
-        table, n_rows = _bid_table(parts)
+        table, n_rows = _bid_table(parts, dd)
     elapsed = time.perf_counter() - start
     agents = kwargs["agents"]
     agents = agents if isinstance(agents, str) else ",".join(agents)
@@ -229,6 +258,8 @@ _NOT_OPTIONS = {
     "matches",
     "first",
     "rule_options",
+    "dd",
+    "dd_max_nodes",
 }
 
 
@@ -294,9 +325,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--chunk",
         type=int,
         default=None,
-        help="deals (or matches) per chunk file (default: about 65536 rows)",
+        help="deals (or matches) per chunk file (default: about 65536 rows; 1024 with --dd)",
     )
     _add_table_flags(sim)
+    sim.add_argument(
+        "--dd",
+        action="store_true",
+        default=None,
+        help="Solo Whist: add what the declarer could have taken double dummy (dd_tricks, "
+        "dd_made) and split the failures into not makeable and misplayed; slow, about "
+        "15 deals/s per core",
+    )
+    sim.add_argument(
+        "--dd-max-nodes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --dd: search nodes per solver call before a row is flagged unsolved "
+        "(default: 4000000; 0: no budget)",
+    )
     sim.add_argument(
         "--experiment", default=None, metavar="FILE", help="a TOML file fixing the whole run"
     )

@@ -40,6 +40,8 @@ KEYS = {
     "dealing": "'shuffled' (default) or 'match' (Solo Whist's BGA dealing)",
     "pack": "'bga' (same as dealing = 'match') or 'shuffled'",
     "chunk": "deals or matches per chunk (default: about 65536 rows)",
+    "dd": "true: double-dummy columns dd_tricks, dd_made (Solo Whist)",
+    "dd_max_nodes": "node budget of each double-dummy solver call (default 4000000; 0: none)",
     "options": "table of game options, e.g. [options] unit = 5",
     "rule_options": "table of the rule agents' settings (RuleOptions fields), every seat",
 }

@@ -3,6 +3,8 @@
 Pure pandas in, pandas out. Every rate comes with a 95% Wilson interval,
 every difference of rates with a Newcombe interval. Hand-feature columns
 (``hf_*``, see ``trickgym.sim.features``) or any other column can be binned.
+Rows simulated with ``dd=True`` also split the failures into not makeable
+double dummy and misplayed (:func:`failure_split`).
 
 >>> import pandas as pd
 >>> df = pd.DataFrame({"contract": ["Solo"] * 4, "declarer": [0, 1, 2, 3],
@@ -22,6 +24,7 @@ from .calibration import (
 from .columns import declared, declarer_payoff, detect_game, feature_columns, seat_position
 from .compare import compare_payoff, compare_success
 from .dataset import load_dataset
+from .failures import failure_counts, failure_split, failure_split_from_counts
 from .intervals import mean_interval, newcombe_interval, wilson_interval
 from .phat import format_phat_summary, phat_summary, pitch_frame, race_table
 from .plots import (
@@ -43,7 +46,7 @@ from .success import (
     success_by_position,
     success_table,
 )
-from .text import format_bid_table, format_table
+from .text import format_bid_table, format_failure_table, format_table
 
 __all__ = [
     "SuccessModel",
@@ -57,10 +60,14 @@ __all__ = [
     "declarer_payoff",
     "detect_game",
     "expected_payoff",
+    "failure_counts",
+    "failure_split",
+    "failure_split_from_counts",
     "feature_bins",
     "feature_columns",
     "fit_success_model",
     "format_bid_table",
+    "format_failure_table",
     "format_phat_summary",
     "format_table",
     "html_report",

@@ -16,6 +16,7 @@ import pandas as pd
 from . import plots
 from .calibration import calibration_table, out_of_fold_predictions
 from .columns import declared, detect_game, feature_columns
+from .failures import failure_split
 from .phat import phat_summary, pitch_frame, race_table
 from .success import bid_success, expected_payoff, success_by_feature, success_by_position
 
@@ -55,8 +56,29 @@ _DISPLAY = {
     "payoff_set": "payoff when set",
     "share_pct": "% of deals",
     "position": "position",
+    "not_makeable": "not makeable",
+    "defenders_errors": "defenders' errors",
+    "not_makeable_pct": "not makeable %",
+    "misplayed_pct": "misplayed %",
+    "defenders_errors_pct": "defenders' errors %",
+    "unsolved_pct": "unsolved %",
+    "dd_makeable_pct": "makeable dd %",
+    "misplayed_of_failed_pct": "misplayed of failures %",
+    "misplayed_ci_low_pct": "95% CI low %",
+    "misplayed_ci_high_pct": "95% CI high %",
 }
-_COUNTS = {"count", "made", "deals", "n", "games"}
+_COUNTS = {
+    "count",
+    "made",
+    "deals",
+    "n",
+    "games",
+    "failed",
+    "not_makeable",
+    "misplayed",
+    "defenders_errors",
+    "unsolved",
+}
 
 
 def figure_uri(fig) -> str:
@@ -173,6 +195,18 @@ def _bid_sections(
         rate = 100 * float(success.loc[passed, "count"].sum()) / max(len(df), 1)
         out.note(f"Passed-out (no contract) rate: {rate:.2f}% of deals.")
     out.figure(plots.plot_success(success, min_count=FEW_DEALS), "bid success by contract")
+
+    if "dd_made" in df.columns:  # simulated with dd=True
+        out.heading("Failures: not makeable or misplayed (double dummy)")
+        out.note(
+            "Each declared deal against the double-dummy verdict on the contract played "
+            "(perfect play by all four hands, from the first lead): a failed contract was "
+            "either not makeable or misplayed; a made one that was not makeable was given by "
+            "the defence ('defenders' errors'); 'unsolved' deals ran past the solver's node "
+            "budget. Percentages of the declared deals; 'misplayed of failures' is the share "
+            "of the solved failures that were makeable, with its 95% Wilson interval."
+        )
+        out.table(failure_split(df))
 
     payoff = expected_payoff(df)
     out.heading("Expected payoff per contract")

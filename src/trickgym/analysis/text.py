@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["format_bid_table", "format_table"]
+__all__ = ["format_bid_table", "format_failure_table", "format_table"]
 
 
 def format_bid_table(table: pd.DataFrame) -> str:
@@ -19,6 +19,33 @@ def format_bid_table(table: pd.DataFrame) -> str:
                 f"{name!s:<22}{int(row['count']):>10}{row['made_pct']:>8.2f}%"
                 f"   [{row['ci_low_pct']:6.2f}%, {row['ci_high_pct']:6.2f}%]"
             )
+    return "\n".join(lines)
+
+
+def format_failure_table(table: pd.DataFrame) -> str:
+    """The failure split (:func:`~trickgym.analysis.failure_split`) as aligned text.
+
+    Percent of the declared deals per contract, and the share of the solved
+    failures that were makeable double dummy with its 95% Wilson interval.
+    """
+    lines = [
+        f"{'contract':<22}{'declared':>10}{'failed %':>10}{'not makeable %':>16}"
+        f"{'misplayed %':>13}{'defence err. %':>16}{'unsolved %':>12}"
+        "   misplayed of failures [95% Wilson]"
+    ]
+    for name, row in table.iterrows():
+        failed = 100 * row["failed"] / row["count"]
+        line = (
+            f"{name!s:<22}{int(row['count']):>10}{failed:>9.2f}%{row['not_makeable_pct']:>15.2f}%"
+            f"{row['misplayed_pct']:>12.2f}%{row['defenders_errors_pct']:>15.2f}%"
+            f"{row['unsolved_pct']:>11.2f}%"
+        )
+        if not np.isnan(row["misplayed_of_failed_pct"]):
+            line += (
+                f"   {row['misplayed_of_failed_pct']:6.2f}% [{row['misplayed_ci_low_pct']:6.2f}%, "
+                f"{row['misplayed_ci_high_pct']:6.2f}%]"
+            )
+        lines.append(line)
     return "\n".join(lines)
 
 

@@ -23,8 +23,7 @@ import pandas as pd
 from ..checks import require_extra
 from .backends import BACKENDS
 from .dataset import check_columns, read_dataset
-from .plan import RunSpec, make_spec, rows_to_frame
-from .specs import SPECS
+from .plan import RunSpec, make_spec, row_dtype, rows_to_frame
 
 __all__ = ["SimulationRun", "read_dataset", "simulate"]
 
@@ -69,6 +68,8 @@ def simulate(
     scheduler=None,
     on_chunk=None,
     columns: list[str] | None = None,
+    dd: bool = False,
+    dd_max_nodes: int | None = None,
     **options,
 ):
     """Play ``deals`` deals (or ``matches`` whole matches); one row per deal.
@@ -114,7 +115,8 @@ def simulate(
     chunk : int, optional
         Deals (or matches) per chunk: the unit written to one file, sent to
         one Dask task, and redone after an interruption; memory is bounded
-        by it. Does not change results. Default: about 65536 rows.
+        by it. Does not change results. Default: about 65536 rows (1024
+        with ``dd``).
     threads : int, optional
         numba threads to use (default: all; Dask: each worker's threads).
     progress : bool
@@ -140,6 +142,24 @@ def simulate(
     columns : list of str, optional
         Without ``out``: keep only these columns, chunk by chunk, so a huge
         run's memory is only what they take.
+    dd : bool
+        Solo Whist only (other games raise ``ValueError`` until they have a
+        double-dummy solver): add per row ``dd_tricks`` (int8), the
+        declaring side's tricks with perfect play by all four hands in the
+        contract played, from its first lead, and ``dd_made`` (pandas
+        nullable boolean), whether that contract was makeable double dummy
+        (a misère: the declarer could be held to no trick). ``-1`` /
+        ``<NA>``: no contract, or the solver ran out of its node budget.
+        Computed in a compiled parallel pass over each chunk's rows, about
+        15 deals/s per core with rule agents, some 15,000 times the cost of
+        the rules (see :mod:`trickgym.sim.solowhist_dd`), with
+        either ``dealing``, backend or agents; split the failures with
+        :func:`trickgym.analysis.failure_split`.
+    dd_max_nodes : int, optional
+        With ``dd``: the node budget of each solver call (a row takes at
+        most two; about 70 ns a node), default 4,000,000; ``0`` for none
+        (a rare deal then takes 5-40 s). Answers past it are flagged
+        ``-1`` / ``<NA>``, never guessed.
     **options
         Game options (``unit=...``), validated by the game.
 
@@ -147,7 +167,8 @@ def simulate(
     -------
     pandas.DataFrame or SimulationRun
         For Solo Whist: ``deal, dealer, turn_up, contract, declarer, partner,
-        trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``;
+        trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``
+        (``dd=True`` puts ``dd_tricks, dd_made`` after ``made``);
         match mode adds ``match, deal_in_match, passed_out_before, shuffled``
         and ``score_0..3`` (match scores after the deal).
         For Troggu (``players=n``): ``deal, players, dealer, contract,
@@ -192,10 +213,12 @@ def simulate(
         chunk,
         rule_options,
         options,
+        dd,
+        dd_max_nodes,
     )
     if out is None:
         if columns is not None:  # check the names before any deal is played
-            _columns(rows_to_frame(spec, np.zeros(0, SPECS[spec.game].row_dtype)), columns)
+            _columns(rows_to_frame(spec, np.zeros(0, row_dtype(spec))), columns)
         parts = {}  # by chunk index: Dask yields chunks as they finish
         for index, rows in _execute(spec, None, "rows", backend, scheduler, threads, progress):
             parts[index] = rows if columns is None else _columns(rows_to_frame(spec, rows), columns)

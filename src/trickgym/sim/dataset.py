@@ -52,6 +52,11 @@ LOCK_NAME = "_trickgym_run.lock"
 _CHUNK = re.compile(r"^chunk-(\d{6,})-(deals|matches)-(\d{12,})\.parquet$")
 
 
+# Spec keys added to the metadata later (dd: issue 19), with the value every run
+# recorded before them had, so such a run can still be resumed.
+_ADDED_KEYS = {"dd": False, "dd_max_nodes": None}
+
+
 def check_columns(columns, available) -> list[str]:
     """``columns`` as a list of names that all exist, or a ``ValueError`` naming the unknown ones.
 
@@ -177,6 +182,7 @@ class Dataset:
                     "to complete it, or choose a new folder"
                 )
             old = {k: v for k, v in old.items() if k != "chunks"}
+            old = {**_ADDED_KEYS, **old}  # a folder written before these keys were recorded
             diffs = [
                 f"{k}: folder has {old.get(k)!r}, this run {meta[k]!r}"
                 for k in meta

@@ -69,7 +69,9 @@ def solowhist_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
     """One row per deal: see :func:`trickgym.sim.simulate` for the columns.
 
     ``match_mode`` adds ``match, deal_in_match, passed_out_before, shuffled``
-    after ``deal`` and ``score_0..3`` (match scores after the deal) at the end.
+    after ``deal`` and ``score_0..3`` (match scores after the deal) at the end;
+    rows with double-dummy fields (``DD_ROW_DTYPE``) add ``dd_tricks`` (int8,
+    -1 unknown) and ``dd_made`` (nullable boolean, ``<NA>`` unknown) after ``made``.
     """
     contract = pd.Categorical.from_codes(
         rows["contract"].astype(np.int64), CONTRACT_NAMES, ordered=True
@@ -95,6 +97,10 @@ def solowhist_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
         "declarer_tricks": rows["declarer_tricks"],
         "made": rows["made"],
     }
+    if "dd_made" in rows.dtype.names:  # simulate(..., dd=True)
+        frame["dd_tricks"] = rows["dd_tricks"]
+        known = rows["dd_made"] >= 0  # -1: no contract, or past the solver's budget
+        frame["dd_made"] = pd.arrays.BooleanArray(rows["dd_made"] == 1, ~known)
     for s in range(4):
         frame[f"payoff_{s}"] = rows["payoffs"][:, s]
     frame["auction"] = auction_codes(rows["call_seats"], rows["calls"])

@@ -26,9 +26,20 @@ from ..rng import seed_rng
 from .solowhist import MAX_PASSED_OUT
 from .specs import SPECS
 
-__all__ = ["DEFAULT_CHUNK_ROWS", "RunSpec", "make_spec", "rows_to_frame", "run_chunk_rows"]
+__all__ = [
+    "DEFAULT_CHUNK_ROWS",
+    "RunSpec",
+    "make_spec",
+    "row_dtype",
+    "rows_to_frame",
+    "run_chunk_rows",
+]
 
 DEFAULT_CHUNK_ROWS = 1 << 16  # rows per chunk aimed at by the default chunk size
+# With dd=True a row costs the solver tens of milliseconds: chunks this small
+# still keep the threads busy, and the progress bar and an interrupted run's
+# saved work advance every minute or so.
+DD_CHUNK_ROWS = 1 << 10
 MAX_CHUNK_ROWS = 1 << 22  # rows a chunk may hold (its buffers are allocated at once)
 _KERNEL_LOCK = threading.Lock()  # one parallel kernel at a time per process (see run_chunk)
 
@@ -56,6 +67,8 @@ class RunSpec:
     first: int
     count: int
     chunk: int
+    dd: bool = False
+    dd_max_nodes: int | None = None
 
     @property
     def n_chunks(self) -> int:
@@ -88,6 +101,8 @@ class RunSpec:
             "count": self.count,
             "chunk": self.chunk,
             "n_chunks": self.n_chunks,
+            "dd": self.dd,
+            "dd_max_nodes": self.dd_max_nodes,
             "trickgym_version": __version__,
         }
 
@@ -135,6 +150,8 @@ def make_spec(
     chunk,
     rule_options,
     options: dict,
+    dd: bool = False,
+    dd_max_nodes=None,
 ) -> RunSpec:
     """Validate ``simulate``'s arguments into a :class:`RunSpec` (clear errors first)."""
     from trickgym.agents.rule import params_matrix
@@ -144,6 +161,7 @@ def make_spec(
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
     g = make_game(game, **options)
     sim = SPECS[game]
+    dd_max_nodes = _dd_budget(game, sim, dd, dd_max_nodes)
     agents = _per_seat_agents(agents, g.n_seats)
     # Presets ("fitted") are the compiled rule agent with their own parameter rows.
     agents, rule_options = resolve_presets(game, agents, rule_options, g.n_seats)
@@ -174,7 +192,7 @@ def make_spec(
     else:
         count = 1000 if deals is None else deals
         _check_count("deals", count, 1)
-        default_chunk = DEFAULT_CHUNK_ROWS
+        default_chunk = DD_CHUNK_ROWS if dd else DEFAULT_CHUNK_ROWS
         rows_per_item = 1
         unit, items = "deal", "deals"
         if dealing == "match":
@@ -216,7 +234,46 @@ def make_spec(
         first=int(first),
         count=int(count),
         chunk=int(default_chunk if chunk is None else chunk),
+        dd=bool(dd),
+        dd_max_nodes=dd_max_nodes,
     )
+
+
+def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:
+    """The node budget a run records: ``None`` without ``dd``, else nodes per call (0: none)."""
+    from .solowhist_dd import DD_DEFAULT_MAX_NODES
+
+    if not isinstance(dd, bool | np.bool_):
+        raise ValueError(f"dd must be True or False, got {dd!r}")
+    if not dd:
+        if dd_max_nodes is not None:
+            raise ValueError(f"dd_max_nodes={dd_max_nodes!r} is for dd=True runs")
+        return None
+    if sim.add_dd is None:
+        have = ", ".join(name for name, s in SPECS.items() if s.add_dd is not None)
+        raise ValueError(
+            f"dd=True (double-dummy columns) is not available for {game}: only {have} "
+            "has a double-dummy solver for now"
+        )
+    if dd_max_nodes is None:
+        return DD_DEFAULT_MAX_NODES
+    if (
+        not isinstance(dd_max_nodes, int | np.integer)
+        or isinstance(dd_max_nodes, bool)
+        or not 0 <= dd_max_nodes < 2**62
+    ):
+        raise ValueError(
+            "dd_max_nodes must be a whole number of search nodes per solver call "
+            f"(0 for no budget, None for the default {DD_DEFAULT_MAX_NODES:,}), "
+            f"got {dd_max_nodes!r}"
+        )
+    return int(dd_max_nodes)
+
+
+def row_dtype(spec: RunSpec) -> np.dtype:
+    """The numpy record type of the rows of ``spec`` (with the dd columns if it has them)."""
+    sim = SPECS[spec.game]
+    return sim.dd_row_dtype if spec.dd else sim.row_dtype
 
 
 def _resolve(spec: RunSpec, g) -> tuple[np.ndarray | None, list]:
@@ -291,8 +348,14 @@ def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
                     # Work items small enough to keep every thread busy; no effect on rows.
                     work = max(1, min(1024, -(-n // (4 * numba.get_num_threads()))))
                     sim.deal_block(g, seed, start, kinds, params, work, rows)
-        if tick is not None:
-            tick(n)
+    if spec.dd:
+        # A kernel of its own after the rules' (which never link the solver):
+        # the columns depend only on each row's hands and contract.
+        check_fork_safe()
+        with _KERNEL_LOCK:
+            rows = sim.add_dd(rows, spec.dd_max_nodes)
+    if kinds is not None and tick is not None:
+        tick(n)
     if match_mode and not whole and (rows["deal"] < 0).any():
         raise ValueError(
             "some matches were abandoned after their agents passed out "

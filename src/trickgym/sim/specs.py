@@ -13,7 +13,7 @@ from trickgym.agents import pinochle as pinochle_agents
 from trickgym.agents import solowhist as solowhist_agents
 from trickgym.agents import troggu as troggu_agents
 
-from . import phat, pinochle, solowhist, troggu
+from . import phat, pinochle, solowhist, solowhist_dd, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
 __all__ = ["SPECS", "SimSpec"]
@@ -35,6 +35,9 @@ class SimSpec:
     returns the rows of every deal of whole matches (races to a target:
     Phat, Pinochle), and ``write_match_row(row, state, match, k)`` writes
     deal ``k`` of a match from the Python loop.
+    ``add_dd(rows, max_nodes)`` returns the rows with their double-dummy
+    columns (records of ``dd_row_dtype``; ``None``: the game has no
+    double-dummy solver yet).
     """
 
     row_dtype: np.dtype
@@ -47,6 +50,8 @@ class SimSpec:
     slots: Callable[..., int] | None = None
     whole_matches: Callable[..., Any] | None = None
     write_match_row: Callable[..., Any] | None = None
+    add_dd: Callable[..., Any] | None = None
+    dd_row_dtype: np.dtype | None = None
 
 
 def _solowhist_deals(game, seed, first, kinds, params, chunk, rows):
@@ -139,6 +144,8 @@ SPECS = {
         frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
         play_builtin_until=solowhist_agents.play_builtin_until,
         write_row=solowhist.write_row,
+        add_dd=solowhist_dd.add_dd,
+        dd_row_dtype=solowhist_dd.DD_ROW_DTYPE,
     ),
     "troggu": SimSpec(
         row_dtype=troggu.ROW_DTYPE,
