@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-EXPECTED = {"solowhist", "troggu", "phat", "pinochle", "compare_agents"}
+EXPECTED = {"solowhist", "troggu", "phat", "pinochle", "compare_agents", "why_bids_fail"}
 
 
 def test_one_notebook_per_game_and_outputs_stripped():
