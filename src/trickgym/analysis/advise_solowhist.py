@@ -72,6 +72,8 @@ __all__ = [
     "advise_block",
     "candidates",
     "dd_outcome",
+    "evaluate",
+    "evaluate_state",
     "record_outcome",
     "settle",
     "settle_sampled",
@@ -96,8 +98,11 @@ def settle(t, seat, call, trump, rng, obs, params):
     stands = call != PASS and call != DECLINE
     while t.phase != PLAY and t.phase != DEAL_OVER:
         p = t.to_move
-        if t.phase == TRUMP_CHOICE and p == seat and trump >= 0:
-            a = TRUMP_BASE + trump
+        if t.phase == TRUMP_CHOICE:
+            if p == seat and trump >= 0:
+                a = TRUMP_BASE + trump
+            else:
+                a = act_rule(t, p, rng, obs, params)
         elif not stands:
             a = act_rule(t, p, rng, obs, params)
         elif p == seat:
@@ -157,6 +162,52 @@ def dd_outcome(t, table, node_limit, exact_nodes):
     return PROBED, tricks
 
 
+@njit(cache=True)
+def evaluate(t, seat, call, trump, mode, rng, scratch, params, table, node_limit, exact_nodes, pay):
+    """``(status, tricks, made, payoff)`` of ``call`` by ``seat`` on the full deal ``t``.
+
+    The auction is settled (:func:`settle`), then the contract is played out
+    by the rule agents (``mode == RULE``) or solved (:func:`dd_outcome`);
+    ``payoff`` is the seat's, by the rules' ``deal_payoffs`` (into ``pay``).
+    ``t`` is changed; ``rng`` is the agents' generator, ``scratch`` a
+    one-record observation array.
+    """
+    settle(t, seat, call, trump, rng, scratch, params)
+    if t.phase == DEAL_OVER:
+        return PASSED_OUT, -1, False, t.payoffs[seat]
+    if mode == RULE:
+        while t.phase != DEAL_OVER:
+            apply_action(t, act_rule(t, t.to_move, rng, scratch, params))
+        return EXACT, t.declarer_tricks, t.made, t.payoffs[seat]
+    st, k = dd_outcome(t, table, node_limit, exact_nodes)
+    if st == UNSOLVED:
+        return UNSOLVED, -1, False, 0
+    ok = deal_payoffs(t.contract, t.declarers, k, t.unit, pay)
+    return st, k, ok, pay[seat]
+
+
+def evaluate_state(state, seat, call, trump=-1, play="rule", seed=0, node_limit=0, exact_nodes=0):
+    """:func:`evaluate` on a copy of the full ``State`` ``state`` (tests, one deal at a time)."""
+    array = state.array.copy()
+    rng = np.array([derive_seed(np.uint64(seed), 0, 1)], dtype=np.uint64)
+    from ..agents.rule import params_matrix
+
+    table = make_table(10, node_limit)
+    return _evaluate_at(
+        array, seat, call, trump, DD if play == "dd" else RULE, rng, params_matrix("solowhist", 4),
+        table, node_limit, exact_nodes,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _evaluate_at(array, seat, call, trump, mode, rng, params, table, node_limit, exact_nodes):
+    scratch = np.empty(1, dtype=OBS_DTYPE)
+    pay = np.zeros(4, dtype=np.int32)
+    return evaluate(
+        array[0], seat, call, trump, mode, rng, scratch, params, table, node_limit, exact_nodes, pay
+    )
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def advise_block(
     obs, template, params, seed, first, calls, trumps, mode, chunk, log2_buckets,
@@ -191,32 +242,15 @@ def advise_block(
             determinize(obs, memory, template, base, rng)
             for v in range(calls.shape[0]):
                 trial[0] = base[0]
-                t = trial[0]
                 agent_rng[0] = derive_seed(seed, first + i, 1)
-                settle(t, seat, calls[v], trumps[v], agent_rng, scratch, params)
-                if t.phase == DEAL_OVER:
-                    status[i, v] = PASSED_OUT
-                    tricks[i, v] = -1
-                    made[i, v] = False
-                    payoff[i, v] = t.payoffs[seat]
-                    continue
-                if mode == RULE:
-                    while t.phase != DEAL_OVER:
-                        apply_action(t, act_rule(t, t.to_move, agent_rng, scratch, params))
-                    status[i, v] = EXACT
-                    tricks[i, v] = t.declarer_tricks
-                    made[i, v] = t.made
-                    payoff[i, v] = t.payoffs[seat]
-                    continue
-                st, k = dd_outcome(t, table, node_limit, exact_nodes)
+                st, k, ok, pv = evaluate(
+                    trial[0], seat, calls[v], trumps[v], mode, agent_rng, scratch, params,
+                    table, node_limit, exact_nodes, pay,
+                )  # fmt: skip
                 status[i, v] = st
                 tricks[i, v] = k
-                if st == UNSOLVED:
-                    made[i, v] = False
-                    payoff[i, v] = 0
-                    continue
-                made[i, v] = deal_payoffs(t.contract, t.declarers, k, t.unit, pay)
-                payoff[i, v] = pay[seat]
+                made[i, v] = ok
+                payoff[i, v] = pv
     return 0
 
 
