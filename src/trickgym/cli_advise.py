@@ -25,9 +25,9 @@ def add_parser(sub) -> None:
         epilog='example: trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S '
         "--seat 1 --dealer 0 --deals 2000",
     )
-    p.add_argument("game", help="solowhist (pinochle, troggu, phat: see the README)")
+    p.add_argument("game", help="solowhist, pinochle, troggu or phat")
     p.add_argument("hand", help='the seat\'s cards, e.g. "AKQJ5.K2.A7.9832" (suits S.H.D.C)')
-    p.add_argument("--turn-up", default=None, help="the dealer's exposed card, e.g. 2S")
+    p.add_argument("--turn-up", default=None, help="Solo Whist: the dealer's exposed card, e.g. 2S")
     p.add_argument("--seat", type=int, default=0, help="the seat advised, 0..3")
     p.add_argument(
         "--dealer", type=int, default=None, help="the dealer (default: the seat's right)"
@@ -49,6 +49,7 @@ def add_parser(sub) -> None:
         help="samples per PIMC decision (--play pimc)",
     )
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    p.add_argument("--players", type=int, default=None, help="players, Troggu only: 3..8")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a table option of the game, e.g. unit=2")  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -61,7 +62,10 @@ def run(args) -> int:
     from .cli import _game_options
     from .games import game as make_game
 
-    game = make_game(args.game, **_game_options(args.option))
+    options = _game_options(args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    game = make_game(args.game, **options)
     start = time.perf_counter()
     df = hand_odds(
         game,

@@ -45,15 +45,25 @@ DEFAULT_PIMC_SAMPLES = 8
 # Node budget of one made-or-beaten probe (about 0.1 us a node): a rare 1-against-3 deal
 # takes 5-40 s unbudgeted; past it the deal is counted in ``unsolved`` and left out.
 DEFAULT_NODE_LIMIT = 2_000_000
-# Budget of the exact trick count of Prop & Cop and Solo, tried before the probe: enough
-# for about 97% of Solo deals, 65% of Prop & Cop ones (measured on a strong Solo hand).
-DEFAULT_EXACT_NODES = 200_000
-TABLE_LOG2 = 10  # solver table per chunk of deals: 2**10 buckets, 3 MB
-CHUNK = 16  # deals per parallel work item (fixed: results do not depend on threads)
+# Budget of the exact trick count of Prop & Cop and Solo, tried before the probe (about
+# 2 ms): most strong-hand Solo deals finish within it, few average ones (one against
+# three from the first lead is the solver's hardest count), so ``mean_tricks`` is shown
+# only where at least ``MEAN_COVERAGE`` of the played deals were counted exactly.
+DEFAULT_EXACT_NODES = 20_000
+MEAN_COVERAGE = 0.9
+# Solver table per chunk of deals: 2**12 buckets, 12 MB (measured: 2v2 probes of Prop &
+# Cop twice as fast as with 3 MB; more gained nothing).
+TABLE_LOG2 = 12
+CHUNK = 32  # deals per parallel work item (fixed: results do not depend on threads)
 BLOCK = 8 * CHUNK  # deals per progress-bar step
 
 # Games with an advisor, and the module of each game's part.
-_PARTS = {"solowhist": "advise_solowhist"}
+_PARTS = {
+    "solowhist": "advise_solowhist",
+    "pinochle": "advise_pinochle",
+    "troggu": "advise_troggu",
+    "phat": "advise_phat",
+}
 _GAMES = ("solowhist", "pinochle", "troggu", "phat")
 
 
@@ -98,7 +108,10 @@ def apply_auction(state, auction, seat: int):
     whose turn it is after the auction.
     """
     game = state.game
-    for i, step in enumerate(_auction_steps(auction)):
+    steps = _auction_steps(auction)
+    if steps and getattr(_part(game), "ADVISES_CARDS", False):
+        raise ValueError(f"{game.name} has no auction: leave auction_so_far out (got {auction!r})")
+    for i, step in enumerate(steps):
         p = state.current_player
         if p < 0:
             raise ValueError(
@@ -122,7 +135,9 @@ def apply_auction(state, auction, seat: int):
             f"after the auction so far seat {p} is to move, not seat {seat}: give the calls "
             f"up to seat {seat}'s turn"
         )
-    if state.legal_actions()[0] < game.deck.n_cards:
+    if state.legal_actions()[0] < game.deck.n_cards and not getattr(
+        _part(game), "ADVISES_CARDS", False
+    ):
         raise ValueError("the auction is over and the play has begun: hand_odds advises calls")
     return state
 
@@ -230,11 +245,13 @@ def advise_state(
         for a Prop nobody accepts; 0 for Pass);
     ``made``, ``made_pct``, ``ci_low_pct``, ``ci_high_pct``
         contracts made among ``played``, with a 95% Wilson interval;
-    ``mean_tricks``
-        the declaring side's mean tricks over the played deals counted
-        exactly (``exact`` of them: with ``play="dd"`` a deal whose exact
-        count ran past ``exact_nodes`` is scored from the probe at the goal,
-        as made exactly or missed by one);
+    ``exact``, ``mean_tricks``
+        played deals whose tricks were counted exactly, and the declaring
+        side's mean tricks over them, shown when they are at least
+        ``MEAN_COVERAGE`` (90%) of the played deals (with ``play="dd"`` a
+        deal whose exact count ran past ``exact_nodes`` is scored from the
+        probe at the goal, as made exactly or missed by one: a mean over the
+        cheap deals alone would be biased); other games: ``mean_points``;
     ``expected_payoff``
         the seat's mean payoff over ``deals`` (passed out: 0), by the rules'
         own scoring;
@@ -246,8 +263,11 @@ def advise_state(
     game = state.game
     part = _part(game)
     seat = state.current_player
-    if seat < 0 or state.legal_actions()[0] < game.deck.n_cards:
+    cards = getattr(part, "ADVISES_CARDS", False)
+    if seat < 0 or (state.legal_actions()[0] < game.deck.n_cards and not cards):
         raise ValueError("advise_state needs a state where a seat is to make a call")
+    if cards and int(state.record["trick_no"]) + int(state.record["trick_n"]) > 0:
+        raise ValueError(f"advise_state advises the {game.name} pitch: the first card of a deal")
     deals, seed, max_nodes, exact_nodes, pimc_samples = _check_options(
         game, deals, play, seed, max_nodes, exact_nodes, pimc_samples
     )
@@ -361,14 +381,18 @@ def _frame(part, variants, out) -> pd.DataFrame:
                 "played": n_played,
                 "made": int((made[:, v] & played).sum()) if declares else np.nan,
                 "exact": int(exact.sum()),
-                "mean_tricks": float(tricks[exact, v].mean()) if exact.any() else np.nan,
+                "mean_tricks": float(tricks[exact, v].mean())
+                if exact.any() and exact.sum() >= MEAN_COVERAGE * n_played
+                else np.nan,
                 "expected_payoff": float(payoff[ok, v].mean()) if n_ok else np.nan,
                 "unsolved": int((~ok).sum()),
             }
         )
     df = pd.DataFrame(rows)
-    # Abundance: one row per trump suit computed, the suit of highest expected payoff kept.
-    keep = df.sort_values("expected_payoff", ascending=False, kind="stable").drop_duplicates("call")
+    # Variants of one row (Abundance's trump suits, Phat's cards of a suit): the one of
+    # highest expected payoff is kept.
+    keep = df.sort_values("expected_payoff", ascending=False, kind="stable")
+    keep = keep.drop_duplicates("contract")
     df = df.loc[sorted(keep.index)].reset_index(drop=True)
     low, high = wilson_interval(df["made"].astype(float), df["played"].where(df["played"] > 0))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -379,15 +403,20 @@ def _frame(part, variants, out) -> pd.DataFrame:
     df["best"] = False
     if df["expected_payoff"].notna().any():
         df.loc[df["expected_payoff"].idxmax(), "best"] = True
+    if getattr(part, "CARD_COLUMN", False):
+        from ..cards.notation import format_card
+
+        df.insert(2, "card", [format_card(c) for c in df["call"]])
     df = df.sort_values("call", kind="stable").drop(columns="call").reset_index(drop=True)
-    return df
+    return df.rename(columns={"mean_tricks": getattr(part, "MEAN", "mean_tricks")})
 
 
 def format_advice(df: pd.DataFrame) -> str:
     """The advisor's frame as a readable table (the CLI's output): one line per call."""
+    mean = "mean_points" if "mean_points" in df.columns else "mean_tricks"
     lines = [
         f"{'contract':<22}{'trumps':>6}{'deals':>8}{'made %':>9}   {'95% Wilson':<17}"
-        f"{'mean tricks':>12}{'E[payoff]':>11}{'unsolved':>10}"
+        f"{mean.replace('_', ' '):>12}{'E[payoff]':>11}{'unsolved':>10}"
     ]
     for _, r in df.iterrows():
         if np.isnan(r["made_pct"]):
@@ -395,10 +424,11 @@ def format_advice(df: pd.DataFrame) -> str:
         else:
             made = f"{r['made_pct']:.1f}%"
             ci = f"[{r['ci_low_pct']:5.1f}, {r['ci_high_pct']:5.1f}]"
-        tricks = "" if np.isnan(r["mean_tricks"]) else f"{r['mean_tricks']:.2f}"
+        tricks = "" if np.isnan(r[mean]) else f"{r[mean]:.2f}"
         pay = "" if np.isnan(r["expected_payoff"]) else f"{r['expected_payoff']:+.2f}"
+        name = f"{r['contract']} ({r['card']})" if "card" in df.columns else r["contract"]
         lines.append(
-            f"{r['contract']:<22}{r['trumps']:>6}{int(r['deals']):>8}{made:>9}   {ci:<17}"
+            f"{name:<22}{r['trumps']:>6}{int(r['deals']):>8}{made:>9}   {ci:<17}"
             f"{tricks:>12}{pay:>11}{int(r['unsolved']):>10}" + ("  <- best" if r["best"] else "")
         )
     return "\n".join(lines)
