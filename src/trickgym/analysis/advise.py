@@ -6,8 +6,10 @@ consistently with that knowledge (the Monte Carlo agents' determinisers:
 one implementation of "deal consistently with the information set"), plays
 or solves each deal for every call the seat could make now, and returns
 one row per call (see :func:`advise_state` for the columns). How each call
-is turned into a played contract is the game's part: for Solo Whist see
-:mod:`trickgym.analysis.advise_solowhist`.
+is turned into a played contract is the game's part:
+:mod:`~trickgym.analysis.advise_solowhist`, :mod:`~trickgym.analysis.advise_pinochle`,
+:mod:`~trickgym.analysis.advise_troggu` and :mod:`~trickgym.analysis.advise_phat`
+(a module each: state set-up, candidate calls and the compiled loop over deals).
 
 >>> import trickgym.analysis as ta  # doctest: +SKIP
 >>> ta.hand_odds("solowhist", "AKQJ5.K2.A7.9832", turn_up="2S", seat=1, dealer=0,
@@ -163,13 +165,15 @@ def hand_odds(
 
     Parameters
     ----------
-    game : a game name (``"solowhist"``) or a ``trickgym.game(...)`` with its table options.
-    hand : the seat's cards in the project's notation (Solo Whist: ``"AKQJ5.K2.A7.9832"``,
-        suits S.H.D.C).
+    game : a game name (``"solowhist"``, ``"pinochle"``, ``"phat"``) or a
+        ``trickgym.game(...)`` with its table options (Troggu needs ``players=``).
+    hand : the seat's cards in the project's notation: Solo Whist and Phat
+        ``"AKQJ5.K2.A7.9832"`` (suits S.H.D.C), Pinochle ``"AATKQ.AQ.KQ.9J"`` (a rank
+        twice for both copies), Troggu a list such as ``"Fool XXI XX KC QC 1D"``.
     seat, dealer : seats 0..3; ``dealer`` defaults to the seat on ``seat``'s right
         (``seat`` is then eldest, first to speak).
-    turn_up : the dealer's exposed card (Solo Whist: required; in ``hand`` exactly when
-        ``seat`` is the dealer).
+    turn_up : the dealer's exposed card (Solo Whist only, and required there; in ``hand``
+        exactly when ``seat`` is the dealer).
     auction_so_far : the calls before the seat's turn, from eldest, as names or ids
         (``["Pass", "Prop"]`` or ``"Pass,Prop"``).
     deals : deals to sample (default ``DEFAULT_DEALS[play]``: 1000, PIMC 20).
