@@ -47,10 +47,10 @@ DEFAULT_PIMC_SAMPLES = 8
 # Node budget of one made-or-beaten probe (about 0.1 us a node): a rare 1-against-3 deal
 # takes 5-40 s unbudgeted; past it the deal is counted in ``unsolved`` and left out.
 DEFAULT_NODE_LIMIT = 2_000_000
-# Budget of the exact trick count of Prop & Cop and Solo, tried before the probe (about
-# 2 ms): most strong-hand Solo deals finish within it, few average ones (one against
-# three from the first lead is the solver's hardest count), so ``mean_tricks`` is shown
-# only where at least ``MEAN_COVERAGE`` of the played deals were counted exactly.
+# Budget of the exact trick count of a Solo, tried before the probe (about 2 ms): most
+# deals of a strong Solo hand finish within it, few of an average one (one against three
+# from the first lead is the solver's hardest count), so ``mean_tricks`` is shown only
+# where at least ``MEAN_COVERAGE`` of the played deals were counted exactly.
 DEFAULT_EXACT_NODES = 20_000
 MEAN_COVERAGE = 0.9
 # Solver table per chunk of deals: 2**12 buckets, 12 MB (measured: 2v2 probes of Prop &
@@ -184,7 +184,8 @@ def hand_odds(
     progress : show a progress bar.
     threads : numba threads (default: all).
     max_nodes, exact_nodes : solver budgets (``play="dd"``): of a made-or-beaten probe
-        (a deal past it is counted in ``unsolved``), and of the exact count tried first.
+        (a deal past it is counted in ``unsolved``), and of a Solo's exact count, tried
+        first (0: never).
 
     Returns the frame of :func:`advise_state`.
     """

@@ -40,7 +40,6 @@ from trickgym.agents.rule.solowhist import rule_action
 from trickgym.agents.solowhist_dd import act_rule
 
 from ..games.solowhist.constants import (
-    ABUNDANCE,
     ABUNDANCE_DECLARED,
     AUCTION,
     CALL_BASE,
@@ -54,6 +53,7 @@ from ..games.solowhist.constants import (
     PASS,
     PLAY,
     PROP,
+    SOLO,
     TRUMP_BASE,
     TRUMP_CHOICE,
 )
@@ -136,9 +136,9 @@ def dd_outcome(t, table, node_limit, exact_nodes):
     meta = table[1]
     c = t.contract
     args = (hands, trick, 0, t.leader, t.trumps, t.declarers)
-    # Exact counts from the first lead only for contracts with a goal below Abundance's:
-    # an Abundance's (goal 9, one against three) costs about ten times a Solo's.
-    if _GOAL[c] < _GOAL[ABUNDANCE] and c != MISERE and c != MISERE_OUVERTE and exact_nodes > 0:
+    # Exact counts from the first lead only for Solo: an Abundance's (goal 9) costs about
+    # ten times as much, and a Prop & Cop's (two against two) rarely fits a small budget.
+    if c == SOLO and exact_nodes > 0:
         meta[META_NODE_LIMIT] = exact_nodes
         v = dd_tricks(*args, False, table)
         if meta[META_ABORTED] == 0:
