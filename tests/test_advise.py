@@ -105,9 +105,10 @@ def test_hidden_cards_do_not_matter():
         _permuted(base, 2, rng).apply("Pass"),
     ):
         assert int(state.record["hands"][2]) == parse_hand(HAND)
-        frames.append(advise_state(state, deals=16, play="rule", seed=9))
-    pd.testing.assert_frame_equal(frames[0], frames[1])
-    pd.testing.assert_frame_equal(frames[0], frames[2])
+        frames.append([advise_state(state, deals=16, play=p, seed=9) for p in ("rule", "dd")])
+    for play in range(2):
+        pd.testing.assert_frame_equal(frames[0][play], frames[1][play])
+        pd.testing.assert_frame_equal(frames[0][play], frames[2][play])
 
 
 def test_dd_made_rates_match_the_slow_solver():

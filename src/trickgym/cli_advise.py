@@ -9,7 +9,12 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub) -> None:
     """Register the ``advise`` subcommand on the ``trickgym`` subparsers ``sub``."""
-    from .analysis.advise import DEFAULT_PIMC_SAMPLES, PLAYS
+    from .analysis.advise import (
+        DEFAULT_EXACT_NODES,
+        DEFAULT_NODE_LIMIT,
+        DEFAULT_PIMC_SAMPLES,
+        PLAYS,
+    )
     from .cli import _add_parser
 
     p = _add_parser(
@@ -28,13 +33,15 @@ def add_parser(sub) -> None:
     p.add_argument("game", help="solowhist, pinochle, troggu or phat")
     p.add_argument("hand", help='the seat\'s cards, e.g. "AKQJ5.K2.A7.9832" (suits S.H.D.C)')
     p.add_argument("--turn-up", default=None, help="Solo Whist: the dealer's exposed card, e.g. 2S")
-    p.add_argument("--seat", type=int, default=0, help="the seat advised, 0..3")
+    p.add_argument(
+        "--seat", type=int, default=0, help="the seat advised (0..3; Troggu: 0..players-1)"
+    )
     p.add_argument(
         "--dealer", type=int, default=None, help="the dealer (default: the seat's right)"
     )
     p.add_argument(
         "--auction",
-        default="",
+        default=None,
         help='the calls before the seat\'s turn, from eldest, e.g. "Pass,Prop"',
     )
     p.add_argument(
@@ -47,6 +54,18 @@ def add_parser(sub) -> None:
         type=int,
         default=DEFAULT_PIMC_SAMPLES,
         help="samples per PIMC decision (--play pimc)",
+    )
+    p.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_NODE_LIMIT,
+        help="--play dd: node budget of a probe (deals past it are counted as unsolved)",
+    )
+    p.add_argument(
+        "--exact-nodes",
+        type=int,
+        default=DEFAULT_EXACT_NODES,
+        help="--play dd: node budget of a Solo's exact trick count (0: probes only)",
     )
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     p.add_argument("--players", type=int, default=None, help="players, Troggu only: 3..8")
@@ -80,6 +99,8 @@ def run(args) -> int:
         progress=not args.quiet,
         threads=args.threads,
         pimc_samples=args.pimc_samples,
+        max_nodes=args.max_nodes,
+        exact_nodes=args.exact_nodes,
     )
     elapsed = time.perf_counter() - start
     print(
