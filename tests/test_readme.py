@@ -36,6 +36,7 @@ SMALLER = [
     (r"--deals 1000000\b", "--deals 3000"),
     (r"--deals 10000000\b", "--deals 3000"),
     (r"--deals 10000\b", "--deals 40"),
+    (r"--deals 2000\b", "--deals 16"),
 ]
 
 

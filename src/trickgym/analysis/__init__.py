@@ -1,5 +1,8 @@
 """Analysis of simulation results: bid success, payoffs, calibration, comparisons, plots.
 
+The hand advisor (:func:`hand_odds`) values every call a seat could make now
+over deals sampled from what it knows.
+
 Pure pandas in, pandas out. Every rate comes with a 95% Wilson interval,
 every difference of rates with a Newcombe interval. Hand-feature columns
 (``hf_*``, see ``trickgym.sim.features``) or any other column can be binned.
@@ -15,6 +18,7 @@ double dummy and misplayed (:func:`failure_split`).
 
 from __future__ import annotations
 
+from .advise import advise_state, format_advice, hand_odds
 from .calibration import (
     SuccessModel,
     calibration_table,
@@ -50,6 +54,7 @@ from .text import format_bid_table, format_failure_table, format_table
 
 __all__ = [
     "SuccessModel",
+    "advise_state",
     "bid_counts",
     "bid_success",
     "bid_success_from_counts",
@@ -66,10 +71,12 @@ __all__ = [
     "feature_bins",
     "feature_columns",
     "fit_success_model",
+    "format_advice",
     "format_bid_table",
     "format_failure_table",
     "format_phat_summary",
     "format_table",
+    "hand_odds",
     "html_report",
     "load_dataset",
     "mean_interval",

@@ -1,0 +1,439 @@
+"""The hand advisor: how each call the seat could make now would fare, over sampled deals.
+
+:func:`hand_odds` sets up what one seat knows (its hand, the dealer, the
+turn-up card, the auction so far), deals the unseen cards ``deals`` times
+consistently with that knowledge (the Monte Carlo agents' determinisers:
+one implementation of "deal consistently with the information set"), plays
+or solves each deal for every call the seat could make now, and returns
+one row per call (see :func:`advise_state` for the columns). How each call
+is turned into a played contract is the game's part:
+:mod:`~trickgym.analysis.advise_solowhist`, :mod:`~trickgym.analysis.advise_pinochle`,
+:mod:`~trickgym.analysis.advise_troggu` and :mod:`~trickgym.analysis.advise_phat`
+(a module each: state set-up, candidate calls and the compiled loop over deals).
+
+>>> import trickgym.analysis as ta  # doctest: +SKIP
+>>> ta.hand_odds("solowhist", "AKQJ5.K2.A7.9832", turn_up="2S", seat=1, dealer=0,
+...              deals=2000)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pandas as pd
+
+from ..checks import check_int
+from ..rng import seed_rng
+from .intervals import wilson_interval
+
+__all__ = [
+    "DEFAULT_DEALS",
+    "DEFAULT_EXACT_NODES",
+    "DEFAULT_NODE_LIMIT",
+    "DEFAULT_PIMC_SAMPLES",
+    "PLAYS",
+    "advise_state",
+    "apply_auction",
+    "format_advice",
+    "hand_odds",
+]
+
+PLAYS = ("dd", "pimc", "rule")
+DEFAULT_DEALS = {"dd": 1000, "rule": 1000, "pimc": 20}
+# PIMC plays every card of every seat by its own sampling: a deal per call takes seconds,
+# so the advisor's PIMC players sample fewer deals per decision than the agent's default.
+DEFAULT_PIMC_SAMPLES = 8
+# Node budget of one made-or-beaten probe (about 0.1 us a node): a rare 1-against-3 deal
+# takes 5-40 s unbudgeted; past it the deal is counted in ``unsolved`` and left out.
+DEFAULT_NODE_LIMIT = 2_000_000
+# Budget of the exact trick count of a Solo, tried before the probe (about 2 ms): most
+# deals of a strong Solo hand finish within it, few of an average one (one against three
+# from the first lead is the solver's hardest count), so ``mean_tricks`` is shown only
+# where at least ``MEAN_COVERAGE`` of the played deals were counted exactly.
+DEFAULT_EXACT_NODES = 20_000
+MEAN_COVERAGE = 0.9
+# Solver table per chunk of deals: 2**12 buckets, 12 MB (measured: 2v2 probes of Prop &
+# Cop twice as fast as with 3 MB; more gained nothing).
+TABLE_LOG2 = 12
+CHUNK = 32  # deals per parallel work item (fixed: results do not depend on threads)
+BLOCK = 8 * CHUNK  # deals per progress-bar step
+
+# Games with an advisor, and the module of each game's part.
+_PARTS = {
+    "solowhist": "advise_solowhist",
+    "pinochle": "advise_pinochle",
+    "troggu": "advise_troggu",
+    "phat": "advise_phat",
+}
+_GAMES = ("solowhist", "pinochle", "troggu", "phat")
+
+
+def _part(game):
+    if game.name not in _PARTS:
+        raise ValueError(
+            f"no hand advisor for {game.name!r} yet; games advised: {', '.join(sorted(_PARTS))}"
+        )
+    return importlib.import_module(f".{_PARTS[game.name]}", __package__)
+
+
+def _as_game(game):
+    from ..api import Game
+    from ..games import game as make_game
+
+    if isinstance(game, str):
+        return make_game(game)
+    if not isinstance(game, Game):
+        raise ValueError(
+            f"game must be a game name ({', '.join(_GAMES)}) or a trickgym Game, got {game!r}"
+        )
+    return game
+
+
+def _auction_steps(auction) -> list:
+    if auction is None:
+        return []
+    if isinstance(auction, str):
+        return [s.strip() for s in auction.split(",") if s.strip()]
+    if isinstance(auction, list | tuple):
+        return list(auction)
+    raise ValueError(
+        f"auction_so_far must be a list of calls or a comma-separated string such as "
+        f"'Pass,Solo', got {auction!r}"
+    )
+
+
+def apply_auction(state, auction, seat: int):
+    """Apply the calls of ``auction`` in turn; then ``seat`` must be to move, at a call.
+
+    Raises ``ValueError`` naming the bad step and the legal calls, or saying
+    whose turn it is after the auction.
+    """
+    game = state.game
+    steps = _auction_steps(auction)
+    if steps and getattr(_part(game), "ADVISES_CARDS", False):
+        raise ValueError(f"{game.name} has no auction: leave auction_so_far out (got {auction!r})")
+    for i, step in enumerate(steps):
+        p = state.current_player
+        if p < 0:
+            raise ValueError(
+                f"auction step {i + 1} ({step!r}): the deal is already over after the calls "
+                f"before it"
+            )
+        try:
+            a = game.parse_action(step)
+            if a < game.deck.n_cards:
+                raise ValueError(f"{step!r} is a card, not a call")
+            state.apply(a)
+        except ValueError as err:
+            raise ValueError(f"auction step {i + 1} ({step!r}) by seat {p}: {err}") from None
+    p = state.current_player
+    if p < 0:
+        raise ValueError(
+            "the auction so far ends the deal (passed out): there is no call to advise"
+        )
+    if p != seat:
+        raise ValueError(
+            f"after the auction so far seat {p} is to move, not seat {seat}: give the calls "
+            f"up to seat {seat}'s turn"
+        )
+    if state.legal_actions()[0] < game.deck.n_cards and not getattr(
+        _part(game), "ADVISES_CARDS", False
+    ):
+        raise ValueError("the auction is over and the play has begun: hand_odds advises calls")
+    return state
+
+
+def hand_odds(
+    game,
+    hand,
+    *,
+    seat: int = 0,
+    dealer: int | None = None,
+    turn_up=None,
+    auction_so_far=(),
+    deals: int | None = None,
+    play: str = "dd",
+    seed: int = 0,
+    progress: bool = False,
+    threads: int | None = None,
+    max_nodes: int = DEFAULT_NODE_LIMIT,
+    exact_nodes: int = DEFAULT_EXACT_NODES,
+    pimc_samples: int = DEFAULT_PIMC_SAMPLES,
+) -> pd.DataFrame:
+    """How each call ``seat`` could make now would fare with ``hand``, over sampled deals.
+
+    Parameters
+    ----------
+    game : a game name (``"solowhist"``, ``"pinochle"``, ``"phat"``) or a
+        ``trickgym.game(...)`` with its table options (Troggu needs ``players=``).
+    hand : the seat's cards in the project's notation: Solo Whist and Phat
+        ``"AKQJ5.K2.A7.9832"`` (suits S.H.D.C), Pinochle ``"AATKQ.AQ.KQ.9J"`` (a rank
+        twice for both copies), Troggu a list such as ``"Fool XXI XX KC QC 1D"``.
+    seat, dealer : seats 0..3; ``dealer`` defaults to the seat on ``seat``'s right
+        (``seat`` is then eldest, first to speak).
+    turn_up : the dealer's exposed card (Solo Whist only, and required there; in ``hand``
+        exactly when ``seat`` is the dealer).
+    auction_so_far : the calls before the seat's turn, from eldest, as names or ids
+        (``["Pass", "Prop"]`` or ``"Pass,Prop"``).
+    deals : deals to sample (default ``DEFAULT_DEALS[play]``: 1000, PIMC 20).
+    play : ``"dd"`` (double-dummy solve from the first lead), ``"rule"`` (the rule
+        agents play it out) or ``"pimc"`` (PIMC agents at every seat, ``pimc_samples``
+        samples per decision: slow).
+    seed : the same seed gives the same frame.
+    progress : show a progress bar.
+    threads : numba threads (default: all).
+    max_nodes, exact_nodes : solver budgets (``play="dd"``): of a made-or-beaten probe
+        (a deal past it is counted in ``unsolved``), and of a Solo's exact count, tried
+        first (0: never).
+
+    Returns the frame of :func:`advise_state`.
+    """
+    game = _as_game(game)
+    part = _part(game)
+    from ..games.dealing import check_seat
+
+    seat = check_seat("seat", seat, game.n_seats)
+    dealer = (seat - 1) % game.n_seats if dealer is None else dealer
+    dealer = check_seat("dealer", dealer, game.n_seats)
+    state = part.state_for(game, hand, seat, dealer, turn_up)
+    apply_auction(state, auction_so_far, seat)
+    return advise_state(
+        state, deals=deals, play=play, seed=seed, progress=progress, threads=threads,
+        max_nodes=max_nodes, exact_nodes=exact_nodes, pimc_samples=pimc_samples,
+    )  # fmt: skip
+
+
+def _check_options(game, deals, play, seed, max_nodes, exact_nodes, pimc_samples):
+    if play not in PLAYS:
+        raise ValueError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
+    if play == "dd" and not getattr(_part(game), "HAS_DD", False):
+        raise ValueError(
+            f"play='dd' needs a double-dummy solver, which {game.name} has not (yet): "
+            f"use play='rule' or play='pimc'"
+        )
+    deals = DEFAULT_DEALS[play] if deals is None else check_int("deals", deals, 1, 10_000_000)
+    seed = seed_rng(seed)
+    max_nodes = check_int("max_nodes", max_nodes, 1, 2**62)
+    exact_nodes = check_int("exact_nodes", exact_nodes, 0, 2**62)
+    pimc_samples = check_int("pimc_samples", pimc_samples, 1, 10_000)
+    return deals, seed, max_nodes, exact_nodes, pimc_samples
+
+
+def advise_state(
+    state,
+    *,
+    deals: int | None = None,
+    play: str = "dd",
+    seed: int = 0,
+    progress: bool = False,
+    threads: int | None = None,
+    max_nodes: int = DEFAULT_NODE_LIMIT,
+    exact_nodes: int = DEFAULT_EXACT_NODES,
+    pimc_samples: int = DEFAULT_PIMC_SAMPLES,
+) -> pd.DataFrame:
+    """Advise the player to move in ``state`` (a call decision) from its observation alone.
+
+    Only that seat's observation is read: the hidden cards of ``state`` do
+    not matter. Same options as :func:`hand_odds`. One row per call the seat
+    could make now, in the game's call order:
+
+    ``contract``
+        the call, named as the game names it;
+    ``trumps``
+        the trump suit it is played in (``NT``: none; Abundance: the suit of
+        highest expected payoff; empty for calls that do not declare);
+    ``deals``
+        deals valued (sampled deals less ``unsolved``);
+    ``played``
+        of them, deals in which the seat's side declared and played (fewer
+        for a Prop nobody accepts; 0 for Pass);
+    ``made``, ``made_pct``, ``ci_low_pct``, ``ci_high_pct``
+        contracts made among ``played``, with a 95% Wilson interval;
+    ``exact``, ``mean_tricks``
+        played deals whose tricks were counted exactly, and the declaring
+        side's mean tricks over them, shown when they are at least
+        ``MEAN_COVERAGE`` (90%) of the played deals (with ``play="dd"`` a
+        deal whose exact count ran past ``exact_nodes`` is scored from the
+        probe at the goal, as made exactly or missed by one: a mean over the
+        cheap deals alone would be biased); other games: ``mean_points``;
+    ``expected_payoff``
+        the seat's mean payoff over ``deals`` (passed out: 0), by the rules'
+        own scoring;
+    ``unsolved``
+        deals left out because the solver ran out of ``max_nodes``;
+    ``best``
+        the call of highest expected payoff.
+    """
+    game = state.game
+    part = _part(game)
+    seat = state.current_player
+    cards = getattr(part, "ADVISES_CARDS", False)
+    if seat < 0 or (state.legal_actions()[0] < game.deck.n_cards and not cards):
+        raise ValueError("advise_state needs a state where a seat is to make a call")
+    if cards and int(state.record["trick_no"]) + int(state.record["trick_n"]) > 0:
+        raise ValueError(f"advise_state advises the {game.name} pitch: the first card of a deal")
+    deals, seed, max_nodes, exact_nodes, pimc_samples = _check_options(
+        game, deals, play, seed, max_nodes, exact_nodes, pimc_samples
+    )
+    obs = np.zeros(1, dtype=game.obs_dtype)
+    game.kernels.observe_at(state.array, 0, seat, obs, 0)
+    variants = part.candidates(state)
+    calls = np.array([v[1] for v in variants], dtype=np.int64)
+    trumps = np.array([v[2] for v in variants], dtype=np.int64)
+    template = game.new_match(0)
+    from ..agents.rule import params_matrix
+
+    params = params_matrix(game.name, game.n_seats)
+    shape = (deals, len(variants))
+    out = {
+        "status": np.zeros(shape, dtype=np.int64),
+        "tricks": np.zeros(shape, dtype=np.int64),
+        "made": np.zeros(shape, dtype=np.bool_),
+        "payoff": np.zeros(shape, dtype=np.int64),
+    }
+    bar = None
+    if progress:
+        from ..progress import progress_bar
+
+        bar = progress_bar(total=deals, desc=f"advise {game.name} ({play})", unit="deal")
+    try:
+        if play == "pimc":
+            _run_pimc(
+                part, game, obs, template, params, seed, calls, trumps, pimc_samples, out, bar
+            )
+        else:
+            _run_compiled(
+                part, obs, template, params, seed, calls, trumps, play, max_nodes, exact_nodes,
+                threads, out, bar,
+            )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
+    return _frame(part, variants, out)
+
+
+def _run_compiled(
+    part, obs, template, params, seed, calls, trumps, play, max_nodes, exact_nodes, threads,
+    out, bar,
+):  # fmt: skip
+    import numba
+
+    old = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS))
+    from .advise_common import DD, RULE
+
+    mode = DD if play == "dd" else RULE
+    try:
+        deals = out["status"].shape[0]
+        for first in range(0, deals, BLOCK):
+            last = min(deals, first + BLOCK)
+            part.advise_block(
+                obs, template, params, np.uint64(seed), first, calls, trumps, mode, CHUNK,
+                TABLE_LOG2, max_nodes, exact_nodes, *(a[first:last] for a in out.values()),
+            )  # fmt: skip
+            if bar is not None:
+                bar.update(last - first)
+    finally:
+        numba.set_num_threads(old)
+
+
+def _run_pimc(part, game, obs, template, params, seed, calls, trumps, samples, out, bar):
+    from ..agents.mc import PIMCAgent
+    from ..api import State
+    from ..rng import derive_seed
+
+    agents = [PIMCAgent(game, samples=samples, seed=seed) for _ in range(game.n_seats)]
+    record = np.zeros(1, dtype=game.obs_dtype)
+    deals = out["status"].shape[0]
+    seat = int(obs[0]["seat"])
+    for i in range(deals):
+        for v in range(len(calls)):
+            array = np.zeros(1, dtype=game.state_dtype)
+            part.settle_sampled(
+                obs, template, params, np.uint64(seed), i, calls[v], trumps[v], array
+            )
+            state = State(game, array)
+            for s, agent in enumerate(agents):
+                agent.start_deal(int(derive_seed(seed, i, 2 + s)), s)
+            while not state.is_over:
+                p = state.current_player
+                game.kernels.observe_at(array, 0, p, record, 0)
+                mask = state.legal_action_mask()
+                state.apply(int(agents[p].act_record(record, mask)))
+            part.record_outcome(state.record, seat, i, v, out)
+        if bar is not None:
+            bar.update(1)
+
+
+def _frame(part, variants, out) -> pd.DataFrame:
+    from .advise_common import EXACT, PASSED_OUT, UNSOLVED
+
+    status, tricks, made, payoff = out["status"], out["tricks"], out["made"], out["payoff"]
+    rows = []
+    for v, (name, call, _trump, declares, label) in enumerate(variants):
+        ok = status[:, v] != UNSOLVED
+        played = ok & (status[:, v] != PASSED_OUT) & declares
+        exact = played & (status[:, v] == EXACT)
+        n_ok, n_played = int(ok.sum()), int(played.sum())
+        rows.append(
+            {
+                "contract": name,
+                "call": int(call),
+                "trumps": label,
+                "deals": n_ok,
+                "played": n_played,
+                "made": int((made[:, v] & played).sum()) if declares else np.nan,
+                "exact": int(exact.sum()),
+                "mean_tricks": float(tricks[exact, v].mean())
+                if exact.any() and exact.sum() >= MEAN_COVERAGE * n_played
+                else np.nan,
+                "expected_payoff": float(payoff[ok, v].mean()) if n_ok else np.nan,
+                "unsolved": int((~ok).sum()),
+            }
+        )
+    df = pd.DataFrame(rows)
+    # Variants of one row (Abundance's trump suits, Phat's cards of a suit): the one of
+    # highest expected payoff is kept.
+    keep = df.sort_values("expected_payoff", ascending=False, kind="stable")
+    keep = keep.drop_duplicates("contract")
+    df = df.loc[sorted(keep.index)].reset_index(drop=True)
+    low, high = wilson_interval(df["made"].astype(float), df["played"].where(df["played"] > 0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df.insert(df.columns.get_loc("made") + 1, "made_pct", 100 * df["made"] / df["played"])
+    df.insert(df.columns.get_loc("made_pct") + 1, "ci_low_pct", 100 * low)
+    df.insert(df.columns.get_loc("ci_low_pct") + 1, "ci_high_pct", 100 * high)
+    df["made_pct"] = df["made_pct"].where(df["played"] > 0)
+    df["best"] = False
+    if df["expected_payoff"].notna().any():
+        df.loc[df["expected_payoff"].idxmax(), "best"] = True
+    if getattr(part, "CARD_COLUMN", False):
+        from ..cards.notation import format_card
+
+        df.insert(2, "card", [format_card(c) for c in df["call"]])
+    df = df.sort_values("call", kind="stable").drop(columns="call").reset_index(drop=True)
+    return df.rename(columns={"mean_tricks": getattr(part, "MEAN", "mean_tricks")})
+
+
+def format_advice(df: pd.DataFrame) -> str:
+    """The advisor's frame as a readable table (the CLI's output): one line per call."""
+    mean = "mean_points" if "mean_points" in df.columns else "mean_tricks"
+    lines = [
+        f"{'contract':<22}{'trumps':>6}{'deals':>8}{'made %':>9}   {'95% Wilson':<17}"
+        f"{mean.replace('_', ' '):>12}{'E[payoff]':>11}{'unsolved':>10}"
+    ]
+    for _, r in df.iterrows():
+        if np.isnan(r["made_pct"]):
+            made, ci = "", ""
+        else:
+            made = f"{r['made_pct']:.1f}%"
+            ci = f"[{r['ci_low_pct']:5.1f}, {r['ci_high_pct']:5.1f}]"
+        tricks = "" if np.isnan(r[mean]) else f"{r[mean]:.2f}"
+        pay = "" if np.isnan(r["expected_payoff"]) else f"{r['expected_payoff']:+.2f}"
+        name = f"{r['contract']} ({r['card']})" if "card" in df.columns else r["contract"]
+        lines.append(
+            f"{name:<22}{r['trumps']:>6}{int(r['deals']):>8}{made:>9}   {ci:<17}"
+            f"{tricks:>12}{pay:>11}{int(r['unsolved']):>10}" + ("  <- best" if r["best"] else "")
+        )
+    return "\n".join(lines)
