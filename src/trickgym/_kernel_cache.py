@@ -14,9 +14,11 @@ import importlib.util
 import os
 from pathlib import Path
 
-__all__ = ["refresh_kernel_cache"]
+__all__ = ["OWNED_MARK", "refresh_kernel_cache"]
 
 _STAMP = "trickgym-kernel-sources.sha1"
+#: A ``NUMBA_CACHE_DIR`` holding this file is trickgym's own, cleared like ``__pycache__``.
+OWNED_MARK = "trickgym-owned-cache"
 
 
 def _package_dirs() -> list[Path]:
@@ -31,23 +33,32 @@ def _package_dirs() -> list[Path]:
 def refresh_kernel_cache() -> bool:
     """Delete stale cached kernels (``*.nbi``/``*.nbc``); returns whether it did.
 
-    Only the default cache places (``__pycache__`` beside the sources) are
-    handled; with ``NUMBA_CACHE_DIR`` set, clear that folder after upgrades.
+    The default cache places (``__pycache__`` beside the sources) are
+    handled, and a ``NUMBA_CACHE_DIR`` that holds the file
+    ``trickgym-owned-cache`` (the test suite's, made by its conftest); any
+    other ``NUMBA_CACHE_DIR`` is left alone: clear it after upgrades.
     """
     dirs = _package_dirs()
+    stamp = dirs[0] / "__pycache__" / _STAMP
+    places = dirs
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom:
+        if not (Path(custom) / OWNED_MARK).exists():
+            return False  # someone else's cache folder: not ours to clear
+        places = [Path(custom)]
+        stamp = places[0] / _STAMP
     digest = hashlib.sha1()
     for folder in dirs:
         for path in sorted(folder.rglob("*.py")):
             digest.update(str(path.relative_to(folder)).encode())
             digest.update(path.read_bytes())
-    stamp = dirs[0] / "__pycache__" / _STAMP
     current = digest.hexdigest()
     try:
         if stamp.read_text() == current:
             return False
     except OSError:
         pass
-    for folder in dirs:
+    for folder in places:
         for cached in [*folder.rglob("*.nbi"), *folder.rglob("*.nbc")]:
             try:
                 cached.unlink()
