@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-EXPECTED = {"solowhist", "troggu", "phat", "pinochle", "compare_agents", "why_bids_fail"}
+EXPECTED = {
+    "solowhist",
+    "troggu",
+    "phat",
+    "pinochle",
+    "compare_agents",
+    "why_bids_fail",
+    "advise_hand",
+}
 
 
 def test_one_notebook_per_game_and_outputs_stripped():
