@@ -1,8 +1,8 @@
 """Fit the rule agent's bidder by simulation, check it on fresh deals, install it as ``fitted``.
 
-    python experiments/fit_bidder.py experiments/fit_bidder_solowhist.toml --install
-    python experiments/fit_bidder.py experiments/fit_bidder_pinochle.toml --install
-    python experiments/fit_bidder.py experiments/fit_bidder_solowhist.toml --quick  # smoke run
+    python experiments/fit_bidder.py experiments/fits/solowhist.toml --install
+    python experiments/fit_bidder.py experiments/fits/pinochle.toml --install
+    python experiments/fit_bidder.py experiments/fits/solowhist.toml --quick  # smoke run
 
 The experiment file (TOML) holds the game, its ``[options]``, the fitting
 deals and seed, the rounds, the acceptance threshold, an optional
@@ -74,7 +74,7 @@ def load_config(path) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("config", help="experiment file, e.g. experiments/fit_bidder_solowhist.toml")
+    ap.add_argument("config", help="experiment file, e.g. experiments/fits/solowhist.toml")
     ap.add_argument("--threads", type=int, default=None, help="numba threads (default: all)")
     ap.add_argument("--install", action="store_true", help="write agents/rule/fitted/GAME.json")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 5,000 deals, one round")

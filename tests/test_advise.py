@@ -182,6 +182,35 @@ def test_rule_play_agrees_with_the_simulator():
     assert compared >= 10
 
 
+def test_dd_outcomes_agree_with_the_simulators_dd_columns():
+    """Deal by deal: where eldest's call stood, the advisor's double-dummy verdict on the
+    true deal is the simulator's ``dd_made`` (two implementations of the same question)."""
+    calls = {
+        "Solo": SOLO_CALL,
+        "Misère": MISERE_CALL,
+        "Abundance Declared": ABUNDANCE_DECLARED_CALL,
+    }
+    game = trickgym.game("solowhist")
+    compared = set()
+    for agents, seed in (("rule", 5), ("random", 6)):
+        df = trickgym.simulate("solowhist", deals=150, agents=agents, seed=seed, dd=True)
+        for r in df.itertuples():
+            moves = r.auction.split()
+            eldest = (r.dealer + 1) % 4
+            stood = len(moves) == 4 and all(m.endswith("-") for m in moves[1:])
+            if not stood or r.contract not in calls or r.declarer != eldest or pd.isna(r.dd_made):
+                continue
+            hands = [format_hand(int(getattr(r, f"hand_{s}"))) for s in range(4)]
+            fresh = game.deal(0, hands=hands, dealer=r.dealer, turn_up=str(r.turn_up))
+            status, _, made, _ = sw.evaluate_state(
+                fresh, eldest, calls[r.contract], play="dd", node_limit=4_000_000
+            )
+            if status in (sw.EXACT, sw.PROBED):  # solved within the budget
+                assert bool(made) == bool(r.dd_made), (r.deal, r.contract, hands)
+                compared.add(r.contract)
+    assert {"Solo", "Misère"} <= compared
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -269,134 +298,3 @@ def test_cli_names_bad_input(capsys):
 
 
 # ---------------------------------------------------------------------------- Pinochle
-
-PN_HAND = "AATKQ.AQ.KQ.9J"  # 11 cards (kitty mode)
-
-
-@pytest.fixture(scope="module")
-def pinochle_frame():
-    return hand_odds("pinochle", PN_HAND, seat=1, dealer=0, deals=24, play="rule", seed=1)
-
-
-def test_pinochle_rows_are_pass_and_bid_levels(pinochle_frame):
-    df = pinochle_frame
-    assert df["contract"].tolist() == ["Pass", *(str(250 + 10 * i) for i in range(16))]
-    assert df["trumps"].eq("").all() and df["best"].sum() == 1
-    bids = df.iloc[1:]
-    assert (bids["played"] == 24).all()
-    # After the auction the rule agents play the same whatever the level: the same points
-    # on every deal, so a higher bid is made on a subset of the deals a lower one is.
-    assert bids["mean_points"].nunique() == 1
-    assert bids["made"].is_monotonic_decreasing
-    assert "mean_tricks" not in df.columns
-
-
-def test_pinochle_auction_and_dealer_stuck():
-    df = hand_odds("pinochle", PN_HAND, seat=2, dealer=0, auction_so_far="300", deals=4,
-                   play="rule")  # fmt: skip
-    assert df["contract"].tolist()[:2] == ["Pass", "310"]
-    stuck = hand_odds("pinochle", PN_HAND, seat=0, dealer=0, auction_so_far="Pass,Pass,Pass",
-                      deals=4, play="rule")  # fmt: skip
-    assert stuck["contract"].iloc[0] == "250"  # PN-D9: the dealer may not pass
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        (dict(play="dd"), "play='dd' needs a double-dummy solver, which pinochle has not"),
-        (dict(turn_up="AS"), "Pinochle has no turn-up card"),
-        (dict(hand="AATKQ.AQ.KQ.9"), "10 cards"),
-        (dict(hand="AAATK.AQ.KQ.9J"), "more than 2 time"),
-        (dict(auction_so_far="240"), "unknown action '240'|illegal"),
-    ],
-)
-def test_pinochle_bad_input(kwargs, message):
-    args = dict(hand=PN_HAND, seat=1, dealer=0, deals=4, play="rule") | kwargs
-    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        hand_odds("pinochle", **args)
-
-
-def test_cli_pinochle(capsys):
-    code = main(["advise", "pinochle", PN_HAND, "--seat", "1", "--dealer", "0", "--deals", "8",
-                 "--play", "rule", "--quiet"])  # fmt: skip
-    out = capsys.readouterr()
-    assert code == 0, out.err
-    lines = out.out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
-    assert len(lines) - start - 1 == 17 and "mean points" in lines[start]
-
-
-# ---------------------------------------------------------------------------- Troggu
-
-TR_STRONG = "Fool XXI XX XIX XVIII XVII XVI XV KC KD KS KB QC"  # 13 cards: 4 players
-
-
-def test_troggu_pass_tapp_solo():
-    df = hand_odds(trickgym.game("troggu", players=4), TR_STRONG, seat=1, dealer=0, deals=24,
-                   play="rule", seed=2)  # fmt: skip
-    assert df["contract"].tolist() == ["Pass", "Tapp", "Solo"]
-    rows = df.set_index("contract")
-    assert rows.loc["Tapp", "played"] == rows.loc["Solo", "played"] == 24
-    assert np.isnan(rows.loc["Pass", "made_pct"])
-    # Eight top trumps, the Fool and the four kings: at least half the card points.
-    assert rows.loc["Solo", "made_pct"] > 50 and rows.loc["Solo", "mean_points"] > 57
-    assert df["best"].sum() == 1
-
-
-def test_troggu_bad_input():
-    game = trickgym.game("troggu", players=4)
-    with pytest.raises(ValueError, match="12 cards, a Troggu hand of 4 players has 13"):
-        hand_odds(game, "Fool XXI XX XIX XVIII XVII XVI XV KC KD KS KB", deals=2, play="rule")
-    with pytest.raises(ValueError, match=r"seat must be a seat 0\.\.3, got 4"):
-        hand_odds(game, TR_STRONG, seat=4, deals=2, play="rule")
-    with pytest.raises(ValueError, match="which troggu has not"):
-        hand_odds(game, TR_STRONG, deals=2, play="dd")
-
-
-def test_cli_troggu(capsys):
-    code = main(["advise", "troggu", TR_STRONG, "--players", "4", "--seat", "1", "--dealer", "0",
-                 "--deals", "8", "--play", "rule", "--quiet"])  # fmt: skip
-    out = capsys.readouterr()
-    assert code == 0, out.err
-    lines = out.out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
-    assert [r[:22].strip() for r in lines[start + 1 :]] == ["Pass", "Tapp", "Solo"]
-
-
-# ---------------------------------------------------------------------------- Phat
-
-PH_HAND = "A95.K9.QJ5.T9852"
-
-
-def test_phat_pitch_rows():
-    df = hand_odds("phat", PH_HAND, seat=2, deals=16, play="rule", seed=3)
-    assert df["contract"].tolist() == ["Pitch S", "Pitch H", "Pitch D", "Pitch C"]
-    assert df["trumps"].tolist() == list("SHDC")
-    # Each row keeps a card of its own suit.
-    hand = parse_hand(PH_HAND)
-    from trickgym.cards.notation import parse_card
-
-    for suit, card in zip("SHDC", df["card"], strict=True):
-        c = parse_card(card)
-        assert card.endswith(suit) and hand >> c & 1
-    assert (df["played"] == 16).all() and df["best"].sum() == 1
-    assert df["mean_points"].between(0, 80).all()
-
-
-def test_phat_bad_input():
-    with pytest.raises(ValueError, match="seat 2 pitches when the dealer is seat 1, not 0"):
-        hand_odds("phat", PH_HAND, seat=2, dealer=0, deals=2, play="rule")
-    with pytest.raises(ValueError, match="phat has no auction"):
-        hand_odds("phat", PH_HAND, seat=2, auction_so_far="Pass", deals=2, play="rule")
-    with pytest.raises(ValueError, match="which phat has not"):
-        hand_odds("phat", PH_HAND, seat=2, deals=2, play="dd")
-
-
-def test_cli_phat(capsys):
-    code = main(["advise", "phat", PH_HAND, "--seat", "2", "--deals", "8", "--play", "rule",
-                 "--quiet"])  # fmt: skip
-    out = capsys.readouterr()
-    assert code == 0, out.err
-    lines = out.out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
-    assert [r[:7] for r in lines[start + 1 :]] == ["Pitch S", "Pitch H", "Pitch D", "Pitch C"]
