@@ -111,12 +111,6 @@ class FitResult:
     history: pd.DataFrame
 
 
-def _interval(values: np.ndarray) -> tuple[float, float, float]:
-    mean = float(values.mean())
-    half = 1.959963984540054 * float(values.std(ddof=1)) / np.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
 def fit_bidder(
     game: str,
     deals: int = 200_000,
@@ -187,7 +181,9 @@ def fit_bidder(
         if not moved:
             break
     bar.close()
-    mean, low, high = _interval(margin.to_numpy())
+    from trickgym.duplicate import mean_interval
+
+    mean, low, high = mean_interval(margin.to_numpy())
     return FitResult(
         game, current, mean, low, high, deals, seed, time.perf_counter() - t0, pd.DataFrame(rows)
     )

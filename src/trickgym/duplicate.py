@@ -19,7 +19,7 @@ import pandas as pd
 from .analysis import bid_success
 from .sim import simulate
 
-__all__ = ["TournamentReport", "seat_score", "tournament"]
+__all__ = ["TournamentReport", "mean_interval", "seat_score", "tournament"]
 
 _PARTNERSHIP = {"phat", "pinochle"}
 _Z95 = 1.959963984540054
@@ -115,7 +115,8 @@ def _seat_payoffs(game: str, df: pd.DataFrame, n_seats: int) -> np.ndarray:
     return np.stack([margin, -margin, margin, -margin], axis=1)
 
 
-def _interval(values: np.ndarray) -> tuple[float, float, float]:
+def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean of paired per-deal values and its normal 95% interval (nan bounds for one value)."""
     mean = float(values.mean())
     half = _Z95 * float(values.std(ddof=1)) / np.sqrt(len(values)) if len(values) > 1 else np.nan
     return mean, mean - half, mean + half
@@ -194,12 +195,12 @@ def tournament(
         n_deals = sum(f.groupby("match").size() for f in frames) / len(frames)
         values = values.div(n_deals, axis=0)
     standings = pd.DataFrame(
-        [(*_interval(values[name].to_numpy()), len(values)) for name in names],
+        [(*mean_interval(values[name].to_numpy()), len(values)) for name in names],
         index=pd.Index(names, name="agent"),
         columns=["mean", "ci_low", "ci_high", "deals"],
     )
     diff = values[names[0]] - values[names[1]]
-    mean, low, high = _interval(diff.to_numpy())
+    mean, low, high = mean_interval(diff.to_numpy())
     difference = pd.Series(
         {"mean": mean, "ci_low": low, "ci_high": high}, name=f"{names[0]} - {names[1]}"
     )
@@ -252,7 +253,7 @@ def seat_score(
     unit = "matches" if game == "phat" else "deals"
     df = simulate(game, agents=agents, seed=seed, **{unit: deals}, **options)
     values = _seat_payoffs(game, df, n_seats)[:, seat]
-    mean, low, high = _interval(values)
+    mean, low, high = mean_interval(values)
     return pd.Series({"mean": mean, "ci_low": low, "ci_high": high, "deals": len(values)})
 
 
