@@ -72,7 +72,8 @@ DD_ROW_DTYPE = np.dtype(
 #: deals that take 5-40 s unbounded are flagged (-1) instead.
 DD_DEFAULT_MAX_NODES = 4_000_000
 
-# 1024 buckets of 64 entries (24 MB), the size of the Python solver's default table.
+# 1024 buckets of 64 entries of 48 bytes: 3 MB per work item (the Python solver's default
+# table is 24 MB).
 DD_TABLE_LOG2 = 10
 # Rows per parallel work item, each with its own table: few enough that a slow
 # row does not leave the other threads idle for long.

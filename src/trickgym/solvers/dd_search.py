@@ -181,7 +181,7 @@ def new_table(mb: float = 32):
 
 @njit(cache=True)
 def make_table(log2_buckets, node_limit):
-    """:func:`new_table`'s table of ``2**log2_buckets`` buckets (24 KB each) with a
+    """:func:`new_table`'s table of ``2**log2_buckets`` buckets (3 KB each) with a
     node budget per call (0: none), made in compiled code too (for agents acting
     inside compiled loops, which cannot be handed a table)."""
     entries = np.zeros((1 << log2_buckets) * _WAYS * _WORDS, dtype=np.uint64)
