@@ -27,7 +27,7 @@ function passed as an argument, so numba's cache keeps working).
 from __future__ import annotations
 
 from numba import njit
-from numba.core import types
+from trickgym.records import is_record_of
 
 __all__ = [
     "g_apply",
@@ -41,13 +41,6 @@ __all__ = [
     "is_record_of",
     "play_out",
 ]
-
-
-def is_record_of(typ, dtype) -> bool:
-    """Whether a numba type is a record (or record array) of ``dtype``."""
-    if isinstance(typ, types.Array):
-        typ = typ.dtype
-    return isinstance(typ, types.Record) and typ.dtype == dtype
 
 
 def g_determinize(obs, memory, template, out, rng):

@@ -1,0 +1,31 @@
+"""Small kernels shared by the games' solver hooks: position hashing and rank spans."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rng import mix64
+
+__all__ = ["KEY_SEED_1", "KEY_SEED_2", "hash_word", "span"]
+
+# Two independent hash chains: a table entry must match both (128 bits).
+KEY_SEED_1 = np.uint64(0x9E3779B97F4A7C15)
+KEY_SEED_2 = np.uint64(0xD1B54A32D192ED03)
+_STEP_2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def hash_word(k1, k2, word):
+    """Fold one 64-bit word into both hash chains."""
+    w = np.uint64(word)
+    return mix64(k1 ^ w), mix64((k2 + _STEP_2) ^ (w * _STEP_2))
+
+
+@njit(cache=True, inline="always")
+def span(low_card, high_card):
+    """The cards with ids ``low_card..high_card`` inclusive."""
+    one = np.uint64(1)
+    hi = np.uint64(high_card)
+    top = np.uint64(0xFFFFFFFFFFFFFFFF) if hi >= np.uint64(63) else (one << (hi + one)) - one
+    return top & ~((one << np.uint64(low_card)) - one)

@@ -1,0 +1,121 @@
+"""Phat's hooks for the point-trick solver (:mod:`.points_hooks`).
+
+The value is the **phat** the pitcher's team takes (80 in a deal). Left
+out of the search, as the issue allows: the muck bonus (decided after the
+last trick by a threshold on another count) and the race to 181 (a game
+that ends mid-deal): a prepared copy plays every deal to its end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games.phat.constants import DEAL_OVER
+from ..games.phat.rules import SUIT_MASKS, SUIT_OF, apply_action, legal_sets, phat_value
+from ..games.phat.state import STATE_DTYPE
+from ..tricks.whist import whist_beats
+from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word, span
+from .points_hooks import register_points_game
+
+__all__ = ["TOTAL_PHAT"]
+
+TOTAL_PHAT = 80
+_NO_TARGET = 1 << 30
+
+
+@njit(cache=True)
+def _legal(st):
+    return legal_sets(st)[0]
+
+
+@njit(cache=True)
+def _over(st):
+    return st.phase == DEAL_OVER
+
+
+@njit(cache=True)
+def _in_side(st, seat):
+    return seat % 2 == st.pitcher % 2
+
+
+@njit(cache=True)
+def _side_points(st):
+    return np.int64(st.phat[st.pitcher % 2])
+
+
+@njit(cache=True)
+def _bounds(st):
+    return np.int64(0), np.int64(TOTAL_PHAT - st.phat[0] - st.phat[1])
+
+
+@njit(cache=True)
+def _key(st):
+    k1, k2 = KEY_SEED_1, KEY_SEED_2
+    for s in range(4):
+        k1, k2 = hash_word(k1, k2, st.hands[s])
+    k1, k2 = hash_word(k1, k2, st.leader | (st.trumps + 1) << 4 | (st.pitcher % 2) << 8 | 1 << 12)
+    return k1, k2
+
+
+@njit(cache=True)
+def _points(st, card):
+    # Before the pitch a card is valued as the trump it would make.
+    return phat_value(card, st.trumps if st.trumps >= 0 else SUIT_OF[card])
+
+
+@njit(cache=True)
+def _suit(st, card):
+    return SUIT_MASKS[SUIT_OF[card]]
+
+
+@njit(cache=True)
+def _fixed(st):
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def _wins_now(st, card):
+    if st.trick_n == 0:
+        return True
+    return whist_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
+
+
+@njit(cache=True)
+def _winner(st):
+    return -1 if st.trick_n == 0 else (st.leader + st.win_pos) % 4
+
+
+@njit(cache=True)
+def _prepare(st):
+    st.target = _NO_TARGET
+
+
+@njit(cache=True)
+def _unit(st):
+    return 1
+
+
+@njit(cache=True)
+def _span(st, low_card, high_card):
+    return span(low_card, high_card)
+
+
+register_points_game(
+    STATE_DTYPE,
+    legal=_legal,
+    apply=apply_action,
+    over=_over,
+    in_side=_in_side,
+    side_points=_side_points,
+    bounds=_bounds,
+    key=_key,
+    points=_points,
+    suit=_suit,
+    fixed=_fixed,
+    wins_now=_wins_now,
+    winner=_winner,
+    prepare=_prepare,
+    unit=_unit,
+    span=_span,
+)

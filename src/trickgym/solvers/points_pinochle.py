@@ -1,0 +1,130 @@
+"""Pinochle's hooks for the point-trick solver (:mod:`.points_hooks`).
+
+The value is the declaring team's **counters**: 10 for every A, 10 and K
+in its tricks, 10 for the last trick, and in kitty mode the counters the
+declarer buried (rules §8); meld is not card play and is left out. The
+two identical copies of a card are one move wherever that is exact: both
+in one hand, or with nothing between them and a neighbour that another
+seat holds (see ``p_span``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards.bits import bit
+from ..games.pinochle.constants import HAND_OVER, LAST_TRICK_POINTS
+from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, apply_action, counter_points, legal_sets
+from ..games.pinochle.state import STATE_DTYPE
+from ..tricks.pinochle import pinochle_beats
+from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word, span
+from .points_hooks import register_points_game
+
+__all__ = ["TOTAL_COUNTERS"]
+
+TOTAL_COUNTERS = 250  # 24 counters and the last trick (PN-D17)
+
+
+@njit(cache=True)
+def _legal(st):
+    return legal_sets(st)[0]
+
+
+@njit(cache=True)
+def _over(st):
+    return st.phase == HAND_OVER
+
+
+@njit(cache=True)
+def _in_side(st, seat):
+    return seat % 2 == st.declarer % 2
+
+
+@njit(cache=True)
+def _side_points(st):
+    dc = st.declarer % 2
+    pts = counter_points(st.won[dc]) + counter_points(st.discards)
+    if st.phase == HAND_OVER and st.leader % 2 == dc:  # the last trick's winner leads no more
+        pts += LAST_TRICK_POINTS
+    return np.int64(pts)
+
+
+@njit(cache=True)
+def _bounds(st):
+    taken = counter_points(st.won[0] | st.won[1] | st.discards)
+    last = 0 if st.phase == HAND_OVER else LAST_TRICK_POINTS
+    return np.int64(0), np.int64(TOTAL_COUNTERS - LAST_TRICK_POINTS - taken + last)
+
+
+@njit(cache=True)
+def _key(st):
+    k1, k2 = KEY_SEED_1, KEY_SEED_2
+    for s in range(4):
+        k1, k2 = hash_word(k1, k2, st.hands[s])
+    info = st.leader | (st.trumps + 1) << 4 | (st.declarer % 2) << 8 | np.int64(st.must_head) << 9
+    k1, k2 = hash_word(k1, k2, info | 2 << 12)
+    return k1, k2
+
+
+@njit(cache=True)
+def _points(st, card):
+    return counter_points(bit(card))
+
+
+@njit(cache=True)
+def _suit(st, card):
+    return SUIT_MASKS[SUIT_OF[card]]
+
+
+@njit(cache=True)
+def _fixed(st):
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def _wins_now(st, card):
+    if st.trick_n == 0:
+        return True
+    return pinochle_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
+
+
+@njit(cache=True)
+def _winner(st):
+    return -1 if st.trick_n == 0 else (st.leader + st.win_pos) % 4
+
+
+@njit(cache=True)
+def _prepare(st):
+    pass
+
+
+@njit(cache=True)
+def _unit(st):
+    return 10
+
+
+@njit(cache=True)
+def _span(st, low_card, high_card):
+    # Both copies of each end's kind: a copy held elsewhere ranks equal (the earlier wins).
+    return span(low_card & ~1, high_card | 1)
+
+
+register_points_game(
+    STATE_DTYPE,
+    legal=_legal,
+    apply=apply_action,
+    over=_over,
+    in_side=_in_side,
+    side_points=_side_points,
+    bounds=_bounds,
+    key=_key,
+    points=_points,
+    suit=_suit,
+    fixed=_fixed,
+    wins_now=_wins_now,
+    winner=_winner,
+    prepare=_prepare,
+    unit=_unit,
+    span=_span,
+)

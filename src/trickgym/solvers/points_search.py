@@ -1,0 +1,384 @@
+"""Exact point-trick search: alpha-beta by null-window probes, written once for every game.
+
+A position is a game's own state record in the card play, every hand
+visible. Its value is the points the declaring side gains from here to the
+end of the deal with best play by every seat (the side maximising, the
+others minimising). The search asks one question at a time, "can the side
+finish with at least ``target`` points?" (a null-window probe, a boolean
+AND-OR search), and :func:`solve_points` finds the value by bisection over
+such probes; every probe's answers are bounds kept in one transposition
+table, so later probes (and later solves) reuse them.
+
+What makes it fast, all exact:
+
+- the table: at every trick boundary, a lower and an upper bound on the
+  points still to gain, keyed by two 64-bit hashes of the whole position
+  (``p_key``), with the best card found there (tried first next time);
+- equivalent cards: cards of one hand in one suit with the same points,
+  between which no other seat holds a card and none lies in the trick,
+  are one move;
+- bounds: the points still in play cap what the side can gain
+  (``p_bounds``), so a probe the side can no longer reach, or has
+  already reached, ends at once;
+- move ordering: the table's card, then cards that win the trick (cheap
+  ones for the side's opponents to lose, rich ones for the side to win),
+  then smears onto a partner's winning card, then cheap discards.
+
+The game rules come in through the hooks of :mod:`.points_hooks`; the
+search never reimplements them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards.bits import bit, lowest_bit, popcount
+from . import points_phat, points_pinochle, points_troggu  # noqa: F401  (hooks)
+from .points_hooks import (
+    p_apply,
+    p_bounds,
+    p_fixed,
+    p_in_side,
+    p_key,
+    p_legal,
+    p_over,
+    p_points,
+    p_prepare,
+    p_side_points,
+    p_span,
+    p_suit,
+    p_unit,
+    p_winner,
+    p_wins_now,
+)
+
+__all__ = [
+    "META_ABORTED",
+    "META_NODES",
+    "META_NODE_LIMIT",
+    "card_points_values",
+    "make_points_table",
+    "new_points_table",
+    "reset_points_table",
+    "solve_points",
+]
+
+MAX_DEPTH = 64  # cards left in a deal, plus one
+MAX_MOVES = 32  # legal cards of one hand (Troggu's 3-player hands hold 18)
+
+# meta words.
+META_LOG2_SLOTS = 0
+META_NODES = 1
+META_TT_HITS = 2
+META_PROBES = 3
+META_TT_STORES = 4
+META_NODE_LIMIT = 5  # node budget per call (0: none)
+META_ABORTED = 6  # 1 once the last call ran out of its budget: its answer is void
+_META_SIZE = 8
+
+_WORDS = 3  # k1, k2, info
+_OFFSET = 1 << 15  # bounds are stored as value + _OFFSET in 16 bits
+_NO_MOVE = 255
+
+
+def new_points_table(mb: float = 16):
+    """A transposition table of about ``mb`` megabytes: ``(entries, meta)``.
+
+    ``entries`` is ``uint64[n_slots * 3]`` (two key words and one word of
+    lower bound, upper bound, best card and cards left), ``meta`` the
+    counters (``META_*``): nodes, table hits, probes, stores, a node budget
+    per call and the flag of a call that ran out of it. Entries stay valid
+    across calls and deals: their keys hold the whole position.
+    """
+    if isinstance(mb, bool) or not isinstance(mb, int | float) or not mb > 0:
+        raise ValueError(f"tt_mb must be a positive number of megabytes, got {mb!r}")
+    n = max(2, int(mb * 2**20) // (_WORDS * 8))
+    return make_points_table(n.bit_length() - 1, 0)
+
+
+@njit(cache=True)
+def make_points_table(log2_slots, node_limit):
+    """:func:`new_points_table`'s table of ``2**log2_slots`` slots (24 bytes each).
+
+    Callable from compiled code (agents acting inside compiled loops)."""
+    entries = np.zeros((1 << log2_slots) * _WORDS, dtype=np.uint64)
+    meta = np.zeros(_META_SIZE, dtype=np.int64)
+    meta[META_LOG2_SLOTS] = log2_slots
+    meta[META_NODE_LIMIT] = node_limit
+    return entries, meta
+
+
+@njit(cache=True)
+def reset_points_table(table):
+    """Forget every entry and zero the counters, keeping the node budget."""
+    entries, meta = table
+    entries[:] = 0
+    for i in range(meta.shape[0]):
+        if i != META_LOG2_SLOTS and i != META_NODE_LIMIT:
+            meta[i] = 0
+
+
+@njit(cache=True, inline="always")
+def _info(lo, hi, best, left):
+    return (
+        np.uint64(lo + _OFFSET)
+        | (np.uint64(hi + _OFFSET) << np.uint64(16))
+        | (np.uint64(best) << np.uint64(32))
+        | (np.uint64(left) << np.uint64(40))
+    )
+
+
+@njit(cache=True)
+def _lookup(entries, meta, k1, k2):
+    """Slot index of the position's entry in its 2-way bucket, or -1."""
+    mask = (np.int64(1) << meta[META_LOG2_SLOTS]) - 1
+    i = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
+    for j in (i, i + 1):
+        w = j * _WORDS
+        if entries[w] == k1 and entries[w + 1] == k2 and entries[w + 2] != 0:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def _store(entries, meta, k1, k2, lo, hi, best, left):
+    """Keep the bounds; a full bucket gives up its entry with fewer cards left."""
+    mask = (np.int64(1) << meta[META_LOG2_SLOTS]) - 1
+    i = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
+    victim = i
+    best_left = 1 << 30
+    for j in (i, i + 1):
+        w = j * _WORDS
+        if entries[w + 2] == 0 or (entries[w] == k1 and entries[w + 1] == k2):
+            victim = j
+            break
+        jl = np.int64((entries[w + 2] >> np.uint64(40)) & np.uint64(0xFF))
+        if jl < best_left:
+            best_left, victim = jl, j
+    w = victim * _WORDS
+    entries[w] = k1
+    entries[w + 1] = k2
+    entries[w + 2] = _info(lo, hi, best, left)
+    meta[META_TT_STORES] += 1
+
+
+@njit(cache=True, inline="always")
+def _entry_bounds(entries, slot):
+    info = entries[slot * _WORDS + 2]
+    lo = np.int64(info & np.uint64(0xFFFF)) - _OFFSET
+    hi = np.int64((info >> np.uint64(16)) & np.uint64(0xFFFF)) - _OFFSET
+    best = np.int64((info >> np.uint64(32)) & np.uint64(0xFF))
+    return lo, hi, best
+
+
+@njit(cache=True)
+def _others(st):
+    """Cards still in play outside the mover's hand: other hands and the trick."""
+    p = st.to_move
+    out = np.uint64(0)
+    for s in range(st.hands.shape[0]):
+        if s != p:
+            out |= st.hands[s]
+    for i in range(st.trick_n):
+        c = st.trick_cards[i]
+        if c >= 0:
+            out |= bit(c)
+    return out
+
+
+@njit(cache=True)
+def _moves(st, hint, moves, scores):
+    """The mover's legal cards, one per class of equivalent cards, best first.
+
+    Returns their number."""
+    legal = np.uint64(p_legal(st))
+    others = _others(st)
+    fixed = np.uint64(p_fixed(st))
+    mine = p_in_side(st, st.to_move)
+    partner_winning = False
+    if st.trick_n > 0:
+        w = p_winner(st)
+        partner_winning = w >= 0 and p_in_side(st, w) == mine
+    n = 0
+    rest = legal
+    while rest:
+        c = lowest_bit(rest)
+        cb = bit(c)
+        rest &= ~cb
+        pts = p_points(st, c)
+        suit = np.uint64(p_suit(st, c))
+        # A run of equivalent cards is searched once, as its highest card.
+        if not (cb & fixed):
+            higher = rest & suit & ~fixed
+            if higher:
+                h = lowest_bit(higher)
+                if p_points(st, h) == pts and (np.uint64(p_span(st, c, h)) & others) == 0:
+                    continue
+        rank = popcount(suit & (cb - np.uint64(1)))
+        # Class of the move first, then a static preference within it.
+        if c == hint:
+            s = np.int64(1) << 60
+        elif st.trick_n == 0:
+            s = (np.int64(2) << 50) + 512 + 4 * rank + pts  # leads: high cards first
+        elif p_wins_now(st, c):
+            # The side wins rich tricks, its opponents win cheap ones; win with low cards.
+            s = (np.int64(3) << 50) + 512 + (pts if mine else -pts) * 4 - rank
+        elif partner_winning:
+            s = (np.int64(2) << 50) + 512 + pts * 4 - rank  # smear onto the partner's trick
+        else:
+            s = (np.int64(1) << 50) + 512 - pts * 4 - rank  # discard cheap
+        moves[n] = c
+        scores[n] = s
+        n += 1
+    # Insertion sort, best first (n is small).
+    for i in range(1, n):
+        m, sc = moves[i], scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = m
+        scores[j + 1] = sc
+    return n
+
+
+@njit(cache=True)
+def _probe(stack, d, target, entries, meta, moves, scores):
+    """Whether the side can finish with at least ``target`` points from ``stack[d]``."""
+    st = stack[d]
+    meta[META_NODES] += 1
+    if meta[META_NODE_LIMIT] > 0 and meta[META_NODES] > meta[META_NODE_LIMIT]:
+        meta[META_ABORTED] = 1
+        return False
+    if p_over(st):
+        return p_side_points(st) >= target
+    cur = p_side_points(st)
+    lo_gain, hi_gain = p_bounds(st)
+    if cur + hi_gain < target:
+        return False
+    if cur + lo_gain >= target:
+        return True
+    boundary = st.trick_n == 0
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
+    hint = -1
+    lo_b, hi_b = lo_gain, hi_gain
+    if boundary:
+        k1, k2 = p_key(st)
+        slot = _lookup(entries, meta, k1, k2)
+        if slot >= 0:
+            lo_b, hi_b, best = _entry_bounds(entries, slot)
+            meta[META_TT_HITS] += 1
+            if cur + lo_b >= target:
+                return True
+            if cur + hi_b < target:
+                return False
+            if best != _NO_MOVE:
+                hint = best
+    maximizing = p_in_side(st, st.to_move)
+    base = d * MAX_MOVES
+    n = _moves(st, hint, moves[base : base + MAX_MOVES], scores[base : base + MAX_MOVES])
+    result = not maximizing
+    best_move = _NO_MOVE
+    for k in range(n):
+        c = moves[base + k]
+        stack[d + 1] = st
+        p_apply(stack[d + 1], c)
+        r = _probe(stack, d + 1, target, entries, meta, moves, scores)
+        if meta[META_ABORTED]:
+            return False
+        if r == maximizing:
+            result = r
+            best_move = c
+            break
+    if boundary:
+        left = popcount(st.hands[st.to_move])
+        if result:
+            lo_b = max(lo_b, target - cur)
+        else:
+            hi_b = min(hi_b, target - 1 - cur)
+        if best_move == _NO_MOVE and hint >= 0:
+            best_move = hint  # no cutoff: keep the card the table knew
+        _store(entries, meta, k1, k2, lo_b, hi_b, best_move, left)
+    return result
+
+
+@njit(cache=True)
+def _solve_from(stack, table, moves, scores):
+    """Exact points the side gains from ``stack[0]`` on; -1 << 20 when out of budget."""
+    entries, meta = table
+    st = stack[0]
+    if p_over(st):
+        return 0
+    cur = p_side_points(st)
+    lo, hi = p_bounds(st)
+    unit = p_unit(st)
+    # Bisection on multiples of the unit (the gain is one, cur may not be).
+    lo_u = lo // unit
+    hi_u = hi // unit
+    # A depth read at run time: a recursive call typed on a literal breaks
+    # numba's on-disk cache (a crash on load).
+    root_depth = meta[META_LOG2_SLOTS] * 0
+    while lo_u < hi_u:
+        mid = (lo_u + hi_u + 1) // 2
+        meta[META_PROBES] += 1
+        if _probe(stack, root_depth, cur + mid * unit, entries, meta, moves, scores):
+            lo_u = mid
+        else:
+            hi_u = mid - 1
+        if meta[META_ABORTED]:
+            return -(1 << 20)
+    return lo_u * unit
+
+
+@njit(cache=True)
+def solve_points(root, table):
+    """Points the declaring side gains from ``root[0]`` (a one-record state array) with best play.
+
+    ``table`` is ``(entries, meta)`` from :func:`new_points_table`. Returns
+    ``-(1 << 20)`` (and sets ``meta[META_ABORTED]``) when the call ran out
+    of the table's node budget.
+    """
+    table[1][META_ABORTED] = 0
+    stack = np.empty(MAX_DEPTH, dtype=root.dtype)
+    moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    stack[0] = root[0]
+    p_prepare(stack[0])
+    return _solve_from(stack, table, moves, scores)
+
+
+@njit(cache=True)
+def card_points_values(root, table, out):
+    """Each legal card's value into ``out[card]``: the side's points gained from ``root[0]`` on
+    if that card is played now and best play follows (-1e9 for the others).
+
+    Returns the number of cards valued, or -1 when a solve ran out of the
+    table's node budget (``out`` is then incomplete).
+    """
+    table[1][META_ABORTED] = 0
+    stack = np.empty(MAX_DEPTH, dtype=root.dtype)
+    moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    out[:] = -1e9
+    root_copy = np.empty(1, dtype=root.dtype)
+    root_copy[0] = root[0]
+    p_prepare(root_copy[0])
+    st = root_copy[0]
+    cur = p_side_points(st)
+    legal = np.uint64(p_legal(st))
+    n = 0
+    while legal:
+        c = lowest_bit(legal)
+        legal &= ~bit(c)
+        stack[0] = st
+        p_apply(stack[0], c)
+        gained = p_side_points(stack[0]) - cur
+        v = _solve_from(stack, table, moves, scores)
+        if table[1][META_ABORTED]:
+            return -1
+        out[c] = gained + v
+        n += 1
+    return n

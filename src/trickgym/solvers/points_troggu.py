@@ -1,0 +1,180 @@
+"""Troggu's hooks for the point-trick solver (:mod:`.points_hooks`).
+
+The value is the **card points** of the declaring side (declarer and any
+partner; 114 in the pack) after the Fool's exchange, its Tapp or discards
+included, at any table size 3-8. With every hand visible the hidden partner
+is simply a seat of the side. Misère (everybody for themselves) has no side
+and is not searched: :func:`trickgym.solvers.solve` refuses it.
+
+The Fool's exchange is the one rule that makes the rest of a deal depend on
+the past: a held-back Fool's holder gives the last-trick winner a card of
+the lowest value in their pile. So the table key holds, besides the hands,
+who has held back the Fool and the lowest point value in the pile of the
+seat holding the Fool (0 for an empty pile), and the bounds allow the side
+to lose up to 5 points from its pile while the Fool is in play.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards.decks import TAROT
+from ..games.troggu.constants import DEAL_OVER, FOOL, TOTAL_POINTS
+from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, apply_action, card_points, legal_sets
+from ..games.troggu.state import STATE_DTYPE
+from ..tricks.troggu import troggu_trick_winner
+from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word, span
+from .points_hooks import register_points_game
+
+__all__: list[str] = []
+
+_SUIT_MASKS = TAROT.suit_masks.copy()
+_POINTS = TAROT.points.copy()
+_TRUMPS = np.uint64(TAROT.suit_masks[0])
+_FOOL_BIT = np.uint64(1 << FOOL)
+_EXCHANGE_SLACK = 5  # the most a pile can give in the Fool's exchange
+
+
+@njit(cache=True)
+def _legal(st):
+    return legal_sets(st)[0]
+
+
+@njit(cache=True)
+def _over(st):
+    return st.phase == DEAL_OVER
+
+
+@njit(cache=True)
+def _in_side(st, seat):
+    return seat == st.declarer or (seat == st.partner and seat >= 0)
+
+
+@njit(cache=True)
+def _side_points(st):
+    pts = card_points(st.won[st.declarer])
+    if st.partner >= 0 and st.partner != st.declarer:
+        pts += card_points(st.won[st.partner])
+    return np.int64(pts)
+
+
+@njit(cache=True)
+def _fool_in_play(st):
+    for s in range(st.n_players):
+        if st.hands[s] & _FOOL_BIT:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _bounds(st):
+    taken = 0
+    for s in range(st.n_players):
+        taken += card_points(st.won[s])
+    # The exchange moves a card out of a pile: the side can gain at most what is in play.
+    lo = -_EXCHANGE_SLACK if _fool_in_play(st) >= 0 else 0
+    return np.int64(lo), np.int64(TOTAL_POINTS - taken)
+
+
+@njit(cache=True)
+def _pile_low(pile):
+    """Lowest point value in a pile without the Fool (0 if empty): what an exchange would give."""
+    pile &= ~_FOOL_BIT
+    for v in range(1, 6):
+        if pile & _POINT_CLASSES[v]:
+            return v
+    return 0
+
+
+@njit(cache=True)
+def _key(st):
+    k1, k2 = KEY_SEED_1, KEY_SEED_2
+    n = st.n_players
+    for s in range(n):
+        k1, k2 = hash_word(k1, k2, st.hands[s])
+    side = 0
+    for s in range(n):
+        if _in_side(st, s):
+            side |= 1 << s
+    holder = _fool_in_play(st)
+    low = _pile_low(st.won[holder]) if holder >= 0 else 0
+    info = st.leader | n << 4 | side << 8 | np.int64(st.held_back) << 16 | low << 24
+    k1, k2 = hash_word(k1, k2, info | np.int64(3) << 32)
+    return k1, k2
+
+
+@njit(cache=True)
+def _points(st, card):
+    return _POINTS[card]
+
+
+@njit(cache=True)
+def _suit(st, card):
+    return _SUIT_MASKS[SUIT_OF[card]]
+
+
+@njit(cache=True)
+def _fixed(st):
+    return _FOOL_BIT
+
+
+@njit(cache=True)
+def _winning_pos(st, n, held_back_pos):
+    return troggu_trick_winner(st.trick_cards, n, SUIT_OF, _TRUMPS, held_back_pos)
+
+
+@njit(cache=True)
+def _wins_now(st, card):
+    if st.trick_n == 0:
+        return True
+    pos = st.trick_n
+    held = (st.held_back >> st.to_move) & 1 != 0
+    hb = pos if (card == FOOL and held) else st.held_back_pos
+    st.trick_cards[pos] = card  # restored below: the trick is read in place
+    w = _winning_pos(st, pos + 1, hb)
+    st.trick_cards[pos] = -1
+    return w == pos
+
+
+@njit(cache=True)
+def _winner(st):
+    if st.trick_n == 0:
+        return -1
+    w = _winning_pos(st, st.trick_n, st.held_back_pos)
+    return -1 if w < 0 else (st.leader + w) % st.n_players
+
+
+@njit(cache=True)
+def _prepare(st):
+    pass
+
+
+@njit(cache=True)
+def _unit(st):
+    return 1
+
+
+@njit(cache=True)
+def _span(st, low_card, high_card):
+    return span(low_card, high_card)
+
+
+register_points_game(
+    STATE_DTYPE,
+    legal=_legal,
+    apply=apply_action,
+    over=_over,
+    in_side=_in_side,
+    side_points=_side_points,
+    bounds=_bounds,
+    key=_key,
+    points=_points,
+    suit=_suit,
+    fixed=_fixed,
+    wins_now=_wins_now,
+    winner=_winner,
+    prepare=_prepare,
+    unit=_unit,
+    span=_span,
+)

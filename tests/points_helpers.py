@@ -1,0 +1,128 @@
+"""Slow plain-Python references for the point-trick solver tests.
+
+The reference knows nothing of the solver: it steps the game's own kernels
+(``legal_sets_at``, ``apply_action_at``) on copies of the state array and
+reads the side's points off the finished deal's own scoring fields.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+from trickgym.agents.rule import params_matrix
+
+import trickgym
+
+GAME_CONFIGS = [
+    ("phat", {}),
+    ("pinochle", {}),
+    ("pinochle", {"mode": "exchange"}),
+    *[("troggu", {"players": n}) for n in range(3, 9)],
+]
+
+PLAY_PHASE = {"phat": 0, "pinochle": 5, "troggu": 3}
+MISERE = 1  # Troggu contract
+
+
+def side_seats(game, rec) -> list[int]:
+    """Seats of the side whose points the solver counts."""
+    if game.name == "phat":
+        return [int(rec["pitcher"]) % 2, int(rec["pitcher"]) % 2 + 2]
+    if game.name == "pinochle":
+        return [int(rec["declarer"]) % 2, int(rec["declarer"]) % 2 + 2]
+    seats = [int(rec["declarer"])]
+    if int(rec["partner"]) >= 0 and int(rec["partner"]) != seats[0]:
+        seats.append(int(rec["partner"]))
+    return seats
+
+
+def _points(game, cards: int) -> int:
+    return int(sum(int(game.deck.points[c]) for c in range(game.deck.n_cards) if cards >> c & 1))
+
+
+def side_points_now(game, rec) -> int:
+    """The side's points so far, from the piles (Phat: its phat)."""
+    if game.name == "phat":
+        return int(rec["phat"][int(rec["pitcher"]) % 2])
+    if game.name == "pinochle":
+        dc = int(rec["declarer"]) % 2
+        return 10 * (bin(int(rec["won"][dc]) & _counters(game)).count("1")
+                     + bin(int(rec["discards"]) & _counters(game)).count("1"))  # fmt: skip
+    return sum(_points(game, int(rec["won"][s])) for s in side_seats(game, rec))
+
+
+def _counters(game) -> int:
+    ranks = game.deck.rank_names
+    return sum(1 << c for c in range(game.deck.n_cards) if ranks[c] in ("A", "10", "K"))
+
+
+def final_side_points(game, rec) -> int:
+    """The side's points once the deal is over, by the rules' own scoring fields."""
+    if game.name == "phat":
+        return int(rec["phat"][int(rec["pitcher"]) % 2])
+    if game.name == "pinochle":
+        return int(rec["counters"][int(rec["declarer"]) % 2])
+    return sum(int(rec["points"][s]) for s in side_seats(game, rec))
+
+
+def reference_final(game, array, alpha=-(10**9), beta=10**9) -> int:
+    """The side's final points with best play by all, by alpha-beta over every legal card."""
+    k = game.kernels
+    over, _, to_move = k.status_at(array, 0)
+    if over:
+        return final_side_points(game, array[0])
+    cards, _ = k.legal_sets_at(array, 0)
+    side = int(to_move) in side_seats(game, array[0])
+    best = -(10**9) if side else 10**9
+    for c in range(64):
+        if not int(cards) >> c & 1:
+            continue
+        child = array.copy()
+        k.apply_action_at(child, 0, c)
+        v = reference_final(game, child, alpha, beta)
+        if side:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def prepared(game, array):
+    """A copy ready for the reference: Phat's race to 181 switched off (as in the solver)."""
+    out = array.copy()
+    if game.name == "phat":
+        out[0]["target"] = 1 << 30
+    return out
+
+
+def ending(game, seed, cards_left):
+    """A state from real (rule-agent) play with ``cards_left`` cards in the mover's hand,
+    in the card play of a contract with a side (no Troggu Misère), or None."""
+    act = getattr(importlib.import_module(f"trickgym.agents.{game.name}"), f"act_{game.name}")
+    params = params_matrix(game.name, game.n_seats)
+    rng = np.array([seed + 1], dtype=np.uint64)
+    scratch = np.empty(1, dtype=game.obs_dtype)
+    state = game.deal(seed=seed)
+    while not state.is_over:
+        rec = state.record
+        if int(rec["phase"]) == PLAY_PHASE[game.name]:
+            if game.name == "troggu" and int(rec["contract"]) == MISERE:
+                return None
+            if bin(int(rec["hands"][int(rec["to_move"])])).count("1") <= cards_left:
+                return state
+        p = state.current_player
+        state.apply(int(act(1, state.array[0], p, rng, scratch, params)))
+    return None
+
+
+def make(name, opts):
+    return trickgym.game(name, **opts)
+
+
+__all__ = ["GAME_CONFIGS", "ending", "final_side_points", "make", "np", "prepared",
+           "reference_final", "side_points_now"]  # fmt: skip
