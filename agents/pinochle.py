@@ -10,17 +10,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trickgym.games.pinochle.constants import CALL_BASE, HAND_OVER
+from trickgym.games.pinochle.constants import CALL_BASE, HAND_OVER, PLAY
 from trickgym.games.pinochle.rules import apply_action, legal_sets, observe_core
 from trickgym.games.pinochle.state import OBS_DTYPE, STATE_DTYPE
 
 from .builtin import ORACLE, RANDOM, RULE
 from .random import random_action
 from .rule.pinochle import rule_action
+from .solved_points import (
+    ORACLE_SOLVE_CARDS,
+    hand_size,
+    no_table,
+    oracle_table,
+    solve_cards,
+    solved_card,
+)
 
 __all__ = ["act_pinochle", "oracle_action", "play_builtin_until"]
 
 ORACLE_ROLLOUTS = 8  # rule-agent playouts per candidate action
+# Cards in hand from which the oracle solves the card play exactly.
+ORACLE_CARDS = solve_cards(ORACLE_SOLVE_CARDS, "pinochle", 4)
 
 
 @njit(cache=True)
@@ -32,10 +42,39 @@ def _act_rule(state, seat, rng, obs, params):
 
 @njit(cache=True)
 def oracle_action(state, seat, rng, obs, params):
-    """The legal action whose rule-agent playouts from the true state pay ``seat`` most.
+    """The oracle's action: sees every hand, an upper bound for measurement only.
 
-    Sees every hand: an upper bound for measurement only.
+    In the card play, from ``ORACLE_CARDS`` cards in hand down, the card
+    the point-trick solver says is best with every hand seen; elsewhere (the
+    auction, other choices, earlier cards, or a solve past its node budget)
+    the legal action whose rule-agent playouts from the true state pay
+    ``seat`` most. Makes a solver table per call; the simulation loop keeps
+    one per deal (:func:`_oracle`).
     """
+    return _oracle(state, seat, rng, obs, params, oracle_table())
+
+
+@njit(cache=True)
+def _solved(state):
+    """Whether the oracle solves this decision."""
+    return state.phase == PLAY and hand_size(state) <= ORACLE_CARDS
+
+
+@njit(cache=True)
+def _oracle(state, seat, rng, obs, params, table):
+    """:func:`oracle_action` with a solver ``table`` kept by the caller."""
+    if _solved(state):
+        root = np.empty(1, dtype=STATE_DTYPE)
+        root[0] = state
+        card = solved_card(root, seat, table, np.empty(64, dtype=np.float64))
+        if card >= 0:
+            return card
+    return _rollout_oracle(state, seat, rng, obs, params)
+
+
+@njit(cache=True)
+def _rollout_oracle(state, seat, rng, obs, params):
+    """The legal action whose rule-agent playouts from the true state pay ``seat`` most."""
     low, high = legal_sets(state)
     best, best_value = -1, -1e300
     trial = np.empty(1, dtype=STATE_DTYPE)
@@ -130,8 +169,11 @@ def play_builtin_until(states, i, kinds, agent_rngs, params):
         _play_random(state, agent_rngs)
         return -1
     obs = np.empty(1, dtype=OBS_DTYPE)
+    table = no_table()
     while True:
         p = _play_fair_until(state, kinds, agent_rngs, obs, params)
         if p < 0 or kinds[p] != ORACLE:
             return p
-        apply_action(state, oracle_action(state, p, agent_rngs[p], obs, params))
+        if table[0].size <= 6 and _solved(state):
+            table = oracle_table()  # one table per deal: later positions hit earlier searches
+        apply_action(state, _oracle(state, p, agent_rngs[p], obs, params, table))

@@ -7,10 +7,8 @@ reads the side's points off the finished deal's own scoring fields.
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
-from trickgym.agents.rule import params_matrix
+from trickgym.agents.positions import rule_position
 
 import trickgym
 
@@ -21,8 +19,6 @@ GAME_CONFIGS = [
     *[("troggu", {"players": n}) for n in range(3, 9)],
 ]
 
-PLAY_PHASE = {"phat": 0, "pinochle": 5, "troggu": 3}
-MISERE = 1  # Troggu contract
 
 
 def side_seats(game, rec) -> list[int]:
@@ -101,23 +97,8 @@ def prepared(game, array):
 
 
 def ending(game, seed, cards_left):
-    """A state from real (rule-agent) play with ``cards_left`` cards in the mover's hand,
-    in the card play of a contract with a side (no Troggu Misère), or None."""
-    act = getattr(importlib.import_module(f"trickgym.agents.{game.name}"), f"act_{game.name}")
-    params = params_matrix(game.name, game.n_seats)
-    rng = np.array([seed + 1], dtype=np.uint64)
-    scratch = np.empty(1, dtype=game.obs_dtype)
-    state = game.deal(seed=seed)
-    while not state.is_over:
-        rec = state.record
-        if int(rec["phase"]) == PLAY_PHASE[game.name]:
-            if game.name == "troggu" and int(rec["contract"]) == MISERE:
-                return None
-            if bin(int(rec["hands"][int(rec["to_move"])])).count("1") <= cards_left:
-                return state
-        p = state.current_player
-        state.apply(int(act(1, state.array[0], p, rng, scratch, params)))
-    return None
+    """A rule-play state with at most ``cards_left`` cards in the mover's hand, or None."""
+    return rule_position(game, seed, cards_left)
 
 
 def make(name, opts):

@@ -76,6 +76,7 @@ class _MonteCarloAgent:
         self.samples_drawn = 0
         self._rule_action = _rule_kernel(game.name)
         self._dd_table = None
+        self._pt_table = None
         self.tt_mb = 8
         self.node_limit = DEFAULT_NODE_LIMIT
 
@@ -143,6 +144,10 @@ class PIMCAgent(_MonteCarloAgent):
     ``rule``, README): the first trick's full-deal solves cost most of the
     time, and solved bids, made as if the declarer could see every card,
     overbid (off by default; bids are then valued by rule-agent playouts).
+    Phat, Pinochle and Troggu card play is valued the same way by the
+    point-trick solver from ``solve_cards`` cards in hand down (default per
+    game and table size: :data:`trickgym.agents.solved_points.PIMC_SOLVE_CARDS`;
+    0 turns it off), by rule-agent playouts above that line.
     Tricks are counted exactly from ``exact_cards`` cards in hand down,
     above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`).
     Ties between actions go to the rule agent's. ``bids`` picks the Solo
@@ -170,6 +175,7 @@ class PIMCAgent(_MonteCarloAgent):
         tt_mb: float = 8,
         bids: str | None = None,
         bid_calibration=None,
+        solve_cards: int | None = None,
     ):
         from trickgym.agents.solowhist_dd import EXACT_CARDS
 
@@ -201,6 +207,7 @@ class PIMCAgent(_MonteCarloAgent):
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 13:
                 raise ValueError(f"{name} must be an integer 0..13, got {v!r}")
         self.dd_cards = dd_cards if game.name == "solowhist" else 0
+        self.solve_cards = self._solve_line(solve_cards)
         self.dd_bids = bool(dd_bids) and game.name == "solowhist"
         self.exact_cards = EXACT_CARDS if exact_cards is None else exact_cards
         if not (isinstance(tt_mb, int | float) and tt_mb > 0):
@@ -212,15 +219,49 @@ class PIMCAgent(_MonteCarloAgent):
         self.samples = int(samples)
         self.rollouts = int(rollouts)
 
+    def _solve_line(self, solve_cards) -> int:
+        """Cards in hand from which Phat, Pinochle and Troggu card play is solved (0: never)."""
+        from trickgym.agents.solved_points import PIMC_SOLVE_CARDS
+        from trickgym.agents.solved_points import solve_cards as line
+
+        if self.game.name == "solowhist":
+            if solve_cards not in (None, 0):
+                raise ValueError("solve_cards is for Phat, Pinochle, Troggu; Solo Whist: dd_cards")
+            return 0
+        if solve_cards is None:
+            return line(PIMC_SOLVE_CARDS, self.game.name, self.game.n_seats)
+        if isinstance(solve_cards, bool) or not isinstance(solve_cards, int) or solve_cards < 0:
+            raise ValueError(f"solve_cards must be a whole number >= 0, got {solve_cards!r}")
+        return solve_cards
+
+    def _points_table(self):
+        """The point-trick solver's table, kept for the agent's life."""
+        if self._pt_table is None:
+            from trickgym.agents.solved_points import NODE_LIMIT
+
+            from trickgym.solvers.points_search import META_NODE_LIMIT, new_points_table
+
+            self._pt_table = new_points_table(self.tt_mb)
+            self._pt_table[1][META_NODE_LIMIT] = NODE_LIMIT
+        return self._pt_table
+
     def _budget(self) -> str:
+        if self.solve_cards:
+            return f"samples={self.samples}, solve_cards={self.solve_cards}"
         if self.dd_cards or self.dd_bids:
             return f"samples={self.samples}, dd_cards={self.dd_cards}, bids={self.bids}"
         return f"samples={self.samples}, rollouts={self.rollouts}"
 
     def _solved(self, rec) -> bool:
-        """Whether this decision is valued by the solver (Solo Whist, by phase and hand size)."""
+        """Whether this decision is valued by a solver (by phase and hand size)."""
+        from trickgym.agents.positions import PLAY_PHASE
+
+        in_hand = bin(int(rec["hand"])).count("1")
+        if self.game.name != "solowhist":
+            play = int(rec["phase"]) == PLAY_PHASE[self.game.name]
+            return play and in_hand <= self.solve_cards
         if int(rec["phase"]) == 4:  # Solo Whist PLAY
-            return self.dd_cards > 0 and bin(int(rec["hand"])).count("1") <= self.dd_cards
+            return self.dd_cards > 0 and in_hand <= self.dd_cards
         return self.dd_bids
 
     def action_values(self, record, legal) -> np.ndarray:
@@ -235,7 +276,14 @@ class PIMCAgent(_MonteCarloAgent):
 
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
-        if self.game.name == "solowhist" and self._solved(record[0]):
+        if self.game.name != "solowhist" and self._solved(record[0]):
+            from .pimc_points import pimc_points_values
+
+            self.uniform += pimc_points_values(
+                record, self.memory, self.template, self.params, self.rng, self.samples,
+                self._points_table(), values, counts,
+            )  # fmt: skip
+        elif self.game.name == "solowhist" and self._solved(record[0]):
             from .pimc_dd import pimc_dd_values
 
             self.uniform += pimc_dd_values(
@@ -268,7 +316,7 @@ class PIMCAgent(_MonteCarloAgent):
             if call is not None and call in legal:
                 return int(call)
         means = self.action_values(record, legal)
-        if self.game.name == "solowhist" and self._solved(rec):
+        if self._solved(rec):
             best = means.max()
             # Ties (the solver often values several cards the same) go to the rule agent's
             # choice: it knows card-play conventions that the values cannot tell apart.

@@ -27,6 +27,7 @@ function passed as an argument, so numba's cache keeps working).
 from __future__ import annotations
 
 from numba import njit
+
 from trickgym.records import is_record_of
 
 __all__ = [

@@ -1,0 +1,44 @@
+"""Positions from real play: rule agents deal and play until a given point of the card play.
+
+Used to draw solver test cases and benchmark positions that look like the
+positions agents actually meet (a rule-agent auction, a contract, the first
+tricks played sensibly), rather than random hands.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+__all__ = ["PLAY_PHASE", "rule_position"]
+
+PLAY_PHASE = {"solowhist": 4, "phat": 0, "pinochle": 5, "troggu": 3}
+_TROGGU_MISERE = 1
+
+
+def rule_position(game, seed: int, cards_left: int, misere: bool = False):
+    """The state of deal ``seed`` once the player to move holds at most ``cards_left`` cards
+    in the card play, every seat a rule agent; None if the deal ends first (a passed-out
+    deal) or, unless ``misere``, its contract is a Troggu Misère (no declaring side).
+    """
+    from trickgym.agents.rule import params_matrix
+
+    if isinstance(cards_left, bool) or not isinstance(cards_left, int) or cards_left < 1:
+        raise ValueError(f"cards_left must be a positive integer, got {cards_left!r}")
+    act = getattr(importlib.import_module(f"trickgym.agents.{game.name}"), f"act_{game.name}")
+    params = params_matrix(game.name, game.n_seats)
+    rng = np.array([seed + 1], dtype=np.uint64)
+    scratch = np.empty(1, dtype=game.obs_dtype)
+    state = game.deal(seed=seed)
+    play = PLAY_PHASE[game.name]
+    while not state.is_over:
+        rec = state.record
+        if int(rec["phase"]) == play:
+            if game.name == "troggu" and int(rec["contract"]) == _TROGGU_MISERE and not misere:
+                return None
+            if bin(int(rec["hands"][int(rec["to_move"])])).count("1") <= cards_left:
+                return state
+        p = state.current_player
+        state.apply(int(act(1, state.array[0], p, rng, scratch, params)))
+    return None

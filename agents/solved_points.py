@@ -1,0 +1,179 @@
+"""Phat, Pinochle and Troggu card play valued by the point-trick solver: one implementation
+for the oracle (the true state) and PIMC (each sampled deal).
+
+The solver (:mod:`trickgym.solvers.points_search`) gives the declaring
+side's points with best play by every seat; :func:`points_payoff` turns
+them into a seat's payoff by the game's own scoring, as far as points
+decide it:
+
+- **Phat**: the deal's phat difference (the muck bonus, decided by another
+  count after the last trick, is left out, as in the solver);
+- **Pinochle**: the hand's score difference by §8 (meld saved by a trick
+  taken: a team counted as having taken one once it holds a counter or
+  has won a trick so far; with the "20 counters" option, exactly);
+- **Troggu**: ``declarer_payoffs`` of the side's points, a sweep when the
+  side takes every point (every card is worth at least one) or none but
+  its Tapp or discards.
+
+Full solves fit an agent's budget only from a few cards in hand down
+(``SOLVE_CARDS``, measured with ``benchmarks/bench_points.py``); above that
+line the agents value cards by rule-agent playouts as before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from trickgym.cards.bits import popcount
+from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
+from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
+from trickgym.games.troggu.constants import TOTAL_POINTS
+from trickgym.games.troggu.rules import card_points, declarer_payoffs
+from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
+from trickgym.records import is_record_of
+from trickgym.solvers.points_hooks import p_in_side, p_side_points
+from trickgym.solvers.points_search import card_points_values, make_points_table
+
+__all__ = [
+    "ORACLE_SOLVE_CARDS",
+    "PIMC_SOLVE_CARDS",
+    "hand_size",
+    "points_payoff",
+    "solve_cards",
+    "solved_card",
+    "solved_payoffs",
+]
+
+# Cards in the mover's hand from which a full solve fits the budget (index: Troggu's
+# table size; Phat and Pinochle use index 4). PIMC solves every legal card on every
+# sample (a decision's budget: about a millisecond a solve); the oracle solves once
+# a decision (tens of milliseconds). Medians from benchmarks/bench_points.py.
+PIMC_SOLVE_CARDS = {"phat": 6, "pinochle": 6, "troggu": (0, 0, 0, 6, 4, 4, 3, 3, 3)}
+ORACLE_SOLVE_CARDS = {"phat": 7, "pinochle": 7, "troggu": (0, 0, 0, 7, 5, 4, 4, 3, 3)}
+# Node budget of one solve: a sample past it falls back to playouts.
+NODE_LIMIT = 2_000_000
+
+
+def solve_cards(table: dict, game_name: str, n_players: int) -> int:
+    """The solve line of ``table`` (``PIMC_SOLVE_CARDS`` or ``ORACLE_SOLVE_CARDS``)."""
+    line = table[game_name]
+    return int(line[n_players]) if isinstance(line, tuple) else int(line)
+
+
+def points_payoff(state, seat, final):
+    """Stub (overloaded per game): ``seat``'s payoff when the side ends with ``final`` points."""
+    raise NotImplementedError
+
+
+@njit(cache=True)
+def _phat_payoff(st, seat, final):
+    mine = final if seat % 2 == st.pitcher % 2 else 80 - final
+    return 2.0 * mine - 80.0
+
+
+@njit(cache=True)
+def _pinochle_payoff(st, seat, final):
+    dc = st.declarer % 2
+    score = np.zeros(2, dtype=np.float64)
+    for t in range(2):
+        counters = final if t == dc else 250 - final
+        if st.meld_save_twenty:
+            saved = counters >= 20
+        else:
+            saved = counters > 0 or st.tricks_won[t] + st.tricks_won[t + 2] > 0
+        total = counters + (st.meld[t] + st.meld[t + 2] if saved else 0)
+        if t == dc:
+            score[t] = total if total >= st.bid else -st.bid
+        else:
+            score[t] = total
+    return score[seat % 2] - score[1 - seat % 2]
+
+
+@njit(cache=True)
+def _troggu_payoff(st, seat, final):
+    n = st.n_players
+    partner = st.partner if st.partner != st.declarer else -1
+    side_tricks = st.tricks_won[st.declarer] + (st.tricks_won[partner] if partner >= 0 else 0)
+    # Points the side holds without any trick: the Tapp or discards in the declarer's pile.
+    played = np.uint64(0)
+    for s in range(n):
+        played |= st.played[s]
+    pile_only = card_points(st.won[st.declarer] & ~played)
+    tricks = 1
+    if final == TOTAL_POINTS:
+        tricks = st.hand_size
+    elif side_tricks == 0 and final <= pile_only:
+        tricks = 0
+    out = np.zeros(n, dtype=np.int32)
+    declarer_payoffs(st.contract, n, st.declarer, partner, final, tricks, st.hand_size, out)
+    return float(out[seat])
+
+
+@overload(points_payoff)
+def _points_payoff(state, seat, final):
+    if is_record_of(state, PHAT_STATE):
+        return lambda state, seat, final: _phat_payoff(state, seat, final)
+    if is_record_of(state, PINOCHLE_STATE):
+        return lambda state, seat, final: _pinochle_payoff(state, seat, final)
+    if is_record_of(state, TROGGU_STATE):
+        return lambda state, seat, final: _troggu_payoff(state, seat, final)
+    return None
+
+
+@njit(cache=True)
+def solved_card(root, seat, table, values):
+    """The card ``seat`` (to move in ``root[0]``) plays with every hand seen: the side's best
+    points if ``seat`` plays for the side, the fewest otherwise; ties to the lowest card.
+
+    ``values`` is ``float64[64]`` scratch. -1 when a solve ran out of the
+    table's node budget.
+    """
+    if card_points_values(root, table, values) < 0:
+        return -1
+    side = p_in_side(root[0], seat)
+    best, best_v = -1, 0.0
+    for c in range(64):
+        v = values[c]
+        if v < -1e8:
+            continue
+        if best < 0 or (v > best_v if side else v < best_v):
+            best, best_v = c, v
+    return best
+
+
+@njit(cache=True)
+def solved_payoffs(root, seat, table, values, pays):
+    """Each legal card's payoff to ``seat`` with best play afterwards, into ``pays[card]``
+    (-1e9 for the others); False when a solve ran out of the table's node budget."""
+    if card_points_values(root, table, values) < 0:
+        return False
+    cur = p_side_points(root[0])
+    for c in range(64):
+        pays[c] = -1e9
+        if values[c] > -1e8:
+            pays[c] = points_payoff(root[0], seat, cur + np.int64(values[c]))
+    return True
+
+
+@njit(cache=True)
+def hand_size(st):
+    """Cards in the hand of the player to move."""
+    return popcount(st.hands[st.to_move])
+
+
+# The oracle's table: 2**18 slots (6 MB), made per deal by the simulation loops.
+ORACLE_TABLE_LOG2 = 18
+
+
+@njit(cache=True)
+def oracle_table():
+    """A fresh solver table for one deal of the oracle (with the per-solve node budget)."""
+    return make_points_table(ORACLE_TABLE_LOG2, NODE_LIMIT)
+
+
+@njit(cache=True)
+def no_table():
+    """A placeholder table: the simulation loops make the real one at the first solve."""
+    return make_points_table(1, NODE_LIMIT)

@@ -1,0 +1,149 @@
+"""One solver interface for every game: :func:`solve` and :func:`card_values` of a state.
+
+A state of any of the four games in the card play, every hand visible, is
+valued for the declaring side against the others, with best play by every
+seat from now to the end of the deal:
+
+- **Solo Whist**: tricks of the declarer and any partner (the double-dummy
+  solver, :mod:`.dd`; misère contracts count the tricks the declarer is
+  held to);
+- **Phat**: the phat the pitcher's team takes (the muck bonus and the race
+  to 181 are left out of the search);
+- **Pinochle**: the declaring team's counters, last trick and (kitty mode)
+  buried counters included;
+- **Troggu**: the declaring side's card points after the Fool's exchange,
+  at any table size (Misère, where nobody has a side, is refused).
+
+For example ``solve(trickgym.game("troggu", players=5).deal(seed=3)...)``
+once the auction is over, or ``card_values(state)`` for the player to move.
+
+``max_nodes`` bounds a call's work: a call that runs out of it returns None
+(:func:`card_values`: an empty dict). One table per size is kept between
+calls; its entries stay valid across positions and deals.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = ["DEFAULT_TT_MB", "card_values", "solve"]
+
+DEFAULT_TT_MB = 16
+_PLAY_PHASE = {"solowhist": 4, "phat": 0, "pinochle": 5, "troggu": 3}
+_TROGGU_MISERE = 1
+_SOLOWHIST_MISERES = (3, 6)  # Misère, Misère Ouverte
+_TABLES: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _check(state) -> tuple[str, np.ndarray]:
+    from trickgym.api import State
+
+    if not isinstance(state, State):
+        raise ValueError(f"state must be a trickgym State (game.deal(...)), got {state!r}")
+    name = state.game.name
+    rec = state.record
+    phase = int(rec["phase"])
+    if phase != _PLAY_PHASE[name]:
+        import importlib
+
+        names = importlib.import_module(f"trickgym.games.{name}.constants").PHASE_NAMES
+        raise ValueError(
+            f"{name}: the solver values positions in the card play ({names[_PLAY_PHASE[name]]!r}); "
+            f"this state is in the {names[phase]!r} phase"
+        )
+    if name == "troggu" and int(rec["contract"]) == _TROGGU_MISERE:
+        raise ValueError(
+            "troggu: Misère has no declaring side (everybody plays for themselves); "
+            "the solver values Tapp, Forced Tapp and Solo"
+        )
+    return name, state.array
+
+
+def _table(kind: str, tt_mb, max_nodes):
+    if isinstance(tt_mb, bool) or not isinstance(tt_mb, int | float) or not tt_mb > 0:
+        raise ValueError(f"tt_mb must be a positive number of megabytes, got {tt_mb!r}")
+    if max_nodes is not None and (
+        isinstance(max_nodes, bool)
+        or not isinstance(max_nodes, numbers.Integral)
+        or not 1 <= max_nodes < 2**62
+    ):
+        raise ValueError(f"max_nodes must be a positive whole number or None, got {max_nodes!r}")
+    key = (kind, float(tt_mb))
+    table = _TABLES.get(key)
+    if table is None:
+        if kind == "dd":
+            from .dd_search import new_table
+
+            table = new_table(tt_mb)
+        else:
+            from .points_search import new_points_table
+
+            table = new_points_table(tt_mb)
+        _TABLES[key] = table
+    if kind == "dd":
+        from .dd_search import META_NODE_LIMIT
+    else:
+        from .points_search import META_NODE_LIMIT
+    table[1][META_NODE_LIMIT] = 0 if max_nodes is None else int(max_nodes)
+    return table
+
+
+def _whist_args(rec):
+    hands = rec["hands"][:4].astype(np.uint64)
+    trick = np.full(4, -1, dtype=np.int64)
+    n = int(rec["trick_n"])
+    trick[:n] = rec["trick_cards"][:n]
+    misere = int(rec["contract"]) in _SOLOWHIST_MISERES
+    return (hands, trick, n, int(rec["leader"]), int(rec["trumps"]), int(rec["declarers"]), misere)
+
+
+def solve(state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None) -> int | None:
+    """The declaring side's value of the rest of the deal with best play by every seat.
+
+    Tricks (Solo Whist) or points (the others) from now on, the current
+    trick included; see the module docstring for each game's count. None
+    when the search ran out of ``max_nodes``. Raises ``ValueError`` for a
+    state that is not in the card play (or a Troggu Misère).
+    """
+    name, array = _check(state)
+    if name == "solowhist":
+        from .dd_search import META_ABORTED, dd_tricks
+
+        table = _table("dd", tt_mb, max_nodes)
+        value = int(dd_tricks(*_whist_args(array[0]), table))
+        return None if table[1][META_ABORTED] else value
+    from .points_search import META_ABORTED, solve_points
+
+    table = _table("points", tt_mb, max_nodes)
+    value = int(solve_points(array, table))
+    return None if table[1][META_ABORTED] else value
+
+
+def card_values(
+    state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None
+) -> dict[int, int]:
+    """``{card id: value}`` for every legal card of the player to move.
+
+    A card's value is :func:`solve`'s count from now on if that card is
+    played now and every seat plays best afterwards. Empty when a search
+    ran out of ``max_nodes`` (``max_nodes`` bounds each card's search).
+    """
+    name, array = _check(state)
+    if name == "solowhist":
+        from .dd_search import META_ABORTED, dd_card_values
+
+        table = _table("dd", tt_mb, max_nodes)
+        out = np.full(52, -1, dtype=np.int64)
+        dd_card_values(*_whist_args(array[0]), table, out)
+        if table[1][META_ABORTED]:
+            return {}
+        return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
+    from .points_search import card_points_values
+
+    table = _table("points", tt_mb, max_nodes)
+    out = np.empty(64, dtype=np.float64)
+    if card_points_values(array, table, out) < 0:
+        return {}
+    return {int(c): int(out[c]) for c in np.flatnonzero(out > -1e8)}
