@@ -20,7 +20,6 @@ GAME_CONFIGS = [
 ]
 
 
-
 def side_seats(game, rec) -> list[int]:
     """Seats of the side whose points the solver counts."""
     if game.name == "phat":

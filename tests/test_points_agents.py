@@ -1,0 +1,113 @@
+"""Agents that use the point-trick solver: the oracle's card play and PIMC's solved endings.
+
+PIMC acts on its seat's information set: permuting the hidden cards of an
+ending it solves leaves its decision unchanged. The oracle sees every hand
+and plays a card the solver values best for its side.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+from mc_helpers import determinizer, reach, record_of
+from trickgym.agents import python_action
+from trickgym.agents.mc import PIMCAgent
+from trickgym.agents.positions import rule_position
+from trickgym.agents.rule import params_matrix
+from trickgym.agents.solved_points import ORACLE_SOLVE_CARDS, PIMC_SOLVE_CARDS, solve_cards
+
+import trickgym
+from trickgym.solvers import card_values
+
+CONFIGS = [("phat", {}), ("pinochle", {}), ("troggu", {"players": 4})]
+PLAY = {"phat": 0, "pinochle": 5, "troggu": 3}
+
+
+def _solved_twins(game, seed):
+    """A state PIMC solves (in the play, few cards in hand) and one with other hidden cards."""
+    line = solve_cards(PIMC_SOLVE_CARDS, game.name, game.n_seats)
+    for k in range(60):
+        for steps in range(0, 200, 2):
+            state, memory = reach(game, seed + k, steps)
+            rec = state.record
+            if state.is_over or int(rec["phase"]) != PLAY[game.name]:
+                continue
+            if bin(int(rec["hands"][int(rec["to_move"])])).count("1") <= line:
+                break
+        else:
+            continue
+        if state.is_over or int(state.record["phase"]) != PLAY[game.name]:
+            continue
+        if game.name == "troggu" and int(state.record["contract"]) == 1:
+            continue
+        seat = state.current_player
+        if len(state.legal_actions()) < 2:
+            continue
+        rec = record_of(game, state.array, seat)
+        twin = np.zeros(1, dtype=game.state_dtype)
+        rng = np.array([seed + k + 1], dtype=np.uint64)
+        for _ in range(20):
+            determinizer(game.name)(rec, memory[seat], game.new_match(0), twin, rng)
+            n = game.n_seats
+            if not np.array_equal(twin[0]["hands"][:n], state.array[0]["hands"][:n]):
+                return state, twin, seat, memory[seat]
+    raise AssertionError("no solved ending with hidden cards to permute")
+
+
+@pytest.mark.parametrize(("name", "opts"), CONFIGS)
+def test_solved_pimc_ignores_hidden_cards(name, opts):
+    game = trickgym.game(name, **opts)
+    state, twin, seat, memory = _solved_twins(game, 5)
+    assert np.array_equal(record_of(game, state.array, seat), record_of(game, twin, seat))
+    decisions = []
+    for array in (state.array, twin):
+        agent = PIMCAgent(game, samples=4, seed=3)
+        assert agent._solved(record_of(game, array, seat)[0])
+        agent.start_deal(91, seat)
+        agent.memory[:] = memory
+        decisions.append(python_action(agent, game, array, 0, seat))
+    assert decisions[0] == decisions[1]
+
+
+@pytest.mark.parametrize(("name", "opts"), CONFIGS)
+def test_oracle_plays_a_solver_best_card(name, opts):
+    game = trickgym.game(name, **opts)
+    mod = importlib.import_module(f"trickgym.agents.{name}")
+    line = solve_cards(ORACLE_SOLVE_CARDS, name, game.n_seats)
+    params = params_matrix(name, game.n_seats)
+    checked = 0
+    for seed in range(40):
+        state = rule_position(game, seed, min(line, 4))
+        if state is None or len(state.legal_actions()) < 2:
+            continue
+        seat = state.current_player
+        values = card_values(state)
+        side = _in_side(game, state.record, seat)
+        best = max(values.values()) if side else min(values.values())
+        obs = np.empty(1, dtype=game.obs_dtype)
+        rng = np.array([seed], dtype=np.uint64)
+        card = int(mod.oracle_action(state.array[0], seat, rng, obs, params))
+        assert values[card] == best
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def _in_side(game, rec, seat):
+    if game.name == "phat":
+        return seat % 2 == int(rec["pitcher"]) % 2
+    if game.name == "pinochle":
+        return seat % 2 == int(rec["declarer"]) % 2
+    return seat in (int(rec["declarer"]), int(rec["partner"]))
+
+
+def test_solve_cards_is_validated():
+    with pytest.raises(ValueError, match="solve_cards"):
+        PIMCAgent(trickgym.game("phat"), solve_cards=-1)
+    with pytest.raises(ValueError, match="dd_cards"):
+        PIMCAgent(trickgym.game("solowhist"), solve_cards=3)
+    assert PIMCAgent(trickgym.game("troggu", players=5)).solve_cards == 4
+    assert PIMCAgent(trickgym.game("phat"), solve_cards=0).solve_cards == 0

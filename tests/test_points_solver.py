@@ -1,0 +1,117 @@
+"""The point-trick solver (Phat, Pinochle, Troggu) against a slow plain alpha-beta reference.
+
+Positions are endings of real play (rule agents bid and play a deal until
+the player to move holds a few cards), every Troggu table size and both
+Pinochle modes. The reference steps the games' own kernels and reads the
+side's points off the finished deal; the solver must agree exactly, on its
+value and on every legal card's value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from points_helpers import (
+    GAME_CONFIGS,
+    ending,
+    make,
+    prepared,
+    reference_final,
+    side_points_now,
+)
+
+import trickgym
+from trickgym.solvers import card_values, solve
+
+# Cards in hand of the endings checked in every run, per configuration (the reference
+# is plain Python: its cost grows with the table size); TRICKGYM_SLOW runs 5-6.
+CARDS = {"phat": 3, "pinochle": 3, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 2}
+
+
+def _cards(name, opts):
+    return CARDS[opts["players"]] if name == "troggu" else CARDS[name]
+
+
+def _check(game, state):
+    cur = side_points_now(game, state.record)
+    assert cur + solve(state) == reference_final(game, prepared(game, state.array))
+    values = card_values(state)
+    assert values, "card_values must value every legal card"
+    for card, value in values.items():
+        child = prepared(game, state.array)
+        game.kernels.apply_action_at(child, 0, card)
+        assert cur + value == reference_final(game, child), game.action_name(card)
+
+
+@pytest.mark.parametrize(("name", "opts"), GAME_CONFIGS)
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**6))
+def test_solver_agrees_with_plain_alpha_beta(name, opts, seed):
+    game = make(name, opts)
+    state = ending(game, seed, _cards(name, opts))
+    if state is None:  # a passed-out deal or a Troggu Misère: nothing to solve
+        return
+    _check(game, state)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "opts"), GAME_CONFIGS)
+def test_solver_agrees_on_longer_endings(name, opts):
+    """Five- and six-card endings (minutes of plain Python: ``TRICKGYM_SLOW=1``)."""
+    game = make(name, opts)
+    cards = 6 if name == "troggu" and opts["players"] == 3 else (5 if name != "troggu" else 4)
+    for seed in range(4):
+        state = ending(game, seed, cards)
+        if state is not None:
+            _check(game, state)
+
+
+def test_troggu_held_back_fool_endings():
+    """The Fool's exchange makes the rest of a deal depend on the piles: held-back endings."""
+    checked = 0
+    for players in (3, 4, 5):
+        game = make("troggu", {"players": players})
+        for seed in range(400):
+            state = ending(game, seed, 2)
+            if state is None or int(state.record["held_back"]) == 0:
+                continue
+            _check(game, state)
+            checked += 1
+            if checked >= 3 * (players - 2):
+                break
+    assert checked >= 3, "no ending with a held-back Fool found"
+
+
+def test_equal_answers_with_a_warm_table_and_every_table_size():
+    """Entries stay valid across positions and sizes: the same endings, cold and warm."""
+    game = make("pinochle", {})
+    states = [s for s in (ending(game, seed, 5) for seed in range(6)) if s is not None]
+    cold = [solve(s, tt_mb=0.001) for s in states]
+    assert [solve(s) for s in states] == cold
+    assert [solve(s) for s in states] == cold
+
+
+def test_budget_and_bad_positions_raise_or_return_none():
+    game = make("phat", {})
+    state = ending(game, 1, 6)
+    assert solve(state, max_nodes=1) is None
+    assert card_values(state, max_nodes=1) == {}
+    with pytest.raises(ValueError, match="max_nodes"):
+        solve(state, max_nodes=0)
+    with pytest.raises(ValueError, match="tt_mb"):
+        solve(state, tt_mb=-1)
+    with pytest.raises(ValueError, match="card play"):
+        solve(trickgym.game("troggu", players=4).deal(seed=1))
+    with pytest.raises(ValueError, match="State"):
+        solve(np.zeros(1, dtype=game.state_dtype))
+    troggu = make("troggu", {"players": 3})
+    from trickgym.agents.positions import rule_position
+
+    for seed in range(200):
+        misere = rule_position(troggu, seed, 18, misere=True)
+        if misere is not None and int(misere.record["contract"]) == 1:
+            with pytest.raises(ValueError, match="Misère"):
+                solve(misere)
+            break
