@@ -10,6 +10,10 @@ oracle's margin over ``rule`` on the same deals (the gap to the oracle).
 
     python benchmarks/bench_mc.py --deals 1000 --configs solowhist troggu:3 troggu:5 troggu:8 phat \
         pinochle pinochle:exchange
+
+``--vs-oracle`` adds ``oracle - <agent>`` on the same deals; ``--solve-cards N``
+sets PIMC's solve line in Phat, Pinochle and Troggu (0: rule-agent playouts
+throughout, the baseline before the point-trick solver).
 """
 
 from __future__ import annotations
@@ -68,6 +72,13 @@ def main(argv=None):
     p.add_argument("--samples", type=int, default=None, help="PIMC budget (default: agent's)")
     p.add_argument("--iterations", type=int, default=None, help="ISMCTS budget")
     p.add_argument("--no-oracle", action="store_true")
+    p.add_argument(
+        "--solve-cards",
+        type=int,
+        default=None,
+        help="PIMC's solve line for Phat, Pinochle, Troggu (default: the agent's; 0: playouts)",
+    )
+    p.add_argument("--vs-oracle", action="store_true", help="also oracle - <agent> on the deals")
     args = p.parse_args(argv)
     for config in args.configs:
         name, opts = parse_config(config)
@@ -85,6 +96,8 @@ def main(argv=None):
         for kind in args.agents:
             if kind == "pimc":
                 kw = {} if args.samples is None else {"samples": args.samples}
+                if args.solve_cards is not None and name != "solowhist":
+                    kw["solve_cards"] = args.solve_cards
                 agent = PIMCAgent(game, seed=1, **kw)
             else:
                 kw = {} if args.iterations is None else {"iterations": args.iterations}
@@ -99,16 +112,28 @@ def main(argv=None):
             wall = time.perf_counter() - t
             cpu = time.process_time() - c
             ms = 1e3 * timed.seconds / max(timed.calls, 1)
+            each = 1e3 * np.array(timed.times) if timed.times else np.zeros(1)
             cpu_ms = 1e3 * timed.cpu_seconds / max(timed.calls, 1)
             print(
                 f"{config:<10} {kind:<6} - rule  {d['mean']:9.3f} [{d['ci_low']:.3f}, "
                 f"{d['ci_high']:.3f}]  {agent._budget()}  {ms:.2f} ms/decision wall, "
-                f"{cpu_ms:.2f} CPU ({timed.calls} decisions); 1000-deal tournament "
+                f"{cpu_ms:.2f} CPU ({timed.calls} decisions; median {np.median(each):.2f}, "
+                f"p90 {np.percentile(each, 90):.2f}, max {each.max():.1f} ms); 1000-deal run "
                 f"{wall / args.deals * 1000 / 60:.1f} min wall, "
                 f"{cpu / args.deals * 1000 / 60:.1f} min CPU; uniform "
                 f"{agent.uniform}/{agent.samples_drawn}",
                 flush=True,
             )
+            if args.vs_oracle:
+                t = time.perf_counter()
+                o = trickgym.tournament(
+                    name, ["oracle", agent], deals=args.deals, seed=args.seed, **opts
+                ).difference
+                print(
+                    f"{config:<10} oracle - {kind:<6} {o['mean']:9.3f} [{o['ci_low']:.3f}, "
+                    f"{o['ci_high']:.3f}]  ({time.perf_counter() - t:.0f}s)",
+                    flush=True,
+                )
 
 
 def _warm_record(game):
