@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trickgym.games.troggu.constants import CALL_BASE, DEAL_OVER, PLAY
+from trickgym.games.troggu.constants import CALL_BASE, DEAL_OVER, MISERE, PLAY
 from trickgym.games.troggu.rules import apply_action, legal_sets, observe_core
 from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
 
@@ -28,7 +28,7 @@ from .solved_points import (
 
 __all__ = ["act_troggu", "oracle_action", "play_builtin_until"]
 
-ORACLE_ROLLOUTS = 8  # rule-agent playouts per candidate action
+ORACLE_ROLLOUTS = 32  # rule-agent playouts per candidate action
 # Cards in hand from which the oracle solves the card play exactly, per table size.
 _ORACLE_CARDS = np.array([solve_cards(ORACLE_SOLVE_CARDS, "troggu", n) for n in range(9)])
 
@@ -56,8 +56,10 @@ def oracle_action(state, seat, rng, obs, params):
 
 @njit(cache=True)
 def _solved(state):
-    """Whether the oracle solves this decision."""
-    return state.phase == PLAY and hand_size(state) <= _ORACLE_CARDS[state.n_players]
+    """Whether the oracle solves this decision (Misère has no side to solve for)."""
+    if state.phase != PLAY or state.contract == MISERE:
+        return False
+    return hand_size(state) <= _ORACLE_CARDS[state.n_players]
 
 
 @njit(cache=True)

@@ -259,6 +259,8 @@ class PIMCAgent(_MonteCarloAgent):
         in_hand = bin(int(rec["hand"])).count("1")
         if self.game.name != "solowhist":
             play = int(rec["phase"]) == PLAY_PHASE[self.game.name]
+            if self.game.name == "troggu" and int(rec["contract"]) == 1:  # Misère: no side
+                return False
             return play and in_hand <= self.solve_cards
         if int(rec["phase"]) == 4:  # Solo Whist PLAY
             return self.dd_cards > 0 and in_hand <= self.dd_cards
