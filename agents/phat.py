@@ -28,7 +28,7 @@ from .solved_points import (
 
 __all__ = ["act_phat", "oracle_action", "play_builtin_until"]
 
-ORACLE_ROLLOUTS = 32  # rule-agent playouts per candidate action
+ORACLE_ROLLOUTS = 8  # rule-agent playouts per candidate action
 # Cards in hand from which the oracle solves the card play exactly.
 ORACLE_CARDS = solve_cards(ORACLE_SOLVE_CARDS, "phat", 4)
 
