@@ -21,9 +21,9 @@ from .solved_points import (
     ORACLE_SOLVE_CARDS,
     hand_size,
     no_table,
+    oracle_card,
     oracle_table,
     solve_cards,
-    solved_card,
 )
 
 __all__ = ["act_pinochle", "oracle_action", "play_builtin_until"]
@@ -42,14 +42,11 @@ def _act_rule(state, seat, rng, obs, params):
 
 @njit(cache=True)
 def oracle_action(state, seat, rng, obs, params):
-    """The oracle's action: sees every hand, an upper bound for measurement only.
+    """The oracle's action (sees every hand: for measurement only).
 
-    In the card play, from ``ORACLE_CARDS`` cards in hand down, the card
-    the point-trick solver says is best with every hand seen; elsewhere (the
-    auction, other choices, earlier cards, or a solve past its node budget)
-    the legal action whose rule-agent playouts from the true state pay
-    ``seat`` most. Makes a solver table per call; the simulation loop keeps
-    one per deal (:func:`_oracle`).
+    Solved card play near the end of the deal, rule-agent playouts from the
+    true state elsewhere (:mod:`.solved_points`). Makes a solver table per
+    call; the simulation loop keeps one per deal (:func:`_oracle`).
     """
     return _oracle(state, seat, rng, obs, params, oracle_table())
 
@@ -64,9 +61,7 @@ def _solved(state):
 def _oracle(state, seat, rng, obs, params, table):
     """:func:`oracle_action` with a solver ``table`` kept by the caller."""
     if _solved(state):
-        root = np.empty(1, dtype=STATE_DTYPE)
-        root[0] = state
-        card = solved_card(root, seat, table, np.empty(64, dtype=np.float64))
+        card = oracle_card(state, seat, table, np.empty(1, dtype=STATE_DTYPE))
         if card >= 0:
             return card
     return _rollout_oracle(state, seat, rng, obs, params)

@@ -40,6 +40,7 @@ __all__ = [
     "ORACLE_SOLVE_CARDS",
     "PIMC_SOLVE_CARDS",
     "hand_size",
+    "oracle_card",
     "points_payoff",
     "solve_cards",
     "solved_card",
@@ -141,6 +142,13 @@ def solved_card(root, seat, table, values):
         if best < 0 or (v > best_v if side else v < best_v):
             best, best_v = c, v
     return best
+
+
+@njit(cache=True)
+def oracle_card(state, seat, table, root):
+    """:func:`solved_card` of the true ``state`` (copied into the one-record scratch ``root``)."""
+    root[0] = state
+    return solved_card(root, seat, table, np.empty(64, dtype=np.float64))
 
 
 @njit(cache=True)
