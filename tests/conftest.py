@@ -31,33 +31,10 @@ def solowhist():
     return trickgym.game("solowhist")
 
 
-# Files that take longest (mostly compiling kernels), measured with --durations: run first,
-# so the two xdist workers (whole files each, in collection order) finish together rather
-# than one waiting on a long file picked up last.
-LONG_FILES = (
-    "test_notebooks.py",
-    "test_inputs.py",
-    "test_advise.py",
-    "test_sim_troggu.py",
-    "test_env_pinochle.py",
-    "test_env_troggu.py",
-    "test_obs_features.py",
-    "test_vector_env.py",
-    "test_points_agents.py",
-    "test_points_solver.py",
-    "test_readme.py",
-    "test_env_phat.py",
-    "test_learnt.py",
-    "test_pimc.py",
-)
-
-
 def pytest_collection_modifyitems(config, items):
-    """Long files first; tests marked ``slow`` run only with ``TRICKGYM_SLOW=1``."""
+    """Tests marked ``slow`` run only with ``TRICKGYM_SLOW=1`` (by hand, not in CI)."""
     import os
 
-    rank = {name: i for i, name in enumerate(LONG_FILES)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: order kept within
     if os.environ.get("TRICKGYM_SLOW") == "1":
         return
     skip = pytest.mark.skip(reason="slow reference search: set TRICKGYM_SLOW=1")
