@@ -8,7 +8,7 @@ state and is an upper bound for measurement, never a fair player.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from trickgym.games.phat.constants import CALL_BASE, DEAL_OVER, PLAY
 from trickgym.games.phat.rules import apply_action, legal_sets, observe_core
@@ -61,7 +61,10 @@ def _solved(state):
 def _oracle(state, seat, rng, obs, params, table):
     """:func:`oracle_action` with a solver ``table`` kept by the caller."""
     if _solved(state):
-        card = oracle_card(state, seat, table, np.empty(1, dtype=STATE_DTYPE))
+        root = np.empty(1, dtype=STATE_DTYPE)
+        root[0] = state
+        with objmode(card="int64"):
+            card = oracle_card(root, seat, table)
         if card >= 0:
             return card
     return _rollout_oracle(state, seat, rng, obs, params)

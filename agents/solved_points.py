@@ -144,11 +144,17 @@ def solved_card(root, seat, table, values):
     return best
 
 
-@njit(cache=True)
-def oracle_card(state, seat, table, root):
-    """:func:`solved_card` of the true ``state`` (copied into the one-record scratch ``root``)."""
-    root[0] = state
-    return solved_card(root, seat, table, np.empty(64, dtype=np.float64))
+def oracle_card(root, seat, table) -> int:
+    """:func:`solved_card` of the true state ``root[0]``, called from compiled loops in object
+    mode (``with objmode``).
+
+    Through Python, not as a compiled call: a compiled call would link the
+    whole search into every loop that can seat an oracle (simulators, envs,
+    their threaded variants), about 11 s more compilation each; the search
+    is compiled once instead, and one Python call per decision costs
+    microseconds against a solve's milliseconds.
+    """
+    return int(solved_card(root, seat, table, np.empty(64, dtype=np.float64)))
 
 
 @njit(cache=True)
