@@ -331,3 +331,31 @@ def test_regressions_found_against_dds(pbn, strain, leader, want):
     assert (ref, mover) == (want, leader)
     # a fresh table of its own size, so earlier tests' entries play no part
     assert solve(hands, strain, leader, [leader % 2, leader % 2 + 2], tt_mb=31) == want
+
+
+def test_solowhist_is_the_double_dummy_count():
+    """trickgym.solvers.solve of a Solo Whist state is the double-dummy count."""
+    from trickgym.agents.positions import rule_position
+
+    from trickgym.solvers import card_values as state_card_values
+    from trickgym.solvers import solve as solve_state
+
+    game = trickgym.game("solowhist")
+    checked = 0
+    for seed in range(40):
+        state = rule_position(game, seed, 4)
+        if state is None or int(state.record["contract"]) in (3, 6):  # misères: probe-only
+            continue
+        r = state.record
+        n = int(r["trick_n"])
+        declarers = [p for p in range(4) if int(r["declarers"]) >> p & 1]
+        strain = "NT" if int(r["trumps"]) < 0 else "SHDC"[int(r["trumps"])]
+        trick = tuple(int(c) for c in r["trick_cards"][:n])
+        hands = tuple(int(h) for h in r["hands"][:4])
+        expected = reference_value(hands, strain, int(r["leader"]), declarers, trick=trick)
+        assert solve_state(state) == expected
+        values = state_card_values(state).values()
+        mover_declares = int(r["to_move"]) in declarers
+        assert (max(values) if mover_declares else min(values)) == expected
+        checked += 1
+    assert checked >= 5

@@ -250,29 +250,3 @@ def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
     rule = int(act_solowhist(1, st, seat, np.array([5], np.uint64), obs, params))
     oracle = int(oracle_action(st, seat, np.array([5], np.uint64), obs, params))
     assert oracle == rule
-
-
-def test_solowhist_is_the_double_dummy_count():
-    """trickgym.solvers.solve of a Solo Whist state is the double-dummy count."""
-    from dd_helpers import reference_value
-    from trickgym.agents.positions import rule_position
-
-    from trickgym.solvers import card_values, solve
-
-    game = trickgym.game("solowhist")
-    checked = 0
-    for seed in range(40):
-        state = rule_position(game, seed, 4)
-        if state is None or int(state.record["contract"]) in (3, 6):  # misères: probe-only
-            continue
-        r = state.record
-        n = int(r["trick_n"])
-        declarers = [p for p in range(4) if int(r["declarers"]) >> p & 1]
-        strain = "NT" if int(r["trumps"]) < 0 else "SHDC"[int(r["trumps"])]
-        trick = tuple(int(c) for c in r["trick_cards"][:n])
-        hands = tuple(int(h) for h in r["hands"][:4])
-        expected = reference_value(hands, strain, int(r["leader"]), declarers, trick=trick)
-        assert solve(state) == expected
-        assert max(card_values(state).values()) >= 0
-        checked += 1
-    assert checked >= 5
