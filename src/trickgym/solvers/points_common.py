@@ -7,7 +7,7 @@ from numba import njit
 
 from ..rng import mix64
 
-__all__ = ["KEY_SEED_1", "KEY_SEED_2", "hash_word", "span"]
+__all__ = ["DEFAULT_HOOKS", "KEY_SEED_1", "KEY_SEED_2", "hash_word", "span"]
 
 # Two independent hash chains: a table entry must match both (128 bits).
 KEY_SEED_1 = np.uint64(0x9E3779B97F4A7C15)
@@ -29,3 +29,28 @@ def span(low_card, high_card):
     hi = np.uint64(high_card)
     top = np.uint64(0xFFFFFFFFFFFFFFFF) if hi >= np.uint64(63) else (one << (hi + one)) - one
     return top & ~((one << np.uint64(low_card)) - one)
+
+
+# Default hooks (see .points_hooks) for a game that does not give its own.
+@njit(cache=True)
+def _no_fixed(st):
+    return np.uint64(0)
+
+
+@njit(cache=True)
+def _no_prepare(st):
+    pass
+
+
+@njit(cache=True)
+def _unit_one(st):
+    return 1
+
+
+@njit(cache=True)
+def _ids_span(st, low_card, high_card):
+    return span(low_card, high_card)
+
+
+#: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids.
+DEFAULT_HOOKS = {"fixed": _no_fixed, "prepare": _no_prepare, "unit": _unit_one, "span": _ids_span}

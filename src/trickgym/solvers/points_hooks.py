@@ -204,7 +204,14 @@ def _register(stub, impl, arity, state_dtype):
 
 
 def register_points_game(state_dtype, **impls):
-    """Register one game's kernels (keyword per hook name, see the module docstring)."""
+    """Register one game's kernels (keyword per hook name, see the module docstring).
+
+    ``fixed``, ``prepare``, ``unit`` and ``span`` default to
+    :data:`.points_common.DEFAULT_HOOKS`.
+    """
+    from .points_common import DEFAULT_HOOKS
+
+    impls = {**DEFAULT_HOOKS, **impls}
     missing = sorted(set(_STUBS) - set(impls))
     extra = sorted(set(impls) - set(_STUBS))
     if missing or extra:

@@ -15,7 +15,7 @@ from ..games.phat.constants import DEAL_OVER
 from ..games.phat.rules import SUIT_MASKS, SUIT_OF, apply_action, legal_sets, phat_value
 from ..games.phat.state import STATE_DTYPE
 from ..tricks.whist import whist_beats
-from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word, span
+from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word
 from .points_hooks import register_points_game
 
 __all__ = ["TOTAL_PHAT"]
@@ -70,11 +70,6 @@ def _suit(st, card):
 
 
 @njit(cache=True)
-def _fixed(st):
-    return np.uint64(0)
-
-
-@njit(cache=True)
 def _wins_now(st, card):
     if st.trick_n == 0:
         return True
@@ -91,16 +86,6 @@ def _prepare(st):
     st.target = _NO_TARGET
 
 
-@njit(cache=True)
-def _unit(st):
-    return 1
-
-
-@njit(cache=True)
-def _span(st, low_card, high_card):
-    return span(low_card, high_card)
-
-
 register_points_game(
     STATE_DTYPE,
     legal=_legal,
@@ -112,10 +97,7 @@ register_points_game(
     key=_key,
     points=_points,
     suit=_suit,
-    fixed=_fixed,
     wins_now=_wins_now,
     winner=_winner,
     prepare=_prepare,
-    unit=_unit,
-    span=_span,
 )

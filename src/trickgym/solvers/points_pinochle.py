@@ -78,11 +78,6 @@ def _suit(st, card):
 
 
 @njit(cache=True)
-def _fixed(st):
-    return np.uint64(0)
-
-
-@njit(cache=True)
 def _wins_now(st, card):
     if st.trick_n == 0:
         return True
@@ -92,11 +87,6 @@ def _wins_now(st, card):
 @njit(cache=True)
 def _winner(st):
     return -1 if st.trick_n == 0 else (st.leader + st.win_pos) % 4
-
-
-@njit(cache=True)
-def _prepare(st):
-    pass
 
 
 @njit(cache=True)
@@ -121,10 +111,8 @@ register_points_game(
     key=_key,
     points=_points,
     suit=_suit,
-    fixed=_fixed,
     wins_now=_wins_now,
     winner=_winner,
-    prepare=_prepare,
     unit=_unit,
     span=_span,
 )

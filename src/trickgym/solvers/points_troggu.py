@@ -24,7 +24,7 @@ from ..games.troggu.constants import DEAL_OVER, FOOL, TOTAL_POINTS
 from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, apply_action, card_points, legal_sets
 from ..games.troggu.state import STATE_DTYPE
 from ..tricks.troggu import troggu_trick_winner
-from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word, span
+from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word
 from .points_hooks import register_points_game
 
 __all__: list[str] = []
@@ -145,21 +145,6 @@ def _winner(st):
     return -1 if w < 0 else (st.leader + w) % st.n_players
 
 
-@njit(cache=True)
-def _prepare(st):
-    pass
-
-
-@njit(cache=True)
-def _unit(st):
-    return 1
-
-
-@njit(cache=True)
-def _span(st, low_card, high_card):
-    return span(low_card, high_card)
-
-
 register_points_game(
     STATE_DTYPE,
     legal=_legal,
@@ -174,7 +159,4 @@ register_points_game(
     fixed=_fixed,
     wins_now=_wins_now,
     winner=_winner,
-    prepare=_prepare,
-    unit=_unit,
-    span=_span,
 )
