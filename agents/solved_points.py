@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
+from trickgym import protocol
 from trickgym.cards.bits import popcount
 from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
 from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
@@ -33,7 +34,6 @@ from trickgym.games.troggu.constants import TOTAL_POINTS
 from trickgym.games.troggu.rules import card_points, declarer_payoffs
 from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
 from trickgym.records import is_record_of
-from trickgym.solvers.points_hooks import p_in_side, p_side_points
 from trickgym.solvers.points_search import card_points_values, make_points_table
 
 __all__ = [
@@ -133,7 +133,7 @@ def solved_card(root, seat, table, values):
     """
     if card_points_values(root, table, values) < 0:
         return -1
-    side = p_in_side(root[0], seat)
+    side = protocol.in_side(root[0], seat)
     best, best_v = -1, 0.0
     for c in range(64):
         v = values[c]
@@ -163,7 +163,7 @@ def solved_payoffs(root, seat, table, values, pays):
     (-1e9 for the others); False when a solve ran out of the table's node budget."""
     if card_points_values(root, table, values) < 0:
         return False
-    cur = p_side_points(root[0])
+    cur = protocol.side_points(root[0])
     for c in range(64):
         pays[c] = -1e9
         if values[c] > -1e8:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trickgym import protocol
 from trickgym.borrow import borrowed
 from trickgym.rng import below
 
-from .hooks import g_apply, g_determinize, g_leaf, g_over, g_rule
 from .pimc import MAX_ACTIONS, legal_list
 
 __all__ = ["ismcts_search"]
@@ -44,7 +44,7 @@ def ismcts_search(
 
     Payoffs are scaled by their root mean square so far, so one
     ``exploration`` constant suits every game's payoff scale. Returns the number of
-    exactly uniform determinisations. Leaves are valued by ``g_leaf`` (rule
+    exactly uniform determinisations. Leaves are valued by ``protocol.leaf`` (rule
     playouts; Solo Whist: the double-dummy solver, with its ``table``, from
     ``dd_cards`` cards in hand down).
     """
@@ -74,15 +74,17 @@ def ismcts_search(
     sum_sq, n_sq = 0.0, 0.0
     n_uniform = 0
     for _ in range(iterations):
-        n_uniform += g_determinize(obs, memory, template, state, rng)
+        n_uniform += protocol.determinize(obs, memory, template, state, rng)
         st = state[0]
         node = 0
         depth = 0
         path[0] = 0
         seat = obs[0].seat
-        while not g_over(st):
+        while not protocol.deal_over(st):
             if others_by_rule and st.to_move != seat:
-                g_apply(st, g_rule(st, st.to_move, rng, obs_scratch, params))
+                protocol.apply_action(
+                    st, protocol.rule_action(st, st.to_move, rng, obs_scratch, params)
+                )
                 continue
             n = legal_list(st, actions)
             for k in range(n):
@@ -126,7 +128,7 @@ def ismcts_search(
                 first_child[node] = new
                 for k in range(n):
                     is_legal[actions[k]] = False
-                g_apply(st, chosen)
+                protocol.apply_action(st, chosen)
                 depth += 1
                 path[depth] = new
                 break
@@ -143,11 +145,11 @@ def ismcts_search(
                 c = sibling[c]
             for k in range(n):
                 is_legal[actions[k]] = False
-            g_apply(st, action_of[best])
+            protocol.apply_action(st, action_of[best])
             node = best
             depth += 1
             path[depth] = node
-        g_leaf(st, rng, obs_scratch, params, table, dd_cards)
+        protocol.leaf(st, rng, obs_scratch, params, table, dd_cards)
         if n_sq > 0:
             scale = max(1.0, np.sqrt(sum_sq / n_sq))
         for d in range(1, depth + 1):

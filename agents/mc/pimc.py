@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trickgym import protocol
 from trickgym.borrow import borrowed
 
-from . import sample_phat, sample_pinochle, sample_solowhist, sample_troggu  # noqa: F401  (hooks)
-from .hooks import g_apply, g_call_base, g_candidates, g_determinize, play_out
+from .playout import play_out
 
 __all__ = ["MAX_ACTIONS", "pimc_values", "play_out"]
 
@@ -27,8 +27,8 @@ MAX_ACTIONS = 128
 @njit(cache=True)
 def legal_list(state, out):
     """Candidate (legal, unpruned) action ids of ``state`` into ``out``; returns their number."""
-    low, high = g_candidates(state)
-    base = g_call_base(state)
+    low, high = protocol.candidates(state)
+    base = protocol.call_base(state)
     n = 0
     for word in range(2):
         bits = low if word == 0 else high
@@ -62,13 +62,13 @@ def pimc_values(obs, memory, template, params, rng, samples, rollouts, values, c
     actions = np.empty(MAX_ACTIONS, dtype=np.int64)
     n_uniform = 0
     for _ in range(samples):
-        n_uniform += g_determinize(obs, memory, template, base, rng)
+        n_uniform += protocol.determinize(obs, memory, template, base, rng)
         n = legal_list(base[0], actions)
         for k in range(n):
             a = actions[k]
             for _ in range(rollouts):
                 trial[0] = base[0]
-                g_apply(trial[0], a)
+                protocol.apply_action(trial[0], a)
                 play_out(trial[0], rng, obs_scratch, params)
                 values[a] += trial[0].payoffs[seat]
                 counts[a] += 1

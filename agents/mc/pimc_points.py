@@ -15,10 +15,11 @@ import numpy as np
 from numba import njit
 from trickgym.agents.solved_points import solved_payoffs
 
+from trickgym import protocol
 from trickgym.borrow import borrowed
 
-from .hooks import g_apply, g_determinize, play_out
 from .pimc import legal_list
+from .playout import play_out
 
 __all__ = ["pimc_points_values"]
 
@@ -48,7 +49,7 @@ def pimc_points_values(obs, memory, template, params, rng, samples, table, value
     actions = np.empty(64, dtype=np.int64)
     n_uniform = 0
     for _ in range(samples):
-        n_uniform += g_determinize(obs, memory, template, base, rng)
+        n_uniform += protocol.determinize(obs, memory, template, base, rng)
         if solved_payoffs(base, seat, table, card_values, pays):
             for c in range(64):
                 if pays[c] > -1e8:
@@ -58,7 +59,7 @@ def pimc_points_values(obs, memory, template, params, rng, samples, table, value
         n = legal_list(base[0], actions)  # past the budget: one playout per card
         for k in range(n):
             trial[0] = base[0]
-            g_apply(trial[0], actions[k])
+            protocol.apply_action(trial[0], actions[k])
             play_out(trial[0], rng, obs_scratch, params)
             values[actions[k]] += trial[0].payoffs[seat]
             counts[actions[k]] += 1

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.phat import _act_rule
 
 from trickgym.cards.bits import bit
 from trickgym.cards.decks import STANDARD
-from trickgym.games.phat.constants import CALL_BASE
-from trickgym.games.phat.rules import apply_action, deal_over, legal_sets, set_deal
-from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
+from trickgym.games.phat.rules import apply_action, set_deal
 
 from .deal import SAMPLE_TRIES, deal_standard_hands
-from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
@@ -72,8 +68,3 @@ def determinize(obs_arr, memory, template, out, rng):
     for i in range(n):
         apply_action(st, obs.trick_cards[i])
     return uniform
-
-
-register_game(
-    STATE_DTYPE, OBS_DTYPE, determinize, legal_sets, apply_action, deal_over, CALL_BASE, _act_rule
-)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.pinochle import _act_rule
 
 from trickgym.cards.bits import bit, popcount
 from trickgym.cards.decks import PINOCHLE
@@ -30,11 +29,9 @@ from trickgym.games.pinochle.constants import (
     TRUMP,
 )
 from trickgym.games.pinochle.meld import meld
-from trickgym.games.pinochle.rules import apply_action, deal_over, legal_sets, set_deal
-from trickgym.games.pinochle.state import OBS_DTYPE, STATE_DTYPE
+from trickgym.games.pinochle.rules import apply_action, legal_sets, set_deal
 
 from .deal import MAX_HOLDERS, SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
-from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
@@ -263,16 +260,3 @@ def determinize(obs_arr, memory, template, out, rng):
     for i in range(obs.trick_n):
         apply_action(st, obs.trick_cards[i])
     return uniform
-
-
-register_game(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    determinize,
-    legal_sets,
-    apply_action,
-    deal_over,
-    CALL_BASE,
-    _act_rule,
-    candidates,
-)

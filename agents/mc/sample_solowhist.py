@@ -15,17 +15,14 @@ from trickgym.agents.solowhist import _act_rule
 from trickgym.agents.solowhist_dd import EXACT_CARDS, popcount_hand, position_payoffs
 
 from trickgym.cards.bits import bit
-from trickgym.games.solowhist.constants import CALL_BASE, MISERE_OUVERTE, PLAY
+from trickgym.games.solowhist.constants import MISERE_OUVERTE, PLAY
 from trickgym.games.solowhist.rules import (
     _reset_deal,
     apply_action,
     deal_over,
-    legal_sets,
 )
-from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
 
 from .deal import SAMPLE_TRIES, deal_standard_hands
-from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize", "leaf_payoffs"]
 
@@ -110,16 +107,3 @@ def leaf_payoffs(state, rng, obs_scratch, params, table, dd_cards):
             return
     while not deal_over(state):
         apply_action(state, _act_rule(state, state.to_move, rng, obs_scratch, params))
-
-
-register_game(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    determinize,
-    legal_sets,
-    apply_action,
-    deal_over,
-    CALL_BASE,
-    _act_rule,
-    leaf=leaf_payoffs,
-)

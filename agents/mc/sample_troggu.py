@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.troggu import _act_rule
 
 from trickgym.cards.bits import bit, popcount
 from trickgym.cards.decks import TAROT
@@ -34,11 +33,9 @@ from trickgym.games.troggu.constants import (
     SOLO,
     TAPP,
 )
-from trickgym.games.troggu.rules import apply_action, deal_over, legal_sets, set_deal
-from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
+from trickgym.games.troggu.rules import apply_action, set_deal
 
 from .deal import MAX_HOLDERS, SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
-from .hooks import register_game
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
@@ -256,8 +253,3 @@ def determinize(obs_arr, memory, template, out, rng):
     for i in range(obs.trick_n):
         apply_action(st, obs.trick_cards[i])
     return uniform
-
-
-register_game(
-    STATE_DTYPE, OBS_DTYPE, determinize, legal_sets, apply_action, deal_over, CALL_BASE, _act_rule
-)

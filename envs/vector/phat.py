@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.phat import act_phat
 
 from trickgym.games.phat import rules
-from trickgym.games.phat.encode import encode_kernel
-from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
 
 from ..phat import PhatEnv
 from .base import TrickVectorEnv
-from .hooks import deal_payoff, register_game
+from .hooks import deal_payoff
 from .pcg64 import draw_seed
 
 __all__ = ["PhatVectorEnv"]
@@ -46,17 +43,6 @@ def episode_reward(states, i, seat, opts):
     if opts[2] == EPISODE_DEAL:
         return deal_payoff(states, i, seat, opts)
     return 1.0 if states[i].winner == seat % 2 else -1.0
-
-
-register_game(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    rules,
-    encode_kernel,
-    act_phat,
-    4,
-    (new_episode, episode_over, episode_reward),
-)
 
 
 class PhatVectorEnv(TrickVectorEnv):

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.pinochle import act_pinochle
 
 from trickgym.games.pinochle import rules
-from trickgym.games.pinochle.encode import encode_kernel
-from trickgym.games.pinochle.state import OBS_DTYPE, STATE_DTYPE
 
 from ..pinochle import PinochleEnv
 from .base import TrickVectorEnv
-from .hooks import deal_episode_over, deal_payoff, register_game
 from .pcg64 import draw_seed
 
 __all__ = ["PinochleVectorEnv"]
@@ -34,17 +30,6 @@ def new_episode(states, i, gen, seed_given, live, opts):
         opts[7],
         -1,
     )
-
-
-register_game(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    rules,
-    encode_kernel,
-    act_pinochle,
-    4,
-    (new_episode, deal_episode_over, deal_payoff),
-)
 
 
 class PinochleVectorEnv(TrickVectorEnv):

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.solowhist import act_solowhist
 
 from trickgym.games.solowhist import rules
-from trickgym.games.solowhist.encode import encode_kernel
-from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
 
 from ..solowhist import SoloWhistEnv
 from .base import TrickVectorEnv
-from .hooks import deal_episode_over, deal_payoff, register_game
 from .pcg64 import draw_seed
 
 __all__ = ["SoloWhistVectorEnv"]
@@ -22,17 +18,6 @@ __all__ = ["SoloWhistVectorEnv"]
 def new_episode(states, i, gen, seed_given, live, opts):
     """A new one-deal match, as ``TrickEnv._new_episode`` (options ``unit, shuffle, stop``)."""
     rules.init_match(states[i], draw_seed(gen), opts[0], 1, opts[1] != 0, opts[2] != 0, -1)
-
-
-register_game(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    rules,
-    encode_kernel,
-    act_solowhist,
-    1,
-    (new_episode, deal_episode_over, deal_payoff),
-)
 
 
 class SoloWhistVectorEnv(TrickVectorEnv):

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.troggu import act_troggu
 
 from trickgym.games.troggu import rules
-from trickgym.games.troggu.encode import encode_kernel
-from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
 
 from ..troggu import TrogguEnv
 from .base import TrickVectorEnv
-from .hooks import deal_episode_over, deal_payoff, register_game
 from .pcg64 import draw_seed
 
 __all__ = ["TrogguVectorEnv"]
@@ -22,17 +18,6 @@ __all__ = ["TrogguVectorEnv"]
 def new_episode(states, i, gen, seed_given, live, opts):
     """A new one-deal match of ``opts[0]`` players, as ``TrickEnv._new_episode``."""
     rules.init_match(states[i], draw_seed(gen), opts[0], 1, -1)
-
-
-register_game(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    rules,
-    encode_kernel,
-    act_troggu,
-    2,
-    (new_episode, deal_episode_over, deal_payoff),
-)
 
 
 class TrogguVectorEnv(TrickVectorEnv):

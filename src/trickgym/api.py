@@ -51,7 +51,9 @@ class Game:
     Subclasses set ``name``, ``n_seats``, ``n_actions``, ``call_base``,
     ``deck``, ``kernels`` (the module of rules kernels), ``state_dtype``,
     ``obs_dtype``, ``obs_layout`` and ``encode_kernel`` (from the game's
-    ``encode`` module), and implement ``deal``, ``new_match`` and ``render``.
+    ``encode`` module), ``bindings`` (the module registering the game's
+    kernels for :mod:`trickgym.protocol`), and implement ``deal``,
+    ``new_match`` and ``render``.
     """
 
     name: str
@@ -64,8 +66,12 @@ class Game:
     obs_dtype: np.dtype
     obs_layout: Any
     encode_kernel: Any
+    bindings: str
 
     def __init__(self, options):
+        from .protocol import require
+
+        require(self)  # the generic kernels reach this game's rules through its bindings
         self.options = options
         # Calls by name; cards go through the deck's notation (first copy).
         n_cards = self.deck.n_cards

@@ -31,7 +31,7 @@ def span(low_card, high_card):
     return top & ~((one << np.uint64(low_card)) - one)
 
 
-# Default hooks (see .points_hooks) for a game that does not give its own.
+# Default solver hooks (see trickgym.protocol) for a game that does not give its own.
 @njit(cache=True)
 def _no_fixed(st):
     return np.uint64(0)

@@ -1,4 +1,4 @@
-"""Phat's hooks for the point-trick solver (:mod:`.points_hooks`).
+"""Phat's hooks for the point-trick solver (registered by ``trickgym.bindings.phat``).
 
 The value is the **phat** the pitcher's team takes (80 in a deal). Left
 out of the search, as the issue allows: the muck bonus (decided after the
@@ -11,27 +11,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..games.phat.constants import DEAL_OVER
-from ..games.phat.rules import SUIT_MASKS, SUIT_OF, apply_action, legal_sets, phat_value
-from ..games.phat.state import STATE_DTYPE
+from ..games.phat.rules import SUIT_MASKS, SUIT_OF, phat_value
 from ..tricks.whist import whist_beats
-from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word
-from .points_hooks import register_points_game
+from .points_common import DEFAULT_HOOKS, KEY_SEED_1, KEY_SEED_2, hash_word
 
-__all__ = ["TOTAL_PHAT"]
+__all__ = ["POINT_HOOKS", "TOTAL_PHAT"]
 
 TOTAL_PHAT = 80
 _NO_TARGET = 1 << 30
-
-
-@njit(cache=True)
-def _legal(st):
-    return legal_sets(st)[0]
-
-
-@njit(cache=True)
-def _over(st):
-    return st.phase == DEAL_OVER
 
 
 @njit(cache=True)
@@ -86,18 +73,16 @@ def _prepare(st):
     st.target = _NO_TARGET
 
 
-register_points_game(
-    STATE_DTYPE,
-    legal=_legal,
-    apply=apply_action,
-    over=_over,
-    in_side=_in_side,
-    side_points=_side_points,
-    bounds=_bounds,
-    key=_key,
-    points=_points,
-    suit=_suit,
-    wins_now=_wins_now,
-    winner=_winner,
-    prepare=_prepare,
-)
+#: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
+POINT_HOOKS = {
+    **DEFAULT_HOOKS,
+    "in_side": _in_side,
+    "side_points": _side_points,
+    "bounds": _bounds,
+    "key": _key,
+    "points": _points,
+    "suit": _suit,
+    "wins_now": _wins_now,
+    "winner": _winner,
+    "prepare": _prepare,
+}

@@ -1,4 +1,4 @@
-"""Pinochle's hooks for the point-trick solver (:mod:`.points_hooks`).
+"""Pinochle's hooks for the point-trick solver (registered by ``trickgym.bindings.pinochle``).
 
 The value is the declaring team's **counters**: 10 for every A, 10 and K
 in its tricks, 10 for the last trick, and in kitty mode the counters the
@@ -15,25 +15,13 @@ from numba import njit
 
 from ..cards.bits import bit
 from ..games.pinochle.constants import HAND_OVER, LAST_TRICK_POINTS
-from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, apply_action, counter_points, legal_sets
-from ..games.pinochle.state import STATE_DTYPE
+from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, counter_points
 from ..tricks.pinochle import pinochle_beats
-from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word, span
-from .points_hooks import register_points_game
+from .points_common import DEFAULT_HOOKS, KEY_SEED_1, KEY_SEED_2, hash_word, span
 
-__all__ = ["TOTAL_COUNTERS"]
+__all__ = ["POINT_HOOKS", "TOTAL_COUNTERS"]
 
 TOTAL_COUNTERS = 250  # 24 counters and the last trick (PN-D17)
-
-
-@njit(cache=True)
-def _legal(st):
-    return legal_sets(st)[0]
-
-
-@njit(cache=True)
-def _over(st):
-    return st.phase == HAND_OVER
 
 
 @njit(cache=True)
@@ -100,19 +88,17 @@ def _span(st, low_card, high_card):
     return span(low_card & ~1, high_card | 1)
 
 
-register_points_game(
-    STATE_DTYPE,
-    legal=_legal,
-    apply=apply_action,
-    over=_over,
-    in_side=_in_side,
-    side_points=_side_points,
-    bounds=_bounds,
-    key=_key,
-    points=_points,
-    suit=_suit,
-    wins_now=_wins_now,
-    winner=_winner,
-    unit=_unit,
-    span=_span,
-)
+#: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
+POINT_HOOKS = {
+    **DEFAULT_HOOKS,
+    "in_side": _in_side,
+    "side_points": _side_points,
+    "bounds": _bounds,
+    "key": _key,
+    "points": _points,
+    "suit": _suit,
+    "wins_now": _wins_now,
+    "winner": _winner,
+    "unit": _unit,
+    "span": _span,
+}

@@ -13,18 +13,18 @@ What makes it fast, all exact:
 
 - the table: at every trick boundary, a lower and an upper bound on the
   points still to gain, keyed by two 64-bit hashes of the whole position
-  (``p_key``), with the best card found there (tried first next time);
+  (``protocol.key``), with the best card found there (tried first next time);
 - equivalent cards: cards of one hand in one suit with the same points,
   between which no other seat holds a card and none lies in the trick,
   are one move;
 - bounds: the points still in play cap what the side can gain
-  (``p_bounds``), so a probe the side can no longer reach, or has
+  (``protocol.bounds``), so a probe the side can no longer reach, or has
   already reached, ends at once;
 - move ordering: the table's card, then cards that win the trick (cheap
   ones for the side's opponents to lose, rich ones for the side to win),
   then smears onto a partner's winning card, then cheap discards.
 
-The game rules come in through the hooks of :mod:`.points_hooks`; the
+The game rules come in through the hooks of the game protocol (:mod:`trickgym.protocol`); the
 search never reimplements them.
 """
 
@@ -33,25 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import protocol
 from ..cards.bits import bit, lowest_bit, popcount
-from . import points_phat, points_pinochle, points_troggu  # noqa: F401  (hooks)
-from .points_hooks import (
-    p_apply,
-    p_bounds,
-    p_fixed,
-    p_in_side,
-    p_key,
-    p_legal,
-    p_over,
-    p_points,
-    p_prepare,
-    p_side_points,
-    p_span,
-    p_suit,
-    p_unit,
-    p_winner,
-    p_wins_now,
-)
 
 __all__ = [
     "META_ABORTED",
@@ -192,28 +175,31 @@ def _moves(st, hint, moves, scores):
     """The mover's legal cards, one per class of equivalent cards, best first.
 
     Returns their number."""
-    legal = np.uint64(p_legal(st))
+    legal = np.uint64(protocol.legal_sets(st)[0])
     others = _others(st)
-    fixed = np.uint64(p_fixed(st))
-    mine = p_in_side(st, st.to_move)
+    fixed = np.uint64(protocol.fixed(st))
+    mine = protocol.in_side(st, st.to_move)
     partner_winning = False
     if st.trick_n > 0:
-        w = p_winner(st)
-        partner_winning = w >= 0 and p_in_side(st, w) == mine
+        w = protocol.winner(st)
+        partner_winning = w >= 0 and protocol.in_side(st, w) == mine
     n = 0
     rest = legal
     while rest:
         c = lowest_bit(rest)
         cb = bit(c)
         rest &= ~cb
-        pts = p_points(st, c)
-        suit = np.uint64(p_suit(st, c))
+        pts = protocol.points(st, c)
+        suit = np.uint64(protocol.suit(st, c))
         # A run of equivalent cards is searched once, as its highest card.
         if not (cb & fixed):
             higher = rest & suit & ~fixed
             if higher:
                 h = lowest_bit(higher)
-                if p_points(st, h) == pts and (np.uint64(p_span(st, c, h)) & others) == 0:
+                if (
+                    protocol.points(st, h) == pts
+                    and (np.uint64(protocol.span(st, c, h)) & others) == 0
+                ):
                     continue
         rank = popcount(suit & (cb - np.uint64(1)))
         # Class of the move first, then a static preference within it.
@@ -221,7 +207,7 @@ def _moves(st, hint, moves, scores):
             s = np.int64(1) << 60
         elif st.trick_n == 0:
             s = (np.int64(2) << 50) + 512 + 4 * rank + pts  # leads: high cards first
-        elif p_wins_now(st, c):
+        elif protocol.wins_now(st, c):
             # The side wins rich tricks, its opponents win cheap ones; win with low cards.
             s = (np.int64(3) << 50) + 512 + (pts if mine else -pts) * 4 - rank
         elif partner_winning:
@@ -252,10 +238,10 @@ def _probe(stack, d, target, entries, meta, moves, scores):
     if meta[META_NODE_LIMIT] > 0 and meta[META_NODES] > meta[META_NODE_LIMIT]:
         meta[META_ABORTED] = 1
         return False
-    if p_over(st):
-        return p_side_points(st) >= target
-    cur = p_side_points(st)
-    lo_gain, hi_gain = p_bounds(st)
+    if protocol.deal_over(st):
+        return protocol.side_points(st) >= target
+    cur = protocol.side_points(st)
+    lo_gain, hi_gain = protocol.bounds(st)
     if cur + hi_gain < target:
         return False
     if cur + lo_gain >= target:
@@ -266,7 +252,7 @@ def _probe(stack, d, target, entries, meta, moves, scores):
     hint = -1
     lo_b, hi_b = lo_gain, hi_gain
     if boundary:
-        k1, k2 = p_key(st)
+        k1, k2 = protocol.key(st)
         slot = _lookup(entries, meta, k1, k2)
         if slot >= 0:
             lo_b, hi_b, best = _entry_bounds(entries, slot)
@@ -277,7 +263,7 @@ def _probe(stack, d, target, entries, meta, moves, scores):
                 return False
             if best != _NO_MOVE:
                 hint = best
-    maximizing = p_in_side(st, st.to_move)
+    maximizing = protocol.in_side(st, st.to_move)
     base = d * MAX_MOVES
     n = _moves(st, hint, moves[base : base + MAX_MOVES], scores[base : base + MAX_MOVES])
     result = not maximizing
@@ -285,7 +271,7 @@ def _probe(stack, d, target, entries, meta, moves, scores):
     for k in range(n):
         c = moves[base + k]
         stack[d + 1] = st
-        p_apply(stack[d + 1], c)
+        protocol.apply_action(stack[d + 1], c)
         r = _probe(stack, d + 1, target, entries, meta, moves, scores)
         if meta[META_ABORTED]:
             return False
@@ -310,11 +296,11 @@ def _solve_from(stack, table, moves, scores):
     """Exact points the side gains from ``stack[0]`` on; -1 << 20 when out of budget."""
     entries, meta = table
     st = stack[0]
-    if p_over(st):
+    if protocol.deal_over(st):
         return 0
-    cur = p_side_points(st)
-    lo, hi = p_bounds(st)
-    unit = p_unit(st)
+    cur = protocol.side_points(st)
+    lo, hi = protocol.bounds(st)
+    unit = protocol.unit(st)
     # Bisection on multiples of the unit (the gain is one, cur may not be).
     lo_u = lo // unit
     hi_u = hi // unit
@@ -346,7 +332,7 @@ def solve_points(root, table):
     moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     stack[0] = root[0]
-    p_prepare(stack[0])
+    protocol.prepare(stack[0])
     return _solve_from(stack, table, moves, scores)
 
 
@@ -365,17 +351,17 @@ def card_points_values(root, table, out):
     out[:] = -1e9
     root_copy = np.empty(1, dtype=root.dtype)
     root_copy[0] = root[0]
-    p_prepare(root_copy[0])
+    protocol.prepare(root_copy[0])
     st = root_copy[0]
-    cur = p_side_points(st)
-    legal = np.uint64(p_legal(st))
+    cur = protocol.side_points(st)
+    legal = np.uint64(protocol.legal_sets(st)[0])
     n = 0
     while legal:
         c = lowest_bit(legal)
         legal &= ~bit(c)
         stack[0] = st
-        p_apply(stack[0], c)
-        gained = p_side_points(stack[0]) - cur
+        protocol.apply_action(stack[0], c)
+        gained = protocol.side_points(stack[0]) - cur
         v = _solve_from(stack, table, moves, scores)
         if table[1][META_ABORTED]:
             return -1

@@ -1,4 +1,4 @@
-"""Troggu's hooks for the point-trick solver (:mod:`.points_hooks`).
+"""Troggu's hooks for the point-trick solver (registered by ``trickgym.bindings.troggu``).
 
 The value is the **card points** of the declaring side (declarer and any
 partner; 114 in the pack) after the Fool's exchange, its Tapp or discards
@@ -20,30 +20,18 @@ import numpy as np
 from numba import njit
 
 from ..cards.decks import TAROT
-from ..games.troggu.constants import DEAL_OVER, FOOL, TOTAL_POINTS
-from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, apply_action, card_points, legal_sets
-from ..games.troggu.state import STATE_DTYPE
+from ..games.troggu.constants import FOOL, TOTAL_POINTS
+from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, card_points
 from ..tricks.troggu import troggu_trick_winner
-from .points_common import KEY_SEED_1, KEY_SEED_2, hash_word
-from .points_hooks import register_points_game
+from .points_common import DEFAULT_HOOKS, KEY_SEED_1, KEY_SEED_2, hash_word
 
-__all__: list[str] = []
+__all__ = ["POINT_HOOKS"]
 
 _SUIT_MASKS = TAROT.suit_masks.copy()
 _POINTS = TAROT.points.copy()
 _TRUMPS = np.uint64(TAROT.suit_masks[0])
 _FOOL_BIT = np.uint64(1 << FOOL)
 _EXCHANGE_SLACK = 5  # the most a pile can give in the Fool's exchange
-
-
-@njit(cache=True)
-def _legal(st):
-    return legal_sets(st)[0]
-
-
-@njit(cache=True)
-def _over(st):
-    return st.phase == DEAL_OVER
 
 
 @njit(cache=True)
@@ -145,18 +133,16 @@ def _winner(st):
     return -1 if w < 0 else (st.leader + w) % st.n_players
 
 
-register_points_game(
-    STATE_DTYPE,
-    legal=_legal,
-    apply=apply_action,
-    over=_over,
-    in_side=_in_side,
-    side_points=_side_points,
-    bounds=_bounds,
-    key=_key,
-    points=_points,
-    suit=_suit,
-    fixed=_fixed,
-    wins_now=_wins_now,
-    winner=_winner,
-)
+#: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
+POINT_HOOKS = {
+    **DEFAULT_HOOKS,
+    "in_side": _in_side,
+    "side_points": _side_points,
+    "bounds": _bounds,
+    "key": _key,
+    "points": _points,
+    "suit": _suit,
+    "fixed": _fixed,
+    "wins_now": _wins_now,
+    "winner": _winner,
+}

@@ -52,6 +52,7 @@ class Phat(Game):
     """Phat as on Board Game Arena (``shared/rules/phat.md``): NS (0, 2) against EW (1, 3)."""
 
     name = "phat"
+    bindings = "trickgym.bindings.phat"
     n_seats = N_SEATS
     n_actions = N_ACTIONS
     call_base = CALL_BASE

@@ -14,6 +14,16 @@ from ...cards.bits import bit
 from ...cards.decks import STANDARD
 from ...rng import below
 from ...tricks.whist import whist_beats, whist_legal
+
+# The batch entry points, written once over the game protocol.
+from ..kernels import (  # noqa: F401
+    apply_action_at,
+    is_legal_at,
+    legal_sets_at,
+    next_deal_at,
+    observe_at,
+    status_at,
+)
 from .constants import (
     DEAL_OVER,
     MUCK,
@@ -308,44 +318,3 @@ def observe(state, seat, obs):
         obs.muck[t] = state.muck[t]
         obs.games_won[t] = state.games_won[t]
     obs.carry = state.carry
-
-
-# ------------------------------------------------------ entry points for Python
-# numba dispatches an array argument about ten times faster than a record.
-
-
-@njit(cache=True)
-def legal_sets_at(states, i):
-    """``legal_sets`` of ``states[i]``."""
-    return legal_sets(states[i])
-
-
-@njit(cache=True)
-def is_legal_at(states, i, action):
-    """``is_legal`` of ``states[i]``."""
-    return is_legal(states[i], action)
-
-
-@njit(cache=True)
-def apply_action_at(states, i, action):
-    """``apply_action`` on ``states[i]``."""
-    apply_action(states[i], action)
-
-
-@njit(cache=True)
-def observe_at(states, i, seat, observations, j):
-    """``observe`` of ``states[i]`` for ``seat`` into ``observations[j]``."""
-    observe(states[i], seat, observations[j])
-
-
-@njit(cache=True)
-def status_at(states, i):
-    """``(deal_over, match_over, to_move)`` of ``states[i]``."""
-    state = states[i]
-    return deal_over(state), match_over(state), state.to_move
-
-
-@njit(cache=True)
-def next_deal_at(states, i):
-    """``next_deal`` on ``states[i]``."""
-    next_deal(states[i])

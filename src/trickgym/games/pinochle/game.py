@@ -109,6 +109,7 @@ class Pinochle(Game):
     """Four-player partnership Pinochle, single deck (``shared/rules/pinochle.md``)."""
 
     name = "pinochle"
+    bindings = "trickgym.bindings.pinochle"
     n_seats = N_SEATS
     call_base = CALL_BASE
     deck = PINOCHLE

@@ -69,6 +69,7 @@ class SoloWhist(Game):
     """Solo Whist as on Board Game Arena (``shared/rules/solowhist.md``)."""
 
     name = "solowhist"
+    bindings = "trickgym.bindings.solowhist"
     n_seats = N_SEATS
     n_actions = N_ACTIONS
     call_base = CALL_BASE

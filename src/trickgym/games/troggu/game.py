@@ -61,6 +61,7 @@ class Troggu(Game):
     """Troggu as on Board Game Arena (``shared/rules/troggu.md``), 3 to 8 players."""
 
     name = "troggu"
+    bindings = "trickgym.bindings.troggu"
     n_actions = N_ACTIONS
     call_base = CALL_BASE
     call_names = CALL_NAMES

@@ -1,0 +1,184 @@
+"""The game protocol: everything a generic kernel may ask of a game, in one place.
+
+Generic kernels (the built-in play loops, rollouts and the oracle, the
+simulators' blocks, the vector env, Monte Carlo search, the solvers, the
+hand advisor) are written once over the stub functions below. Each game
+registers its own kernels for them once, with :func:`register`, in its
+bindings module (``trickgym.bindings.<game>``, named by the game class's
+``bindings`` attribute); :func:`require` imports it before a generic kernel
+is first compiled for that game.
+
+A stub is a numba ``overload`` key resolved by the record dtype of its first
+argument (a state or an observation, as a record or as an array of them),
+so a kernel compiled for a Troggu state calls the Troggu rules directly:
+no run-time dispatch and no jitted function passed as an argument (whose
+cache key holds an address, so numba would recompile it in every process).
+
+The hooks, by first argument (``state``: a state record; ``states``: an
+array of states with an index ``i``; ``obs``/``observations``: observation
+records or arrays):
+
+Rules
+  ``legal_sets(state) -> (low, high)``: the legal actions as two ``uint64``
+  words (cards in ``low``, calls from ``call_base(state)`` in ``high``);
+  ``apply_action(state, action)``; ``deal_over(state) -> bool``;
+  ``call_base(state) -> int``; ``is_legal(state, action) -> bool``;
+  ``match_over(state) -> bool``; ``next_deal(state)``;
+  ``observe(state, seat, obs)``: ``seat``'s view of ``state`` into the
+  observation record ``obs``. The batch entry points over them (``*_at``)
+  are written once, in :mod:`trickgym.games.kernels`.
+Agents
+  ``rule_action(state, seat, rng, obs_scratch, params) -> int``: the rule
+  agent acting for ``seat``; ``act(kind, state, seat, rng, obs, params)``:
+  built-in agent ``kind`` acting (selected by ``state``, its second
+  argument); ``determinize(obs, memory, template, out, rng) -> bool``: a
+  full deal consistent with a seat's observation;
+  ``candidates(state) -> (low, high)``: the actions a search considers;
+  ``leaf(state, rng, obs_scratch, params, table, dd_cards)``: a search
+  leaf's payoffs into ``state.payoffs``.
+Features
+  ``encode(observations, j, buf, scalars, wide)``: the features observation
+  of ``observations[j]`` into row ``j`` of the batch arrays.
+Episodes (the envs)
+  ``new_episode(states, i, gen, seed_given, live, opts)``,
+  ``episode_over(states, i, opts) -> bool``,
+  ``episode_reward(states, i, seat, opts) -> float``.
+Point-trick solver (see :mod:`trickgym.solvers.points_search`)
+  ``in_side(state, seat)``, ``side_points(state)``, ``bounds(state)``,
+  ``key(state)``, ``points(state, card)``, ``suit(state, card)``,
+  ``fixed(state)``, ``wins_now(state, card)``, ``winner(state)``,
+  ``prepare(state)``, ``unit(state)``, ``span(state, low_card, high_card)``.
+
+A game that does not take part in a capability (no point-trick solver for
+Solo Whist) simply leaves those hooks out; a kernel that needs one then
+fails to compile for that game, naming the stub.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from numba.extending import overload
+
+from .records import is_record_of
+
+__all__ = ["HOOKS", "register", "require"]
+
+
+@dataclass(frozen=True)
+class Hook:
+    """One protocol entry: its stub, argument count, and the dtype its first argument has."""
+
+    stub: object
+    arity: int
+    on: str  # "state" or "obs": which of a game's dtypes selects the overload
+    inline: bool = False  # numba-IR inlining (the vector env's per-row hooks)
+    at: int = 0  # the position of the argument whose dtype selects the overload
+
+
+def _stub(name: str, params: str):
+    # A plain Python function whose only job is to be numba's overload key.
+    source = (
+        f"def {name}({params}):\n"
+        f"    raise NotImplementedError('trickgym.protocol.{name} runs only inside "
+        "compiled kernels, for a game whose bindings are registered')\n"
+    )
+    namespace: dict = {}
+    exec(source, namespace)
+    fn = namespace[name]
+    fn.__module__ = __name__
+    fn.__doc__ = f"Protocol stub ``{name}({params})``: see :mod:`trickgym.protocol`."
+    return fn
+
+
+_TABLE = [
+    # name, parameters, first argument is of ("state" | "obs"), inline
+    ("legal_sets", "state", "state", False),
+    ("apply_action", "state, action", "state", False),
+    ("deal_over", "state", "state", False),
+    ("call_base", "state", "state", False),
+    ("is_legal", "state, action", "state", False),
+    ("match_over", "state", "state", False),
+    ("next_deal", "state", "state", False),
+    ("observe", "state, seat, obs", "state", False),
+    ("rule_action", "state, seat, rng, obs_scratch, params", "state", False),
+    ("act", "kind, state, seat, rng, obs, params", "state", False),
+    ("determinize", "obs, memory, template, out, rng", "obs", False),
+    ("candidates", "state", "state", False),
+    ("leaf", "state, rng, obs_scratch, params, table, dd_cards", "state", False),
+    ("encode", "observations, j, buf, scalars, wide", "obs", True),
+    ("new_episode", "states, i, gen, seed_given, live, opts", "state", True),
+    ("episode_over", "states, i, opts", "state", True),
+    ("episode_reward", "states, i, seat, opts", "state", True),
+    ("in_side", "state, seat", "state", False),
+    ("side_points", "state", "state", False),
+    ("bounds", "state", "state", False),
+    ("key", "state", "state", False),
+    ("points", "state, card", "state", False),
+    ("suit", "state, card", "state", False),
+    ("fixed", "state", "state", False),
+    ("wins_now", "state, card", "state", False),
+    ("winner", "state", "state", False),
+    ("prepare", "state", "state", False),
+    ("unit", "state", "state", False),
+    ("span", "state, low_card, high_card", "state", False),
+]
+
+#: Every protocol hook by name.
+HOOKS: dict[str, Hook] = {}
+for _name, _params, _on, _inline in _TABLE:
+    _fn = _stub(_name, _params)
+    globals()[_name] = _fn
+    __all__.append(_name)
+    HOOKS[_name] = Hook(_fn, len(_params.split(",")), _on, _inline, int(_name == "act"))
+del _name, _params, _on, _inline, _fn
+
+_ARGS = "abcdefgh"
+_REGISTERED: set = set()
+
+
+def _bind(hook: Hook, impl, dtype) -> None:
+    """Overload ``hook.stub`` with ``impl`` for first arguments of ``dtype``."""
+    params = ", ".join(_ARGS[: hook.arity])
+    # numba matches an overload's parameters one by one, so each arity needs
+    # its own function: made from one template rather than written out 8 times.
+    source = (
+        f"def typer({params}):\n"
+        f"    if is_record_of({_ARGS[hook.at]}, dtype):\n"
+        f"        return lambda {params}: impl({params})\n"
+        f"    return None\n"
+    )
+    namespace = {"is_record_of": is_record_of, "dtype": dtype, "impl": impl}
+    exec(source, namespace)
+    options = {"inline": "always"} if hook.inline else {}
+    overload(hook.stub, **options)(namespace["typer"])
+
+
+def register(state_dtype, obs_dtype, **impls) -> None:
+    """Register one game's kernels for the protocol's hooks (keyword per hook name).
+
+    ``state_dtype`` and ``obs_dtype`` are the game's record dtypes; each
+    keyword names a hook of :data:`HOOKS` and gives the game's ``@njit``
+    kernel for it. Registering the same dtypes twice is a no-op, so a
+    bindings module may be imported more than once.
+    """
+    unknown = sorted(set(impls) - set(HOOKS))
+    if unknown:
+        raise ValueError(f"unknown protocol hooks {unknown}; hooks: {sorted(HOOKS)}")
+    if state_dtype in _REGISTERED:
+        return
+    _REGISTERED.add(state_dtype)
+    for name, impl in impls.items():
+        hook = HOOKS[name]
+        _bind(hook, impl, state_dtype if hook.on == "state" else obs_dtype)
+
+
+def require(game) -> None:
+    """Make sure ``game``'s kernels are registered (imports its bindings module once).
+
+    ``game`` is a :class:`trickgym.api.Game` (or its class); its
+    ``bindings`` attribute names the module. Call before compiling a generic
+    kernel for the game from Python.
+    """
+    importlib.import_module(game.bindings)
