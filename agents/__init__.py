@@ -97,7 +97,7 @@ def resolve_agents(agents, n: int, what: str = "agents") -> list[int | Agent]:
 
 
 def kernel_scratch(game) -> tuple[np.ndarray, np.ndarray]:
-    """``(obs, params)`` for calling a game's ``act_<game>`` kernel from Python.
+    """``(obs, params)`` for calling :func:`trickgym.agents.loops.act` from Python.
 
     ``obs`` is a one-record observation scratch array, ``params`` the
     default rule parameters per seat.

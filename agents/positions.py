@@ -7,8 +7,6 @@ tricks played sensibly), rather than random hands.
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 __all__ = ["PLAY_PHASE", "rule_position"]
@@ -22,11 +20,12 @@ def rule_position(game, seed: int, cards_left: int, misere: bool = False):
     in the card play, every seat a rule agent; None if the deal ends first (a passed-out
     deal) or, unless ``misere``, its contract is a Troggu Misère (no declaring side).
     """
+    from trickgym.agents.builtin import RULE
+    from trickgym.agents.loops import act
     from trickgym.agents.rule import params_matrix
 
     if isinstance(cards_left, bool) or not isinstance(cards_left, int) or cards_left < 1:
         raise ValueError(f"cards_left must be a positive integer, got {cards_left!r}")
-    act = getattr(importlib.import_module(f"trickgym.agents.{game.name}"), f"act_{game.name}")
     params = params_matrix(game.name, game.n_seats)
     rng = np.array([seed + 1], dtype=np.uint64)
     scratch = np.empty(1, dtype=game.obs_dtype)
@@ -40,5 +39,5 @@ def rule_position(game, seed: int, cards_left: int, misere: bool = False):
             if bin(int(rec["hands"][int(rec["to_move"])])).count("1") <= cards_left:
                 return state
         p = state.current_player
-        state.apply(int(act(1, state.array[0], p, rng, scratch, params)))
+        state.apply(int(act(RULE, state.array[0], p, rng, scratch, params, None)))
     return None

@@ -41,6 +41,7 @@ from trickgym.games.solowhist.constants import (
 )
 from trickgym.games.solowhist.rules import (
     apply_action,
+    deal_over,
     deal_payoffs,
     declarer_tricks,
     legal_sets,
@@ -62,6 +63,7 @@ __all__ = [
     "act_rule",
     "auction_values",
     "card_payoffs",
+    "leaf_payoffs",
     "position_payoffs",
     "position_tricks",
 ]
@@ -241,3 +243,20 @@ def auction_values(st, seat, rng, obs, params, table, exact_cards, out):
         if vals[found] < -1e8:
             unsolved += 1
     return unsolved
+
+
+@njit(cache=True)
+def leaf_payoffs(state, rng, obs_scratch, params, table, dd_cards):
+    """A search leaf's payoffs into ``state.payoffs``: solved with at most ``dd_cards`` in hand.
+
+    In the play, with at most ``dd_cards`` cards in the hand to move, the
+    double-dummy solver's payoffs (one made-or-beaten probe, exact where
+    cheap: :func:`trickgym.agents.solowhist_dd.position_payoffs`); otherwise the
+    rule agents play the deal out (so they do when the solver runs out of
+    its node budget).
+    """
+    if state.phase == PLAY and popcount_hand(state) <= dd_cards:
+        if position_payoffs(state, table, EXACT_CARDS, state.payoffs):
+            return
+    while not deal_over(state):
+        apply_action(state, act_rule(state, state.to_move, rng, obs_scratch, params))

@@ -78,8 +78,8 @@ def _summary(name: str, ms: list[float], nodes: list[int], over: int = 0) -> str
 
 def _played(n: int, table, max_nodes: int) -> None:
     """Time the first ``n`` rule-bid one-declarer contracts, by kind of objective."""
+    from trickgym.agents.loops import act
     from trickgym.agents.rule import params_matrix
-    from trickgym.agents.solowhist import act_solowhist
 
     import trickgym
     from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE, PLAY
@@ -98,7 +98,7 @@ def _played(n: int, table, max_nodes: int) -> None:
         rng = np.array([seed], dtype=np.uint64)
         while not state.is_over and int(state.record["phase"]) != PLAY:
             p = state.current_player
-            state.apply(int(act_solowhist(1, state.array[0], p, rng, scratch, params)))
+            state.apply(int(act(1, state.array[0], p, rng, scratch, params, None)))
         r = state.record
         if state.is_over or bin(int(r["declarers"])).count("1") != 1:
             continue

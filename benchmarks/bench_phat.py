@@ -42,7 +42,7 @@ def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:
     rows = np.zeros(matches * slots, dtype=ROW_DTYPE)
 
     def run(rows=rows):
-        simulate_match_block(seed, 0, kinds, params_matrix("phat", 4), TARGET, 1, slots, rows)
+        simulate_match_block(seed, 0, kinds, params_matrix("phat", 4), None, TARGET, 1, slots, rows)
 
     run(rows[: 10 * slots])  # warm-up (compile or load)
     run()

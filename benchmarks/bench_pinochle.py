@@ -51,7 +51,7 @@ def bench_kernels(hands: int, rows_out: list) -> dict[str, float]:
 
         def run(rows=rows, m=m, max_bid=max_bid):
             simulate_block(
-                seed, 0, kinds, PARAMS, m, 4, 250, max_bid, False, True, False, 1024, rows
+                seed, 0, kinds, PARAMS, None, m, 4, 250, max_bid, False, True, False, 1024, rows
             )
 
         run(rows=rows[:10])  # warm-up (compile or load)
@@ -82,7 +82,9 @@ def bench_frame(hands: int, per_hand: dict[str, float], rows_out: list) -> None:
 
     rows = np.zeros(hands, dtype=ROW_DTYPE)
     kinds = np.zeros(4, dtype=np.int64)
-    simulate_block(np.uint64(1), 0, kinds, PARAMS, 0, 4, 250, 990, False, True, False, 1024, rows)
+    simulate_block(
+        np.uint64(1), 0, kinds, PARAMS, None, 0, 4, 250, 990, False, True, False, 1024, rows
+    )
     t = best_of(lambda: pinochle_frame(rows)) / hands
     rows_out.append(
         (

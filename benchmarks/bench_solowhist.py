@@ -179,7 +179,9 @@ def bench_kernels(deals: int, rows_out: list) -> None:
     floor_deals = 4 * deals
     out = np.zeros(floor_deals, dtype=np.int64)
     ranked_out = np.zeros(floor_deals, dtype=np.int64)
-    simulate_block(seed, 0, kinds, PARAMS, 5, False, 1024, rows[:10])  # warm-up (compile or load)
+    simulate_block(
+        seed, 0, kinds, PARAMS, None, 5, False, 1024, rows[:10]
+    )  # warm-up (compile or load)
     floor_block(seed, 0, 1024, False, out[:10])
     floor_block(seed, 0, 1024, True, ranked_out[:10])
     n_all = numba.config.NUMBA_NUM_THREADS
@@ -188,7 +190,7 @@ def bench_kernels(deals: int, rows_out: list) -> None:
         timings[n] = with_threads(
             n,
             lambda: (
-                best_of(lambda: simulate_block(seed, 0, kinds, PARAMS, 5, False, 1024, rows))
+                best_of(lambda: simulate_block(seed, 0, kinds, PARAMS, None, 5, False, 1024, rows))
                 / deals,
                 best_of(lambda: floor_block(seed, 0, 1024, False, out)) / floor_deals,
                 best_of(lambda: floor_block(seed, 0, 1024, True, ranked_out)) / floor_deals,

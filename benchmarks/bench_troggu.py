@@ -41,7 +41,7 @@ def bench_kernels(deals: int, rows_out: list) -> dict[int, float]:
         rows = np.zeros(deals, dtype=ROW_DTYPE)
 
         def run(kinds=kinds, n=n, rows=rows):
-            simulate_block(seed, 0, kinds, params_matrix("troggu", 8), n, 1024, rows)
+            simulate_block(seed, 0, kinds, params_matrix("troggu", 8), None, n, 1024, rows)
 
         run(rows=rows[:10])  # warm-up (compile or load)
         for threads in sorted({1, n_all}):
@@ -76,7 +76,14 @@ def bench_frame(deals: int, per_deal: dict[int, float], rows_out: list) -> None:
     n = 8
     rows = np.zeros(deals, dtype=ROW_DTYPE)
     simulate_block(
-        np.uint64(1), 0, np.zeros(n, dtype=np.int64), params_matrix("troggu", 8), n, 1024, rows
+        np.uint64(1),
+        0,
+        np.zeros(n, dtype=np.int64),
+        params_matrix("troggu", 8),
+        None,
+        n,
+        1024,
+        rows,
     )
     t = best_of(lambda: troggu_frame(rows, n)) / deals
     rows_out.append(

@@ -5,9 +5,9 @@ observation space built from a game's ``OBS_SHAPES``, opponents resolved by
 :func:`trickgym.agents.resolve_agents`, reset/step with the illegal-action
 policy, ``action_masks()`` and the ansi render. It steps the game through its
 ``*_at(states, 0)`` kernel entry points and lets built-in opponents play in
-one compiled call (``play_builtin_until``). A game's env subclass declares
-only the game: its name, ``OBS_SHAPES``, ``play_builtin_until`` and how to
-build it.
+one compiled call (:func:`trickgym.agents.loops.play_until`, written once
+for every game). A game's env subclass declares only the game: its name,
+``OBS_SHAPES`` and how to build it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from trickgym.agents import python_action, resolve_agents, start_deal
+from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.agents.registry import make_agent, registered_agents
 
 import trickgym
@@ -86,9 +87,8 @@ def observation_space(obs_shapes: dict) -> spaces.Dict:
 class TrickEnv(gym.Env):
     """One deal of a trickgym game per episode, from one seat's point of view.
 
-    Subclasses set ``game_name``, ``obs_shapes`` (the game's ``OBS_SHAPES``)
-    and ``play_builtin_until`` (from ``trickgym.agents.<game>``, wrapped in
-    ``staticmethod``), and may override :meth:`make_game`.
+    Subclasses set ``game_name`` and ``obs_shapes`` (the game's
+    ``OBS_SHAPES``), and may override :meth:`make_game`.
 
     Parameters
     ----------
@@ -124,11 +124,6 @@ class TrickEnv(gym.Env):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
     game_name: ClassVar[str]
     obs_shapes: ClassVar[dict]
-
-    @staticmethod
-    def play_builtin_until(states, i, kinds, agent_rngs):  # pragma: no cover - abstract
-        """Let built-in agents play ``states[i]`` until a Python-played seat must act."""
-        raise NotImplementedError
 
     @classmethod
     def make_game(cls, **options) -> trickgym.api.Game:
@@ -169,6 +164,7 @@ class TrickEnv(gym.Env):
         self._status_at = kernels.status_at
         opponents, rule_options = self._resolve_presets(opponents, rule_options)
         self._kinds, self._agents = self._resolve_opponents(opponents)
+        self._oracle = oracle_flag(self._kinds)  # None: the play loop links no solver
         from trickgym.agents.rule import params_matrix
 
         self._params = params_matrix(self.game.name, n, rule_options)
@@ -243,7 +239,9 @@ class TrickEnv(gym.Env):
     def _run_opponents(self) -> None:
         """Let the other seats play until the learner must act or the deal ends."""
         while True:
-            p = self.play_builtin_until(self._array, 0, self._kinds, self._agent_rngs, self._params)
+            p = play_until(
+                self._array, 0, self._kinds, self._agent_rngs, self._params, self._oracle
+            )
             if p < 0 or p == self.seat:
                 return
             action = python_action(self._agents[p], self.game, self._array, 0, p)

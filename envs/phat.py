@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from trickgym.agents.phat import play_builtin_until
 
 from trickgym.games.phat.encode import OBS_SHAPES
 
@@ -54,7 +53,6 @@ class PhatEnv(TrickEnv):
 
     game_name = "phat"
     obs_shapes = OBS_SHAPES
-    play_builtin_until = staticmethod(play_builtin_until)
 
     def __init__(self, seat: int = 0, opponents="random", episode: str = "deal", **kwargs):
         if episode not in ("deal", "game"):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from trickgym.agents.pinochle import play_builtin_until
-
 from trickgym.games.pinochle.encode import OBS_SHAPES
 
 from .base import TrickEnv
@@ -52,4 +50,3 @@ class PinochleEnv(TrickEnv):
 
     game_name = "pinochle"
     obs_shapes = OBS_SHAPES
-    play_builtin_until = staticmethod(play_builtin_until)

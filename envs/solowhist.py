@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from trickgym.agents.solowhist import play_builtin_until
-
 from trickgym.games.solowhist.encode import OBS_SHAPES
 
 from . import base
@@ -60,4 +58,3 @@ class SoloWhistEnv(TrickEnv):
 
     game_name = "solowhist"
     obs_shapes = OBS_SHAPES
-    play_builtin_until = staticmethod(play_builtin_until)

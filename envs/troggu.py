@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from trickgym.agents.troggu import play_builtin_until
-
 from trickgym.games.troggu.encode import OBS_SHAPES
 
 from .base import TrickEnv
@@ -88,4 +86,3 @@ class TrogguEnv(TrickEnv):
 
     game_name = "troggu"
     obs_shapes = OBS_SHAPES
-    play_builtin_until = staticmethod(play_builtin_until)

@@ -41,6 +41,7 @@ import time
 
 import numpy as np
 from trickgym.agents import python_action, start_deal
+from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.agents.mc import PIMCAgent
 from trickgym.agents.mc.bid_solowhist import (
     K_ABUNDANCE,
@@ -97,7 +98,7 @@ def play_forced(g, spec, seed, i, seat, calls, agents, params):
         k.apply_action_at(array, 0, c)
     kinds = _kinds(agents)
     while True:
-        p = spec.play_builtin_until(array, 0, kinds, agent_rngs, params)
+        p = play_until(array, 0, kinds, agent_rngs, params, oracle_flag(kinds))
         if p < 0:
             break
         k.apply_action_at(array, 0, python_action(agents[p], g, array, 0, p))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
+from trickgym.agents.loops import act
 from trickgym.agents.mc.memory import update_memory
 from trickgym.agents.mc.phases import SEARCHED
 from trickgym.agents.rule import params_matrix
@@ -37,7 +38,6 @@ def record_of(game, array, seat):
 def reach(game, seed, steps):
     """A state after ``steps`` rule-agent actions from deal ``seed`` (or its end), with
     the memory each seat's Monte Carlo agent would have built."""
-    act = getattr(importlib.import_module(f"trickgym.agents.{game.name}"), f"act_{game.name}")
     params = params_matrix(game.name, game.n_seats)
     rng = np.array([seed + 1], dtype=np.uint64)
     scratch = np.empty(1, dtype=game.obs_dtype)
@@ -48,7 +48,7 @@ def reach(game, seed, steps):
             break
         p = state.current_player
         update_memory(game.name, record_of(game, state.array, p)[0], memory[p])
-        state.apply(int(act(1, state.array[0], p, rng, scratch, params)))
+        state.apply(int(act(1, state.array[0], p, rng, scratch, params, None)))
     if not state.is_over:
         p = state.current_player
         update_memory(game.name, record_of(game, state.array, p)[0], memory[p])

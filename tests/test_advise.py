@@ -163,7 +163,7 @@ def test_rule_play_agrees_with_the_simulator():
     rngs = np.zeros((4, 1), dtype=np.uint64)
     compared = 0
     for k in range(40):
-        play_deal(states, 0, np.uint64(5), k, kinds, rngs, params, 5, False)
+        play_deal(states, 0, np.uint64(5), k, kinds, rngs, params, None, 5, False)
         r = states[0]
         n = int(r["n_calls"])
         first, rest = int(r["calls"][0]), [int(c) for c in r["calls"][1:n]]

@@ -11,8 +11,8 @@ import pytest
 from dd_helpers import random_position, reference_card_values, reference_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from trickgym.agents.loops import act
 from trickgym.agents.rule import params_matrix
-from trickgym.agents.solowhist import act_solowhist
 
 import trickgym
 from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE, PLAY
@@ -40,7 +40,7 @@ def real_play_positions(cards_left: int, count: int, want_misere: bool | None = 
             to_move = state.current_player
             if int(r["phase"]) == PLAY and int(r["hands"][to_move]).bit_count() == cards_left:
                 break
-            state.apply(int(act_solowhist(RULE, state.array[0], to_move, rng, scratch, params)))
+            state.apply(int(act(RULE, state.array[0], to_move, rng, scratch, params, None)))
         r = state.record
         if state.is_over or bin(int(r["declarers"])).count("1") != 1:
             continue

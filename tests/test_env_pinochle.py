@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from trickgym.agents import RandomAgent, kernel_scratch
-from trickgym.agents.pinochle import act_pinochle
+from trickgym.agents.loops import act
 
 import trickgym
 from trickgym.cards import PINOCHLE
@@ -516,8 +516,8 @@ def _same_choices(a, b, seat: int) -> None:
     for seed in range(20):
         ra = np.array([seed + 1], dtype=np.uint64)
         rb = ra.copy()
-        choice = act_pinochle(0, a.record, seat, ra, *kernel_scratch(a.game))
-        assert choice == act_pinochle(0, b.record, seat, rb, *kernel_scratch(b.game))
+        choice = act(0, a.record, seat, ra, *kernel_scratch(a.game), None)
+        assert choice == act(0, b.record, seat, rb, *kernel_scratch(b.game), None)
         assert oa["action_mask"][choice] == 1
         choices.add(int(choice))
         assert RandomAgent(seed).act(oa, oa["action_mask"]) == RandomAgent(seed).act(

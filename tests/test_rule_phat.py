@@ -8,7 +8,7 @@ import functools
 import numpy as np
 import pytest
 from trickgym.agents import kernel_scratch
-from trickgym.agents.phat import act_phat
+from trickgym.agents.loops import act
 from trickgym.agents.rule import params_row
 from trickgym.agents.rule import phat as rule
 
@@ -70,7 +70,7 @@ def _obs(state, seat=None):
 def _act(state) -> int:
     seat = state.current_player
     rng = np.array([1], dtype=np.uint64)
-    return int(act_phat(RULE, state.record, seat, rng, *kernel_scratch(state.game)))
+    return int(act(RULE, state.record, seat, rng, *kernel_scratch(state.game), None))
 
 
 def _card(name: str) -> int:

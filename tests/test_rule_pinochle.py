@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from trickgym.agents import kernel_scratch
-from trickgym.agents.pinochle import act_pinochle
+from trickgym.agents.loops import act
 from trickgym.agents.rule.pinochle import RuleOptions, meld_points
 
 import trickgym
@@ -78,7 +78,7 @@ def _rule(state) -> int:
     """The rule agent's action for the seat to move."""
     rng = np.array([1], dtype=np.uint64)
     return int(
-        act_pinochle(RULE, state.record, state.current_player, rng, *kernel_scratch(state.game))
+        act(RULE, state.record, state.current_player, rng, *kernel_scratch(state.game), None)
     )
 
 

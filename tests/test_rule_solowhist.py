@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from trickgym.agents import kernel_scratch
+from trickgym.agents.loops import act
 from trickgym.agents.rule.solowhist import (
     RuleOptions,
     declared_safe,
     hand_tricks,
     misere_danger,
 )
-from trickgym.agents.solowhist import act_solowhist
 
 import trickgym
 from trickgym.cards import parse_card, parse_hand
@@ -80,7 +80,7 @@ def rule(state) -> int:
     """The rule agent's action for the seat to move."""
     seat = state.current_player
     rng = np.array([7], dtype=np.uint64)
-    action = act_solowhist(RULE, state.record, seat, rng, *kernel_scratch(state.game))
+    action = act(RULE, state.record, seat, rng, *kernel_scratch(state.game), None)
     assert action in state.legal_actions()
     return int(action)
 

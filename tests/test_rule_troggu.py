@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from trickgym.agents import kernel_scratch
+from trickgym.agents.loops import act
 from trickgym.agents.rule import params_row
 from trickgym.agents.rule import troggu as rt
-from trickgym.agents.troggu import act_troggu
 
 import trickgym
 from trickgym.cards.decks import TAROT
@@ -77,7 +77,7 @@ def rule_act(state) -> int:
     """The rule agent's action for the seat to move, through the compiled dispatcher."""
     rng = np.zeros(1, dtype=np.uint64)
     seat = state.current_player
-    return int(act_troggu(RULE, state.record, seat, rng, *kernel_scratch(state.game)))
+    return int(act(RULE, state.record, seat, rng, *kernel_scratch(state.game), None))
 
 
 def play_obs(n, seat, hand, trick=(), leader=0, contract=TAPP, declarer=0, partner=-1, played=None):

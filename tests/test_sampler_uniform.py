@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 from mc_helpers import make_game, record_of
+from trickgym.agents.loops import act
 from trickgym.agents.mc.deal import deal_once, pool_cards
 from trickgym.agents.mc.sample_solowhist import deal_hidden as solowhist_hidden
 from trickgym.agents.rule import params_matrix
-from trickgym.agents.solowhist import act_solowhist
 
 
 def _chi2_critical(df, z=3.09):
@@ -81,7 +81,7 @@ def _solowhist_ending():
             if r["phase"] == 4 and r["trick_no"] == 11 and r["trick_n"] == 0:
                 break
             p = state.current_player
-            state.apply(int(act_solowhist(1, state.array[0], p, rng, scratch, params)))
+            state.apply(int(act(1, state.array[0], p, rng, scratch, params, None)))
         if state.is_over:
             continue
         seat = state.current_player

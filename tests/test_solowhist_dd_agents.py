@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from mc_helpers import reach, record_of
 from trickgym.agents import python_action
+from trickgym.agents.loops import act
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 from trickgym.agents.rule import params_matrix
 from trickgym.agents.solowhist import (
     ORACLE_NODE_LIMIT,
     ORACLE_TABLE_LOG2,
-    act_solowhist,
     oracle_action,
 )
 from trickgym.agents.solowhist_dd import EXACT_CARDS, auction_values
@@ -247,6 +247,6 @@ def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
         st, seat, np.array([5], np.uint64), obs, params, table, EXACT_CARDS, values
     )
     assert unsolved > 0, "the solver now settles every call here: pick a harder deal"
-    rule = int(act_solowhist(1, st, seat, np.array([5], np.uint64), obs, params))
+    rule = int(act(1, st, seat, np.array([5], np.uint64), obs, params, None))
     oracle = int(oracle_action(st, seat, np.array([5], np.uint64), obs, params))
     assert oracle == rule

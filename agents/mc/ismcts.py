@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from trickgym.agents.loops import rule_act
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
@@ -82,9 +83,7 @@ def ismcts_search(
         seat = obs[0].seat
         while not protocol.deal_over(st):
             if others_by_rule and st.to_move != seat:
-                protocol.apply_action(
-                    st, protocol.rule_action(st, st.to_move, rng, obs_scratch, params)
-                )
+                protocol.apply_action(st, rule_act(st, st.to_move, rng, obs_scratch, params))
                 continue
             n = legal_list(st, actions)
             for k in range(n):

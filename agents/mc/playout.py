@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from numba import njit
+from trickgym.agents.loops import rule_act
 
 from trickgym import protocol
 
@@ -14,7 +15,7 @@ def play_out(state, rng, obs_scratch, params):
     """Rule agents play ``state`` to the end of the deal."""
     while not protocol.deal_over(state):
         p = state.to_move
-        protocol.apply_action(state, protocol.rule_action(state, p, rng, obs_scratch, params))
+        protocol.apply_action(state, rule_act(state, p, rng, obs_scratch, params))
 
 
 @njit(cache=True)

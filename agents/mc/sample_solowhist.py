@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.solowhist import _act_rule
-from trickgym.agents.solowhist_dd import EXACT_CARDS, popcount_hand, position_payoffs
 
 from trickgym.cards.bits import bit
 from trickgym.games.solowhist.constants import MISERE_OUVERTE, PLAY
 from trickgym.games.solowhist.rules import (
     _reset_deal,
     apply_action,
-    deal_over,
 )
 
 from .deal import SAMPLE_TRIES, deal_standard_hands
 
-__all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize", "leaf_payoffs"]
+__all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
 
 @njit(cache=True)
@@ -90,20 +87,3 @@ def determinize(obs_arr, memory, template, out, rng):
     for i in range(n):
         apply_action(st, obs.trick_cards[i])
     return uniform
-
-
-@njit(cache=True)
-def leaf_payoffs(state, rng, obs_scratch, params, table, dd_cards):
-    """A search leaf's payoffs into ``state.payoffs``: solved with at most ``dd_cards`` in hand.
-
-    In the play, with at most ``dd_cards`` cards in the hand to move, the
-    double-dummy solver's payoffs (one made-or-beaten probe, exact where
-    cheap: :func:`trickgym.agents.solowhist_dd.position_payoffs`); otherwise the
-    rule agents play the deal out (so they do when the solver runs out of
-    its node budget).
-    """
-    if state.phase == PLAY and popcount_hand(state) <= dd_cards:
-        if position_payoffs(state, table, EXACT_CARDS, state.payoffs):
-            return
-    while not deal_over(state):
-        apply_action(state, _act_rule(state, state.to_move, rng, obs_scratch, params))

@@ -20,6 +20,7 @@ from gymnasium import spaces
 from gymnasium.utils.seeding import np_random
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+from trickgym.agents.loops import oracle_flag
 
 from trickgym.checks import check_int
 from trickgym.forksafe import check_fork_safe
@@ -254,6 +255,7 @@ class TrickVectorEnv(VectorEnv):
         self._python_seats = bool(self._policies) or bidding == "rule"
         self._to_move = np.zeros(n, dtype=np.int64)
         self._params = single._params
+        self._oracle = oracle_flag(self._kinds)  # None: the kernels link no solver
         self._opts = self.option_row(self.game)
 
         self.obs_mode = obs_mode
@@ -415,7 +417,8 @@ class TrickVectorEnv(VectorEnv):
         """The reset kernel on the envs in ``which`` (it encodes only their rows)."""
         args = (
             which, seed_given, self._states, self.seat, self._kinds, self._agent_rngs,
-            self._params, self._gens, self._live, self._opts, self._obs_records, self._buf,
+            self._params, self._oracle, self._gens, self._live, self._opts, self._obs_records,
+            self._buf,
             self._scalars, self._wide,
         )  # fmt: skip
         if self.parallel:
@@ -450,7 +453,7 @@ class TrickVectorEnv(VectorEnv):
                 rule_actions = np.zeros(self.num_envs, dtype=np.int64)
                 kernels.builtin_actions(
                     self._states, self.seat, self._rule_kind, self._helper_rngs,
-                    self._obs_records, self._params, ~bidding, rule_actions,
+                    self._obs_records, self._params, None, ~bidding, rule_actions,
                 )  # fmt: skip
             for p, policy in groups:
                 rows = np.flatnonzero(bidding if policy is None else self._to_move == p)
@@ -460,7 +463,7 @@ class TrickVectorEnv(VectorEnv):
                     actions = self._policy_actions(p, policy, rows)
                 bad = kernels.act_rows(
                     self._states, rows, actions, self.seat, n_actions, self._kinds,
-                    self._agent_rngs, self._params, self._opts, self._obs_records,
+                    self._agent_rngs, self._params, self._oracle, self._opts, self._obs_records,
                     self._rewards, self._terminated,
                 )  # fmt: skip
                 if bad >= 0:
@@ -530,7 +533,8 @@ class TrickVectorEnv(VectorEnv):
         fresh = self._autoreset.copy()  # NEXT_STEP: these start a new episode in this step
         args = (
             self._states, actions, self.seat, self.game.n_actions, self.illegal_penalty,
-            self._kinds, self._agent_rngs, self._params, self._gens, self._live, self._opts,
+            self._kinds, self._agent_rngs, self._params, self._oracle, self._gens, self._live,
+            self._opts,
             self._autoreset, self._obs_records, self._buf, self._scalars, self._wide,
             self._rewards, self._terminated, self._illegal,
         )  # fmt: skip
@@ -593,10 +597,11 @@ class TrickVectorEnv(VectorEnv):
         """
         from trickgym.agents import resolve_kind
 
+        kind = resolve_kind(agent)
         out = np.zeros(self.num_envs, dtype=np.int64)
         kernels.builtin_actions(
-            self._states, self.seat, resolve_kind(agent), self._helper_rngs,
-            self._obs_records, self._params, self._autoreset, out,
+            self._states, self.seat, kind, self._helper_rngs,
+            self._obs_records, self._params, oracle_flag([kind]), self._autoreset, out,
         )  # fmt: skip
         return out
 

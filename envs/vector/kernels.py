@@ -19,6 +19,7 @@ stay calls, which keeps compile time in check.
 from __future__ import annotations
 
 from numba import njit, prange
+from trickgym.agents.loops import act
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
@@ -40,10 +41,10 @@ __all__ = [
 
 
 @njit(cache=True, inline="always")
-def _advance(states, i, kinds, agent_rngs, params, opts, scratch):
+def _advance(states, i, kinds, agent_rngs, params, oracle, opts, scratch):
     """Opponents play until the learner must act or the episode ends (``TrickEnv._advance``).
 
-    The per-seat dispatch of the games' ``play_builtin_until``, with the
+    The per-seat dispatch of ``trickgym.agents.loops.play_until``, with the
     observation scratch record given (``scratch``) rather than allocated
     on every call: same agents, same draws.
     """
@@ -54,7 +55,7 @@ def _advance(states, i, kinds, agent_rngs, params, opts, scratch):
             if kind < 0:
                 return  # the learner's turn
             protocol.apply_action(
-                states[i], protocol.act(kind, states[i], p, agent_rngs[i, p], scratch, params)
+                states[i], act(kind, states[i], p, agent_rngs[i, p], scratch, params, oracle)
             )
         elif protocol.episode_over(states, i, opts):
             return
@@ -63,13 +64,15 @@ def _advance(states, i, kinds, agent_rngs, params, opts, scratch):
 
 
 @njit(cache=True)
-def _reset_one(states, i, seed_given, kinds, agent_rngs, params, gens, live, opts, obs_records):
+def _reset_one(
+    states, i, seed_given, kinds, agent_rngs, params, oracle, gens, live, opts, obs_records
+):
     """A new episode in env ``i``, drawing from its generator as ``TrickEnv.reset`` does."""
     for s in range(agent_rngs.shape[1]):
         agent_rngs[i, s, 0] = draw_seed(gens[i])
     protocol.new_episode(states, i, gens[i], seed_given, live[i], opts)
     live[i] = True
-    _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
+    _advance(states, i, kinds, agent_rngs, params, oracle, opts, obs_records[i : i + 1])
 
 
 @njit(cache=True, inline="always")
@@ -79,12 +82,14 @@ def _encode_one(states, i, seat, obs_records, buf, scalars, wide):
 
 
 @njit(cache=True, inline="always")
-def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params, opts, obs_records):
+def _step_one(
+    states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params, oracle, opts, obs_records
+):
     """Step env ``i`` with action ``a``: ``(reward, terminated, illegal)`` (``TrickEnv.step``)."""
     if a < 0 or a >= n_actions or not protocol.is_legal(states[i], a):
         return -penalty, True, True
     protocol.apply_action(states[i], a)
-    _advance(states, i, kinds, agent_rngs, params, opts, obs_records[i : i + 1])
+    _advance(states, i, kinds, agent_rngs, params, oracle, opts, obs_records[i : i + 1])
     if status_at(states, i)[0] and protocol.episode_over(states, i, opts):
         return float(protocol.episode_reward(states, i, seat, opts)), True, False
     return 0.0, False, False
@@ -92,12 +97,15 @@ def _step_one(states, i, a, seat, n_actions, penalty, kinds, agent_rngs, params,
 
 @njit(cache=True, inline="always")
 def _step_env(
-    i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, oracle, gens, live,
+    opts,
     autoreset, obs_records, rewards, terminated, illegal,
 ):  # fmt: skip
     if autoreset[i]:
         # NEXT_STEP: the env that ended last step starts its next episode; the action is ignored.
-        _reset_one(states, i, False, kinds, agent_rngs, params, gens, live, opts, obs_records)
+        _reset_one(
+            states, i, False, kinds, agent_rngs, params, oracle, gens, live, opts, obs_records
+        )
         rewards[i], terminated[i], illegal[i] = 0.0, False, False
     else:
         rewards[i], terminated[i], illegal[i] = _step_one(
@@ -110,6 +118,7 @@ def _step_env(
             kinds,
             agent_rngs,
             params,
+            oracle,
             opts,
             obs_records,
         )
@@ -118,7 +127,8 @@ def _step_env(
 
 @njit(cache=True)
 def _step_rows(
-    lo, hi, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+    lo, hi, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, oracle, gens,
+    live,
     opts, autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
 ):  # fmt: skip
     """Step envs ``lo..hi-1`` of the batch, then encode their observations."""
@@ -135,7 +145,8 @@ def _step_rows(
     # cache (measured 1.5x faster than encoding each env right after its step).
     for i in range(lo, hi):
         _step_env(
-            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live,
+            i, states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, oracle,
+            gens, live,
             opts, autoreset, obs_records, rewards, terminated, illegal,
         )  # fmt: skip
     for i in range(lo, hi):
@@ -144,7 +155,7 @@ def _step_rows(
 
 @njit(cache=True)
 def step_serial(
-    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, oracle, gens, live, opts,
     autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
 ):  # fmt: skip
     """Step every env of the batch, one after the other.
@@ -159,14 +170,14 @@ def step_serial(
     """
     _step_rows(
         0, states.shape[0], states, actions, seat, n_actions, penalty, kinds, agent_rngs,
-        params, gens, live, opts, autoreset, obs_records, buf, scalars, wide, rewards,
+        params, oracle, gens, live, opts, autoreset, obs_records, buf, scalars, wide, rewards,
         terminated, illegal,
     )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
 def step_parallel(
-    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, gens, live, opts,
+    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, oracle, gens, live, opts,
     autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal, threads,
 ):  # fmt: skip
     """:func:`step_serial` with the batch split over ``threads`` threads.
@@ -179,14 +190,15 @@ def step_parallel(
     for b in prange(blocks):
         _step_rows(
             b * n // blocks, (b + 1) * n // blocks, states, actions, seat, n_actions, penalty,
-            kinds, agent_rngs, params, gens, live, opts, autoreset, obs_records, buf, scalars,
+            kinds, agent_rngs, params, oracle, gens, live, opts, autoreset, obs_records, buf,
+            scalars,
             wide, rewards, terminated, illegal,
         )  # fmt: skip
 
 
 @njit(cache=True)
 def _reset_rows(
-    lo, hi, which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts,
+    lo, hi, which, seed_given, states, seat, kinds, agent_rngs, params, oracle, gens, live, opts,
     obs_records, buf, scalars, wide,
 ):  # fmt: skip
     """Start a new episode in every env ``lo <= i < hi`` with ``which[i]``, then encode them."""
@@ -196,7 +208,17 @@ def _reset_rows(
     for i in range(lo, hi):
         if which[i]:
             _reset_one(
-                states, i, seed_given[i], kinds, agent_rngs, params, gens, live, opts, obs_records
+                states,
+                i,
+                seed_given[i],
+                kinds,
+                agent_rngs,
+                params,
+                oracle,
+                gens,
+                live,
+                opts,
+                obs_records,
             )
     for i in range(lo, hi):
         if which[i]:
@@ -205,19 +227,22 @@ def _reset_rows(
 
 @njit(cache=True)
 def reset_serial(
-    which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts, obs_records,
+    which, seed_given, states, seat, kinds, agent_rngs, params, oracle, gens, live, opts,
+    obs_records,
     buf, scalars, wide,
 ):  # fmt: skip
     """Start a new episode in every env with ``which[i]`` and encode its observation."""
     _reset_rows(
-        0, states.shape[0], which, seed_given, states, seat, kinds, agent_rngs, params, gens,
+        0, states.shape[0], which, seed_given, states, seat, kinds, agent_rngs, params, oracle,
+        gens,
         live, opts, obs_records, buf, scalars, wide,
     )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
 def reset_parallel(
-    which, seed_given, states, seat, kinds, agent_rngs, params, gens, live, opts, obs_records,
+    which, seed_given, states, seat, kinds, agent_rngs, params, oracle, gens, live, opts,
+    obs_records,
     buf, scalars, wide, threads,
 ):  # fmt: skip
     """:func:`reset_serial` with the batch split over ``threads`` threads (as the step)."""
@@ -226,7 +251,7 @@ def reset_parallel(
     for b in prange(blocks):
         _reset_rows(
             b * n // blocks, (b + 1) * n // blocks, which, seed_given, states, seat, kinds,
-            agent_rngs, params, gens, live, opts, obs_records, buf, scalars, wide,
+            agent_rngs, params, oracle, gens, live, opts, obs_records, buf, scalars, wide,
         )  # fmt: skip
 
 
@@ -241,7 +266,7 @@ def first_illegal(states, actions, n_actions, autoreset):
 
 
 @njit(cache=True)
-def builtin_actions(states, seat, kind, rngs, obs_records, params, autoreset, out):
+def builtin_actions(states, seat, kind, rngs, obs_records, params, oracle, autoreset, out):
     """The action built-in agent ``kind`` would take for ``seat`` in every env (0 if none).
 
     Envs awaiting their autoreset, or not at the learner's turn, get 0 (the
@@ -256,7 +281,7 @@ def builtin_actions(states, seat, kind, rngs, obs_records, params, autoreset, ou
         if autoreset[i] or deal_over or p != seat:
             out[i] = 0
         else:
-            out[i] = protocol.act(kind, states[i], seat, rngs[i], obs_records[i : i + 1], params)
+            out[i] = act(kind, states[i], seat, rngs[i], obs_records[i : i + 1], params, oracle)
 
 
 # Seats played from Python (a batched policy, rule bidding for the learner):
@@ -285,7 +310,7 @@ def encode_rows(states, rows, seats, obs_records, buf, scalars, wide, compact):
 
 @njit(cache=True)
 def act_rows(
-    states, rows, actions, seat, n_actions, kinds, agent_rngs, params, opts, obs_records,
+    states, rows, actions, seat, n_actions, kinds, agent_rngs, params, oracle, opts, obs_records,
     rewards, terminated,
 ):  # fmt: skip
     """Play ``actions[k]`` in env ``rows[k]``, then let the built-in seats play on.
@@ -302,7 +327,7 @@ def act_rows(
         i = rows[k]
         # the learner's own step, so every seat is stepped by the same code
         reward, ended, _ = _step_one(
-            states, i, actions[k], seat, n_actions, 0.0, kinds, agent_rngs, params, opts,
+            states, i, actions[k], seat, n_actions, 0.0, kinds, agent_rngs, params, oracle, opts,
             obs_records,
         )  # fmt: skip
         if ended:

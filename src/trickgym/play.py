@@ -21,13 +21,6 @@ QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
 
 
-def _act_kernels(game_name: str):
-    """The compiled ``act_<game>(kind, state, seat, rng, obs, params)`` of a game."""
-    from importlib import import_module
-
-    return getattr(import_module(f"trickgym.agents.{game_name}"), f"act_{game_name}")
-
-
 def _opponents(agents, seat: int, n: int) -> dict[int, str]:
     """Agent name of every other seat, in seat order after ``seat``."""
     from .agents.registry import known_agents
@@ -155,6 +148,7 @@ def play_deal(
     """
     import trickgym
     from trickgym.agents import KINDS, python_action, start_deal
+    from trickgym.agents.loops import act, oracle_flag
     from trickgym.agents.registry import make_agent
     from trickgym.agents.rule import params_matrix
     from trickgym.agents.rule.presets import resolve_presets
@@ -175,7 +169,8 @@ def play_deal(
     others = {s: names[s] for s in others}
     color = color_enabled(stdout, color)
     seed = seed_rng(seed)
-    act = _act_kernels(game_name)
+    kinds = [KINDS[name] for name in others.values() if name in KINDS]
+    oracle = oracle_flag(kinds)  # None: no solver linked
     params = params_matrix(game_name, n, rule_options)
     rngs = [np.array([derive_seed(seed, 0, 100 + s)], dtype=np.uint64) for s in range(n)]
     obs = np.zeros(1, dtype=game.obs_dtype)
@@ -195,7 +190,8 @@ def play_deal(
             if p in python_agents:
                 action = python_action(python_agents[p], game, state.array, 0, p)
             else:
-                action = int(act(KINDS[others[p]], state.array[0], p, rngs[p], obs, params))
+                kind = KINDS[others[p]]
+                action = int(act(kind, state.array[0], p, rngs[p], obs, params, oracle))
             _apply_and_tell(state, action, f"seat {p} ({others[p]})", color, say, hidden=True)
             continue
         legal = _display_order(game, state.legal_actions())

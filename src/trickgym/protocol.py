@@ -28,14 +28,23 @@ Rules
   observation record ``obs``. The batch entry points over them (``*_at``)
   are written once, in :mod:`trickgym.games.kernels`.
 Agents
-  ``rule_action(state, seat, rng, obs_scratch, params) -> int``: the rule
-  agent acting for ``seat``; ``act(kind, state, seat, rng, obs, params)``:
-  built-in agent ``kind`` acting (selected by ``state``, its second
-  argument); ``determinize(obs, memory, template, out, rng) -> bool``: a
-  full deal consistent with a seat's observation;
-  ``candidates(state) -> (low, high)``: the actions a search considers;
-  ``leaf(state, rng, obs_scratch, params, table, dd_cards)``: a search
-  leaf's payoffs into ``state.payoffs``.
+  ``new_states(state)``: a one-record state array (scratch of the state's
+  dtype); ``new_obs(state)``: a one-record observation array;
+  ``observe_core(state, seat, obs)``: the fields of ``seat``'s observation
+  the rule agent reads; ``rule_policy(obs, values, rng) -> int``: the rule
+  agent's action from an observation record and its parameter ``values``
+  (the loops of :mod:`trickgym.agents.loops` put the two together);
+  ``determinize(obs, memory, template, out, rng) -> bool``: a full deal
+  consistent with a seat's observation; ``candidates(state) -> (low,
+  high)``: the actions a search considers; ``leaf(state, rng, obs_scratch,
+  params, table, dd_cards)``: a search leaf's payoffs into
+  ``state.payoffs``.
+Oracle (imported only when a loop with an oracle seat is compiled)
+  ``oracle_action(state, seat, rng, obs, params, table) -> int``;
+  ``oracle_no_table(state)``: the placeholder solver table a loop starts a
+  deal with; ``oracle_table(state, table)``: ``table`` or the deal's real
+  one, made at its first use; ``oracle_solves(state) -> bool`` (point-trick
+  games): whether the oracle solves this decision.
 Features
   ``encode(observations, j, buf, scalars, wide)``: the features observation
   of ``observations[j]`` into row ``j`` of the batch arrays.
@@ -74,7 +83,6 @@ class Hook:
     arity: int
     on: str  # "state" or "obs": which of a game's dtypes selects the overload
     inline: bool = False  # numba-IR inlining (the vector env's per-row hooks)
-    at: int = 0  # the position of the argument whose dtype selects the overload
 
 
 def _stub(name: str, params: str):
@@ -102,8 +110,14 @@ _TABLE = [
     ("match_over", "state", "state", False),
     ("next_deal", "state", "state", False),
     ("observe", "state, seat, obs", "state", False),
-    ("rule_action", "state, seat, rng, obs_scratch, params", "state", False),
-    ("act", "kind, state, seat, rng, obs, params", "state", False),
+    ("new_states", "state", "state", False),
+    ("new_obs", "state", "state", False),
+    ("observe_core", "state, seat, obs", "state", False),
+    ("rule_policy", "obs, values, rng", "obs", False),
+    ("oracle_action", "state, seat, rng, obs, params, table", "state", False),
+    ("oracle_no_table", "state", "state", False),
+    ("oracle_table", "state, table", "state", False),
+    ("oracle_solves", "state", "state", False),
     ("determinize", "obs, memory, template, out, rng", "obs", False),
     ("candidates", "state", "state", False),
     ("leaf", "state, rng, obs_scratch, params, table, dd_cards", "state", False),
@@ -131,11 +145,19 @@ for _name, _params, _on, _inline in _TABLE:
     _fn = _stub(_name, _params)
     globals()[_name] = _fn
     __all__.append(_name)
-    HOOKS[_name] = Hook(_fn, len(_params.split(",")), _on, _inline, int(_name == "act"))
+    HOOKS[_name] = Hook(_fn, len(_params.split(",")), _on, _inline)
 del _name, _params, _on, _inline, _fn
 
 _ARGS = "abcdefgh"
 _REGISTERED: set = set()
+
+
+def _resolve(impl):
+    """The kernel itself, importing ``"module:name"`` at its first use."""
+    if isinstance(impl, str):
+        module, _, name = impl.partition(":")
+        return getattr(importlib.import_module(module), name)
+    return impl
 
 
 def _bind(hook: Hook, impl, dtype) -> None:
@@ -145,11 +167,12 @@ def _bind(hook: Hook, impl, dtype) -> None:
     # its own function: made from one template rather than written out 8 times.
     source = (
         f"def typer({params}):\n"
-        f"    if is_record_of({_ARGS[hook.at]}, dtype):\n"
-        f"        return lambda {params}: impl({params})\n"
+        f"    if is_record_of({_ARGS[0]}, dtype):\n"
+        f"        fn = resolve(impl)\n"
+        f"        return lambda {params}: fn({params})\n"
         f"    return None\n"
     )
-    namespace = {"is_record_of": is_record_of, "dtype": dtype, "impl": impl}
+    namespace = {"is_record_of": is_record_of, "dtype": dtype, "impl": impl, "resolve": _resolve}
     exec(source, namespace)
     options = {"inline": "always"} if hook.inline else {}
     overload(hook.stub, **options)(namespace["typer"])
@@ -160,7 +183,9 @@ def register(state_dtype, obs_dtype, **impls) -> None:
 
     ``state_dtype`` and ``obs_dtype`` are the game's record dtypes; each
     keyword names a hook of :data:`HOOKS` and gives the game's ``@njit``
-    kernel for it. Registering the same dtypes twice is a no-op, so a
+    kernel for it, or ``"module:name"`` to import it only when a kernel
+    using the hook is first compiled (solvers: a rule-only run never
+    imports them). Registering the same dtypes twice is a no-op, so a
     bindings module may be imported more than once.
     """
     unknown = sorted(set(impls) - set(HOOKS))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from trickgym.agents.mc.playout import rule_leaf
 from trickgym.agents.mc.sample_phat import determinize
-from trickgym.agents.phat import _act_rule as act_rule
-from trickgym.agents.phat import act_phat
+from trickgym.agents.rule.phat import rule_action as rule_policy
 from trickgym.envs.vector.phat import episode_over, episode_reward, new_episode
 from trickgym.games.phat import rules
 from trickgym.games.phat.constants import CALL_BASE
@@ -23,6 +23,16 @@ def _call_base(state):
 
 
 @njit(cache=True)
+def _new_states(state):
+    return np.empty(1, dtype=STATE_DTYPE)
+
+
+@njit(cache=True)
+def _new_obs(state):
+    return np.empty(1, dtype=OBS_DTYPE)
+
+
+@njit(cache=True)
 def _encode(observations, j, buf, scalars, wide):
     # the features of row j: scores, phat, muck, games_won are the game's wide (non-int8) arrays
     encode_kernel(
@@ -30,6 +40,8 @@ def _encode(observations, j, buf, scalars, wide):
     )
 
 
+# Solvers and the oracle are named as "module:kernel": imported only when a kernel that
+# calls them is compiled, so rule and random runs never load a solver.
 register(
     STATE_DTYPE,
     OBS_DTYPE,
@@ -37,12 +49,18 @@ register(
     apply_action=rules.apply_action,
     deal_over=rules.deal_over,
     call_base=_call_base,
+    new_states=_new_states,
+    new_obs=_new_obs,
+    observe_core=rules.observe_core,
+    rule_policy=rule_policy,
+    oracle_action="trickgym.agents.oracle:points_oracle",
+    oracle_no_table="trickgym.agents.oracle:points_no_table",
+    oracle_table="trickgym.agents.oracle:points_table",
+    oracle_solves="trickgym.agents.phat:oracle_solves",
     is_legal=rules.is_legal,
     match_over=rules.match_over,
     next_deal=rules.next_deal,
     observe=rules.observe,
-    rule_action=act_rule,
-    act=act_phat,
     determinize=determinize,
     candidates=rules.legal_sets,
     leaf=rule_leaf,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from trickgym.agents.mc.playout import rule_leaf
 from trickgym.agents.mc.sample_pinochle import candidates, determinize
-from trickgym.agents.pinochle import _act_rule as act_rule
-from trickgym.agents.pinochle import act_pinochle
+from trickgym.agents.rule.pinochle import rule_action as rule_policy
 from trickgym.envs.vector.hooks import deal_episode_over, deal_payoff
 from trickgym.envs.vector.pinochle import new_episode
 from trickgym.games.pinochle import rules
@@ -24,6 +24,16 @@ def _call_base(state):
 
 
 @njit(cache=True)
+def _new_states(state):
+    return np.empty(1, dtype=STATE_DTYPE)
+
+
+@njit(cache=True)
+def _new_obs(state):
+    return np.empty(1, dtype=OBS_DTYPE)
+
+
+@njit(cache=True)
 def _encode(observations, j, buf, scalars, wide):
     # the features of row j: auction, meld, bids, scores are the game's wide (non-int8) arrays
     encode_kernel(
@@ -31,6 +41,8 @@ def _encode(observations, j, buf, scalars, wide):
     )
 
 
+# Solvers and the oracle are named as "module:kernel": imported only when a kernel that
+# calls them is compiled, so rule and random runs never load a solver.
 register(
     STATE_DTYPE,
     OBS_DTYPE,
@@ -38,12 +50,18 @@ register(
     apply_action=rules.apply_action,
     deal_over=rules.deal_over,
     call_base=_call_base,
+    new_states=_new_states,
+    new_obs=_new_obs,
+    observe_core=rules.observe_core,
+    rule_policy=rule_policy,
+    oracle_action="trickgym.agents.oracle:points_oracle",
+    oracle_no_table="trickgym.agents.oracle:points_no_table",
+    oracle_table="trickgym.agents.oracle:points_table",
+    oracle_solves="trickgym.agents.pinochle:oracle_solves",
     is_legal=rules.is_legal,
     match_over=rules.match_over,
     next_deal=rules.next_deal,
     observe=rules.observe,
-    rule_action=act_rule,
-    act=act_pinochle,
     determinize=determinize,
     candidates=candidates,
     leaf=rule_leaf,

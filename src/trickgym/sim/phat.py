@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from trickgym.agents.phat import play_builtin_until
+from trickgym.agents.loops import play_until
 from trickgym.games.phat.rules import init_match, match_over, next_deal
 from trickgym.games.phat.state import STATE_DTYPE
 from trickgym.rng import derive_seed
@@ -83,7 +83,9 @@ def write_row(row, state, match):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def simulate_match_block(seed, first_match, kinds, params, target, games_in_match, slots, rows):
+def simulate_match_block(
+    seed, first_match, kinds, params, oracle, target, games_in_match, slots, rows
+):
     """Fill ``rows`` with the deals of matches ``first_match ..``; unused slots get deal -1.
 
     Each match owns ``slots`` consecutive rows (see :func:`slots_per_match`).
@@ -100,7 +102,7 @@ def simulate_match_block(seed, first_match, kinds, params, target, games_in_matc
             rows[m * slots + k].deal = -1
         k = 0
         while True:
-            play_builtin_until(states, 0, kinds, agent_rngs, params)
+            play_until(states, 0, kinds, agent_rngs, params, oracle)
             write_row(rows[m * slots + k], states[0], match)
             k += 1
             if match_over(states[0]):

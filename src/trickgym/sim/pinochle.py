@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from trickgym.agents.pinochle import play_builtin_until
+from trickgym.agents.loops import play_until
 from trickgym.games.pinochle.rules import init_match, match_over, next_deal
 from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
 from trickgym.rng import derive_seed
@@ -114,6 +114,7 @@ def simulate_block(
     first,
     kinds,
     params,
+    oracle,
     mode,
     pass_count,
     min_bid,
@@ -147,7 +148,7 @@ def simulate_block(
             )
             for s in range(4):
                 agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-            play_builtin_until(states, 0, kinds, agent_rngs, params)
+            play_until(states, 0, kinds, agent_rngs, params, oracle)
             write_row(rows[i], states[0], deal)
 
 
@@ -157,6 +158,7 @@ def simulate_match_block(
     first_match,
     kinds,
     params,
+    oracle,
     mode,
     pass_count,
     min_bid,
@@ -200,7 +202,7 @@ def simulate_match_block(
             rows[m * slots + k].deal = -1
         k = 0
         while True:
-            play_builtin_until(states, 0, kinds, agent_rngs, params)
+            play_until(states, 0, kinds, agent_rngs, params, oracle)
             if k < slots:
                 write_row(rows[m * slots + k], states[0], k)
                 rows[m * slots + k].match = match

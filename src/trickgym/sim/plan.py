@@ -241,8 +241,6 @@ def make_spec(
 
 def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:
     """The node budget a run records: ``None`` without ``dd``, else nodes per call (0: none)."""
-    from .solowhist_dd import DD_DEFAULT_MAX_NODES
-
     if not isinstance(dd, bool | np.bool_):
         raise ValueError(f"dd must be True or False, got {dd!r}")
     if not dd:
@@ -256,6 +254,8 @@ def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:
             "has a double-dummy solver for now"
         )
     if dd_max_nodes is None:
+        from .solowhist_dd import DD_DEFAULT_MAX_NODES  # the solver: dd runs only
+
         return DD_DEFAULT_MAX_NODES
     if (
         not isinstance(dd_max_nodes, int | np.integer)

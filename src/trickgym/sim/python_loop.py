@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from trickgym.agents import python_action, resolve_kind, start_deal
+from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.api import State
 from trickgym.rng import derive_seed
 
@@ -30,7 +31,7 @@ def _play_out(state: State, spec, agents, kinds, agent_rngs, params) -> None:
     """Play the current deal to its end; Python agents see only their observation."""
     k = state.game.kernels
     while True:
-        p = spec.play_builtin_until(state.array, 0, kinds, agent_rngs, params)
+        p = play_until(state.array, 0, kinds, agent_rngs, params, oracle_flag(kinds))
         if p < 0:
             return
         action = python_action(agents[p], state.game, state.array, 0, p)

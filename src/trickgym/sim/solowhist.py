@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from trickgym.agents.solowhist import play_builtin_until
+from trickgym.agents.loops import play_until
 from trickgym.games.solowhist.constants import MAX_CALLS, NO_CONTRACT
 from trickgym.games.solowhist.rules import init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
@@ -21,7 +21,14 @@ from trickgym.rng import derive_seed
 
 from .features import whist_features
 
-__all__ = ["MAX_PASSED_OUT", "ROW_DTYPE", "play_deal", "simulate_block", "simulate_match_block"]
+__all__ = [
+    "DD_ROW_DTYPE",
+    "MAX_PASSED_OUT",
+    "ROW_DTYPE",
+    "play_deal",
+    "simulate_block",
+    "simulate_match_block",
+]
 
 # A match whose agents pass out this many deals in a row is abandoned (its rows
 # keep deal = -1) rather than looping for ever.
@@ -60,19 +67,34 @@ ROW_DTYPE = np.dtype(
 )
 
 
+def _fields(dtype: np.dtype) -> list[tuple]:
+    out = []
+    for name in dtype.names:
+        field = dtype.fields[name][0]
+        out.append((name, field.base, field.shape) if field.shape else (name, field))
+    return out
+
+
+#: Rows of a run with ``dd=True``: ``ROW_DTYPE``'s fields, then ``dd_tricks``
+#: and ``dd_made`` (int8, see the module docstring).
+DD_ROW_DTYPE = np.dtype(
+    [*_fields(ROW_DTYPE), ("dd_tricks", np.int8), ("dd_made", np.int8)], align=True
+)
+
+
 @njit(cache=True)
-def play_deal(states, i, seed, deal, kinds, agent_rngs, params, unit, early_stop):
+def play_deal(states, i, seed, deal, kinds, agent_rngs, params, oracle, unit, early_stop):
     """Deal ``deal`` of ``seed`` played in ``states[i]`` by built-in agents of ``kinds``."""
     init_match(states[i], derive_seed(seed, deal, 0), unit, 1, True, early_stop, -1)
     for s in range(4):
         agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-    play_out(states, i, kinds, agent_rngs, params)
+    play_out(states, i, kinds, agent_rngs, params, oracle)
 
 
 @njit(cache=True)
-def play_out(states, i, kinds, agent_rngs, params):
+def play_out(states, i, kinds, agent_rngs, params, oracle):
     """Play the current deal of ``states[i]`` to its end with built-in agents."""
-    play_builtin_until(states, i, kinds, agent_rngs, params)
+    play_until(states, i, kinds, agent_rngs, params, oracle)
 
 
 @njit(cache=True)
@@ -117,7 +139,7 @@ def write_row(row, state, deal):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def simulate_block(seed, first, kinds, params, unit, early_stop, chunk, rows):
+def simulate_block(seed, first, kinds, params, oracle, unit, early_stop, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``.
 
     Chunks of ``chunk`` deals run in parallel (numba ``prange``); each chunk
@@ -130,13 +152,15 @@ def simulate_block(seed, first, kinds, params, unit, early_stop, chunk, rows):
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         state = states[0]
         for i in range(c * chunk, min(count, (c + 1) * chunk)):
-            play_deal(states, 0, seed, first + i, kinds, agent_rngs, params, unit, early_stop)
+            play_deal(
+                states, 0, seed, first + i, kinds, agent_rngs, params, oracle, unit, early_stop
+            )
             write_row(rows[i], state, first + i)
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def simulate_match_block(
-    seed, first_match, kinds, params, unit, num_deals, always_shuffle, early_stop, rows
+    seed, first_match, kinds, params, oracle, unit, num_deals, always_shuffle, early_stop, rows
 ):
     """Fill ``rows`` with the scored deals of matches ``first_match ..``, in order.
 
@@ -159,7 +183,7 @@ def simulate_match_block(
         for i in range(num_deals):
             rows[m * num_deals + i].deal = -1
         while True:
-            play_out(states, 0, kinds, agent_rngs, params)
+            play_out(states, 0, kinds, agent_rngs, params, oracle)
             if state.contract == NO_CONTRACT:
                 passed_out += 1
                 if passed_out >= MAX_PASSED_OUT:

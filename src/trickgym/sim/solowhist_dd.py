@@ -48,24 +48,10 @@ from trickgym.games.solowhist.constants import (
 )
 from trickgym.solvers.dd_search import META_ABORTED, dd_reaches, dd_tricks, make_table, reset_table
 
-from .solowhist import ROW_DTYPE
+from .solowhist import DD_ROW_DTYPE, ROW_DTYPE
 
 __all__ = ["DD_DEFAULT_MAX_NODES", "DD_ROW_DTYPE", "add_dd", "dd_block", "dd_row"]
 
-
-def _fields(dtype: np.dtype) -> list[tuple]:
-    out = []
-    for name in dtype.names:
-        field = dtype.fields[name][0]
-        out.append((name, field.base, field.shape) if field.shape else (name, field))
-    return out
-
-
-#: Rows of a run with ``dd=True``: ``ROW_DTYPE``'s fields, then ``dd_tricks``
-#: and ``dd_made`` (int8, see the module docstring).
-DD_ROW_DTYPE = np.dtype(
-    [*_fields(ROW_DTYPE), ("dd_tricks", np.int8), ("dd_made", np.int8)], align=True
-)
 
 #: Node budget of each solver call of a row (about 70 ns a node): a row takes at
 #: most two calls, so at most about half a second; the rare one-against-three

@@ -8,12 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from trickgym.agents import phat as phat_agents
-from trickgym.agents import pinochle as pinochle_agents
-from trickgym.agents import solowhist as solowhist_agents
-from trickgym.agents import troggu as troggu_agents
+from trickgym.agents.loops import oracle_flag
 
-from . import phat, pinochle, solowhist, solowhist_dd, troggu
+from . import phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
 __all__ = ["SPECS", "SimSpec"]
@@ -28,7 +25,7 @@ class SimSpec:
     kinds, params, rows)``
     with the scored deals of whole matches (``None``: no match mode);
     ``frame(rows, game, match_mode)`` makes the DataFrame;
-    ``play_builtin_until`` and ``write_row`` serve the Python loop.
+    ``write_row`` serves the Python loop.
     ``unit`` is ``"deal"``, or ``"match"`` for a game simulated only in whole
     matches (Phat), whose ``slots(game)`` rows are reserved per match.
     ``whole_matches(game, seed, first_match, matches, kinds, params)``
@@ -44,7 +41,6 @@ class SimSpec:
     deal_block: Callable[..., Any] | None
     match_block: Callable[..., Any] | None
     frame: Callable[..., Any]
-    play_builtin_until: Callable[..., Any]
     write_row: Callable[..., Any]
     unit: str = "deal"
     slots: Callable[..., int] | None = None
@@ -56,7 +52,9 @@ class SimSpec:
 
 def _solowhist_deals(game, seed, first, kinds, params, chunk, rows):
     opts = game.options
-    solowhist.simulate_block(seed, first, kinds, params, opts.unit, opts.early_stop, chunk, rows)
+    solowhist.simulate_block(
+        seed, first, kinds, params, oracle_flag(kinds), opts.unit, opts.early_stop, chunk, rows
+    )
 
 
 def _solowhist_matches(game, seed, first_match, kinds, params, rows):
@@ -66,6 +64,7 @@ def _solowhist_matches(game, seed, first_match, kinds, params, rows):
         first_match,
         kinds,
         params,
+        oracle_flag(kinds),
         opts.unit,
         opts.num_deals,
         opts.always_shuffle,
@@ -74,15 +73,29 @@ def _solowhist_matches(game, seed, first_match, kinds, params, rows):
     )
 
 
+def _solowhist_add_dd(rows, max_nodes):
+    from . import solowhist_dd  # the solver: imported by dd runs only
+
+    return solowhist_dd.add_dd(rows, max_nodes)
+
+
 def _troggu_deals(game, seed, first, kinds, params, chunk, rows):
-    troggu.simulate_block(seed, first, kinds, params, game.n_seats, chunk, rows)
+    troggu.simulate_block(seed, first, kinds, params, oracle_flag(kinds), game.n_seats, chunk, rows)
 
 
 def _phat_matches(game, seed, first_match, kinds, params, rows):
     opts = game.options
     slots = phat.slots_per_match(opts.games_in_match, opts.target)
     phat.simulate_match_block(
-        seed, first_match, kinds, params, opts.target, opts.games_in_match, slots, rows
+        seed,
+        first_match,
+        kinds,
+        params,
+        oracle_flag(kinds),
+        opts.target,
+        opts.games_in_match,
+        slots,
+        rows,
     )
 
 
@@ -94,7 +107,9 @@ def _phat_whole_matches(game, seed, first_match, matches, kinds, params):
 
 
 def _pinochle_deals(game, seed, first, kinds, params, chunk, rows):
-    pinochle.simulate_block(seed, first, kinds, params, *game.rule_args(), chunk, rows)
+    pinochle.simulate_block(
+        seed, first, kinds, params, oracle_flag(kinds), *game.rule_args(), chunk, rows
+    )
 
 
 def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
@@ -109,7 +124,7 @@ def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
     counts = np.zeros(matches, dtype=np.int64)
     rules = game.rule_args()
     pinochle.simulate_match_block(
-        seed, first_match, kinds, params, *rules, target, slots, rows, counts
+        seed, first_match, kinds, params, oracle_flag(kinds), *rules, target, slots, rows, counts
     )
     if (counts > pinochle.MAX_HANDS).any():
         m = first_match + int(np.argmax(counts > pinochle.MAX_HANDS))
@@ -125,7 +140,16 @@ def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
         long_rows = np.zeros(counts[m], dtype=pinochle.ROW_DTYPE)
         one = np.zeros(1, dtype=np.int64)
         pinochle.simulate_match_block(
-            seed, first_match + m, kinds, params, *rules, target, counts[m], long_rows, one
+            seed,
+            first_match + m,
+            kinds,
+            params,
+            oracle_flag(kinds),
+            *rules,
+            target,
+            counts[m],
+            long_rows,
+            one,
         )
         parts.append(long_rows)
     return np.concatenate(parts) if parts else rows[:0]
@@ -142,17 +166,15 @@ SPECS = {
         deal_block=_solowhist_deals,
         match_block=_solowhist_matches,
         frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
-        play_builtin_until=solowhist_agents.play_builtin_until,
         write_row=solowhist.write_row,
-        add_dd=solowhist_dd.add_dd,
-        dd_row_dtype=solowhist_dd.DD_ROW_DTYPE,
+        add_dd=_solowhist_add_dd,
+        dd_row_dtype=solowhist.DD_ROW_DTYPE,
     ),
     "troggu": SimSpec(
         row_dtype=troggu.ROW_DTYPE,
         deal_block=_troggu_deals,
         match_block=None,
         frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
-        play_builtin_until=troggu_agents.play_builtin_until,
         write_row=troggu.write_row,
     ),
     "phat": SimSpec(
@@ -160,7 +182,6 @@ SPECS = {
         deal_block=None,
         match_block=_phat_matches,
         frame=lambda rows, game, match_mode: phat_frame(rows),
-        play_builtin_until=phat_agents.play_builtin_until,
         write_row=phat.write_row,
         unit="match",
         slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
@@ -172,7 +193,6 @@ SPECS = {
         deal_block=_pinochle_deals,
         match_block=None,
         frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
-        play_builtin_until=pinochle_agents.play_builtin_until,
         write_row=pinochle.write_row,
         whole_matches=_pinochle_whole_matches,
         write_match_row=_pinochle_match_row,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from trickgym.agents.troggu import play_builtin_until
+from trickgym.agents.loops import play_until
 from trickgym.games.troggu.rules import init_match
 from trickgym.games.troggu.state import STATE_DTYPE
 from trickgym.rng import derive_seed
@@ -85,7 +85,7 @@ def write_row(row, state, deal):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def simulate_block(seed, first, kinds, params, n_players, chunk, rows):
+def simulate_block(seed, first, kinds, params, oracle, n_players, chunk, rows):
     """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``."""
     count = rows.shape[0]
     n_chunks = (count + chunk - 1) // chunk
@@ -97,5 +97,5 @@ def simulate_block(seed, first, kinds, params, n_players, chunk, rows):
             init_match(states[0], derive_seed(seed, deal, 0), n_players, 1, -1)
             for s in range(n_players):
                 agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-            play_builtin_until(states, 0, kinds, agent_rngs, params)
+            play_until(states, 0, kinds, agent_rngs, params, oracle)
             write_row(rows[i], states[0], deal)
