@@ -66,8 +66,10 @@ fails to compile for that game, naming the stub.
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass
 
+import numpy as np
 from numba.extending import overload
 
 from .records import is_record_of
@@ -160,16 +162,22 @@ def _resolve(impl):
     return impl
 
 
-def _bind(hook: Hook, impl, dtype) -> None:
-    """Overload ``hook.stub`` with ``impl`` for first arguments of ``dtype``."""
-    params = ", ".join(_ARGS[: hook.arity])
-    # numba matches an overload's parameters one by one, so each arity needs
-    # its own function: made from one template rather than written out 8 times.
+def _bind(hook: Hook, impl, dtype, direct: bool = False) -> None:
+    """Overload ``hook.stub`` with ``impl`` for first arguments of ``dtype``.
+
+    ``direct``: ``impl`` is itself the overload's implementation (a plain
+    Python function numba compiles into the caller), not a kernel to call.
+    """
+    # numba matches an overload's parameters one by one, by name, so each arity
+    # needs its own function: made from one template rather than written out.
+    names = list(inspect.signature(impl).parameters) if direct else _ARGS[: hook.arity]
+    params = ", ".join(names)
+    body = "fn" if direct else f"lambda {params}: fn({params})"
     source = (
         f"def typer({params}):\n"
-        f"    if is_record_of({_ARGS[0]}, dtype):\n"
+        f"    if is_record_of({names[0]}, dtype):\n"
         f"        fn = resolve(impl)\n"
-        f"        return lambda {params}: fn({params})\n"
+        f"        return {body}\n"
         f"    return None\n"
     )
     namespace = {"is_record_of": is_record_of, "dtype": dtype, "impl": impl, "resolve": _resolve}
@@ -178,14 +186,56 @@ def _bind(hook: Hook, impl, dtype) -> None:
     overload(hook.stub, **options)(namespace["typer"])
 
 
-def register(state_dtype, obs_dtype, **impls) -> None:
-    """Register one game's kernels for the protocol's hooks (keyword per hook name).
+#: Hooks a game's rules module provides under these very names.
+RULES_HOOKS = (
+    "legal_sets",
+    "apply_action",
+    "deal_over",
+    "is_legal",
+    "match_over",
+    "next_deal",
+    "observe",
+    "observe_core",
+)
+#: Hooks a game may leave out: search leaves valued by rule-agent playouts, and
+#: episodes of one deal rewarded by its payoff.
+DEFAULTS = {
+    "leaf": "trickgym.agents.mc.playout:rule_leaf",
+    "episode_over": "trickgym.envs.vector.hooks:deal_episode_over",
+    "episode_reward": "trickgym.envs.vector.hooks:deal_payoff",
+}
 
-    ``state_dtype`` and ``obs_dtype`` are the game's record dtypes; each
-    keyword names a hook of :data:`HOOKS` and gives the game's ``@njit``
-    kernel for it, or ``"module:name"`` to import it only when a kernel
-    using the hook is first compiled (solvers: a rule-only run never
-    imports them). Registering the same dtypes twice is a no-op, so a
+
+def _encode_adapter(encode_kernel, n_wide: int):
+    """``encode(observations, j, buf, scalars, wide)`` calling a game's encode kernel.
+
+    Each game's kernel takes row ``j`` of its wide (non-int8) arrays as
+    separate arguments, as many as the game has.
+    """
+    wide = ", ".join(f"wide[{k}][j]" for k in range(n_wide))
+    source = (
+        "def adapter(observations, j, buf, scalars, wide):\n"
+        f"    encode_kernel(observations, j, buf[j], scalars[j], {wide})\n"
+    )
+    namespace = {"encode_kernel": encode_kernel}
+    exec(source, namespace)
+    return namespace["adapter"]
+
+
+def register(
+    state_dtype, obs_dtype, *, rules, call_base, encode_kernel, encode_wide, **impls
+) -> None:
+    """Register one game's kernels for the protocol's hooks, once.
+
+    ``state_dtype`` and ``obs_dtype`` are the game's record dtypes,
+    ``rules`` its rules module (giving the :data:`RULES_HOOKS` by name),
+    ``call_base`` its first call action, ``encode_kernel`` its features
+    kernel with ``encode_wide`` wide arrays. Each other keyword names a
+    hook of :data:`HOOKS` and gives the game's ``@njit`` kernel for it, or
+    ``"module:name"`` to import it only when a kernel using the hook is
+    first compiled (solvers: a rule-only run never imports them);
+    :data:`DEFAULTS` fill the hooks left out, and ``candidates`` defaults
+    to ``legal_sets``. Registering the same dtypes twice is a no-op, so a
     bindings module may be imported more than once.
     """
     unknown = sorted(set(impls) - set(HOOKS))
@@ -194,9 +244,21 @@ def register(state_dtype, obs_dtype, **impls) -> None:
     if state_dtype in _REGISTERED:
         return
     _REGISTERED.add(state_dtype)
+    impls = {
+        **{name: getattr(rules, name) for name in RULES_HOOKS},
+        "candidates": rules.legal_sets,
+        **DEFAULTS,
+        **impls,
+    }
     for name, impl in impls.items():
         hook = HOOKS[name]
         _bind(hook, impl, state_dtype if hook.on == "state" else obs_dtype)
+    # Constants and allocations compiled into the caller (no kernel of their own).
+    base = int(call_base)
+    _bind(HOOKS["call_base"], lambda state: base, state_dtype, direct=True)
+    _bind(HOOKS["new_states"], lambda state: np.empty(1, dtype=state_dtype), state_dtype, True)
+    _bind(HOOKS["new_obs"], lambda state: np.empty(1, dtype=obs_dtype), state_dtype, True)
+    _bind(HOOKS["encode"], _encode_adapter(encode_kernel, encode_wide), obs_dtype, True)
 
 
 def require(game) -> None:
