@@ -677,8 +677,8 @@ def refresh_kernel_cache(roots: list[tuple[str, str]] | None = None) -> bool:
     roots = roots if roots is not None else _package_roots()
     in_tree = os.path.join(roots[0][1], "__pycache__")
     place = custom or in_tree
-    if not _writable(place) and not _any_cached(roots, custom):
-        return False  # a read-only install: numba caches elsewhere, nothing here to delete
+    if not _writable(place):
+        return False  # a read-only install: numba caches elsewhere, nothing here can go
     graph = _Graph(roots, [in_tree, place] if custom else [in_tree])
     stamps_file = os.path.join(place, STAMPS_FILE)
     recorded = _read_json(stamps_file).get("stamps", {})
@@ -716,16 +716,3 @@ def _writable(folder: str) -> bool:
             return False
         folder = parent
     return os.access(folder, os.W_OK)
-
-
-def _any_cached(roots: list[tuple[str, str]], custom: str | None) -> bool:
-    """Whether the place holds any cached kernel (a quick look, before reading sources)."""
-    if custom:
-        return any(n.endswith((".nbi", ".nbc")) for _, _, ns in os.walk(custom) for n in ns)
-    return any(
-        n.endswith((".nbi", ".nbc"))
-        for _, folder in roots
-        for here, _, ns in os.walk(folder)
-        if os.path.basename(here) == "__pycache__"
-        for n in ns
-    )
