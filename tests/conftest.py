@@ -14,9 +14,10 @@ if "NUMBA_OPT" not in os.environ and "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_OPT"] = "1"
     ROOT = Path(__file__).resolve().parent.parent
     os.environ["NUMBA_CACHE_DIR"] = str(ROOT / ".numba-test-cache")
-    # Mark the folder as trickgym's, so that importing trickgym clears it when
-    # the sources change, as it does __pycache__ (numba checks a kernel only
-    # against its own file, not against the kernels it calls).
+    # Mark the folder as trickgym's, so that importing trickgym deletes the
+    # kernels there whose dependencies changed, as it does in __pycache__
+    # (numba checks a kernel only against its own file, not against the
+    # kernels it calls).
     (ROOT / ".numba-test-cache").mkdir(exist_ok=True)
     (ROOT / ".numba-test-cache" / "trickgym-owned-cache").touch()
 
