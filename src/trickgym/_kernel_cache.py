@@ -71,6 +71,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 
 __all__ = ["OWNED_MARK", "STAMPS_FILE", "cache_folder_name", "refresh_kernel_cache"]
 
@@ -362,6 +363,11 @@ class _Scanner(ast.NodeVisitor):
     def visit_Name(self, node):
         self._word(node.id)
 
+    def visit_Constant(self, node):
+        # "package.module:kernel": a kernel the protocol imports when a caller compiles
+        if isinstance(node.value, str) and _KERNEL_REF.fullmatch(node.value):
+            self.stack[-1]["imports"].add(node.value.partition(":")[0])
+
     def visit_Attribute(self, node):
         self._word(node.attr)
         self.generic_visit(node)
@@ -387,6 +393,10 @@ class _Scanner(ast.NodeVisitor):
                 if isinstance(arg, ast.Name | ast.Attribute):
                     self.calls.add(arg.id if isinstance(arg, ast.Name) else arg.attr)
         self.generic_visit(node)
+
+
+#: A kernel named as ``"module:name"`` for :func:`trickgym.protocol.register`.
+_KERNEL_REF = re.compile(r"trickgym(\.\w+)+:\w+")
 
 
 def _record() -> dict:
