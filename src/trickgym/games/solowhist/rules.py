@@ -333,7 +333,7 @@ def _call(state, action):
     elif phase == COP_OFFER:
         if action == COP:
             state.holders |= 1 << p
-            _set_contract(state, PROP_COP, state.proposer, p)
+            _set_contract(state, np.int64(PROP_COP), np.int64(state.proposer), np.int64(p))
         else:
             state.phase = UPGRADE
             state.to_move = state.proposer
@@ -341,9 +341,9 @@ def _call(state, action):
         if action == PASS:
             _end_deal(state)  # passed out (§5.2)
         else:
-            _set_contract(state, action - CALL_BASE - 1, p, -1)
+            _set_contract(state, np.int64(action - CALL_BASE - 1), np.int64(p), np.int64(-1))
     else:  # TRUMP_CHOICE
-        _start_play(state, action - TRUMP_BASE)
+        _start_play(state, np.int64(action - TRUMP_BASE))
 
 
 @njit(cache=True)
@@ -369,11 +369,11 @@ def _advance_auction(state):
             for s in range(4):
                 if (state.holders >> s) & 1 and s != state.proposer:
                     partner = s
-            _set_contract(state, PROP_COP, state.proposer, partner)
+            _set_contract(state, np.int64(PROP_COP), np.int64(state.proposer), np.int64(partner))
         else:
             for s in range(4):
                 if (state.holders >> s) & 1:
-                    _set_contract(state, state.high, s, -1)
+                    _set_contract(state, np.int64(state.high), np.int64(s), np.int64(-1))
         return
     p = state.to_move
     for _ in range(4):
@@ -385,6 +385,7 @@ def _advance_auction(state):
 
 @njit(cache=True)
 def _set_contract(state, contract, declarer, partner):
+    # Callers cast every argument to int64, so this compiles once, not per mix of types.
     state.contract = contract
     state.declarer = declarer
     state.partner = partner
@@ -393,9 +394,9 @@ def _set_contract(state, contract, declarer, partner):
         state.phase = TRUMP_CHOICE  # SW-D7
         state.to_move = declarer
     elif contract == PROP_COP or contract == SOLO or contract == ABUNDANCE_IN_TRUMPS:
-        _start_play(state, SUIT_OF[state.turn_up])
+        _start_play(state, np.int64(SUIT_OF[state.turn_up]))
     else:
-        _start_play(state, -1)  # Misère, Misère Ouverte, Abundance Declared (SW-D8)
+        _start_play(state, np.int64(-1))  # Misère, Misère Ouverte, Abundance Declared (SW-D8)
 
 
 @njit(cache=True)
