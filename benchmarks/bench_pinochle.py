@@ -5,7 +5,7 @@ Run by hand (never by the test suite)::
     .venv/bin/python benchmarks/bench_pinochle.py [--hands N] [--env-steps N]
 
 Prints one table: full random hands per second (``trickgym.sim.pinochle.
-simulate_block``, built-in random agents in every seat, after a warm-up call,
+deal_block``, built-in random agents in every seat, after a warm-up call,
 best of 3) in each mode on one thread and on all numba threads, with and
 without a low ``max_bid`` (random agents otherwise bid up to 990 and run
 long auctions); the DataFrame conversion; Gymnasium env steps per second;
@@ -39,9 +39,15 @@ def bench_kernels(hands: int, rows_out: list) -> dict[str, float]:
 
     Returns the all-thread time per hand of each set.
     """
-    from trickgym.sim.pinochle import ROW_DTYPE, simulate_block
+    import trickgym
+    from trickgym.games.pinochle.state import STATE_DTYPE
+
+    trickgym.game("pinochle")  # registers the game's kernels (trickgym.protocol)
+    from trickgym.sim.blocks import deal_block
+    from trickgym.sim.pinochle import ROW_DTYPE
 
     seed = np.uint64(1)
+    template = np.empty(1, dtype=STATE_DTYPE)
     n_all = numba.config.NUMBA_NUM_THREADS
     kinds = np.zeros(4, dtype=np.int64)
     per_hand = {}
@@ -50,9 +56,8 @@ def bench_kernels(hands: int, rows_out: list) -> dict[str, float]:
         m = ["kitty", "exchange"].index(mode)
 
         def run(rows=rows, m=m, max_bid=max_bid):
-            simulate_block(
-                seed, 0, kinds, PARAMS, None, m, 4, 250, max_bid, False, True, False, 1024, rows
-            )
+            opts = np.array([m, 4, 250, max_bid, False, True, False], dtype=np.int64)
+            deal_block(template, seed, 0, kinds, PARAMS, None, opts, 1024, rows)
 
         run(rows=rows[:10])  # warm-up (compile or load)
         for threads in sorted({1, n_all}):
@@ -77,14 +82,19 @@ def bench_kernels(hands: int, rows_out: list) -> dict[str, float]:
 
 def bench_frame(hands: int, per_hand: dict[str, float], rows_out: list) -> None:
     """Cost and memory of turning simulation rows into the DataFrame (kitty mode)."""
+    import trickgym
+    from trickgym.games.pinochle.state import STATE_DTYPE
+
+    trickgym.game("pinochle")  # registers the game's kernels (trickgym.protocol)
+    from trickgym.sim.blocks import deal_block
     from trickgym.sim.frames import pinochle_frame
-    from trickgym.sim.pinochle import ROW_DTYPE, simulate_block
+    from trickgym.sim.pinochle import ROW_DTYPE
 
     rows = np.zeros(hands, dtype=ROW_DTYPE)
     kinds = np.zeros(4, dtype=np.int64)
-    simulate_block(
-        np.uint64(1), 0, kinds, PARAMS, None, 0, 4, 250, 990, False, True, False, 1024, rows
-    )
+    opts = np.array([0, 4, 250, 990, False, True, False], dtype=np.int64)
+    template = np.empty(1, dtype=STATE_DTYPE)
+    deal_block(template, np.uint64(1), 0, kinds, PARAMS, None, opts, 1024, rows)
     t = best_of(lambda: pinochle_frame(rows)) / hands
     rows_out.append(
         (

@@ -172,16 +172,24 @@ def run_timed(cmd: list[str], env: dict) -> tuple[float, str]:
 
 def bench_kernels(deals: int, rows_out: list) -> None:
     """Full deals and floor deals per second, one thread and all threads."""
-    from trickgym.sim.solowhist import ROW_DTYPE, simulate_block
+    import trickgym
+    from trickgym.games.solowhist.state import STATE_DTYPE
+
+    trickgym.game("solowhist")  # registers the game's kernels (trickgym.protocol)
+    from trickgym.sim.blocks import deal_block
+    from trickgym.sim.solowhist import ROW_DTYPE
+
+    template, opts = np.empty(1, dtype=STATE_DTYPE), np.array([5, False], dtype=np.int64)
+
+    def simulate_block(seed, first, kinds, params, chunk, rows):
+        deal_block(template, seed, first, kinds, params, None, opts, chunk, rows)
 
     seed, kinds = np.uint64(1), np.zeros(4, dtype=np.int64)
     rows = np.zeros(deals, dtype=ROW_DTYPE)
     floor_deals = 4 * deals
     out = np.zeros(floor_deals, dtype=np.int64)
     ranked_out = np.zeros(floor_deals, dtype=np.int64)
-    simulate_block(
-        seed, 0, kinds, PARAMS, None, 5, False, 1024, rows[:10]
-    )  # warm-up (compile or load)
+    simulate_block(seed, 0, kinds, PARAMS, 1024, rows[:10])  # warm-up (compile or load)
     floor_block(seed, 0, 1024, False, out[:10])
     floor_block(seed, 0, 1024, True, ranked_out[:10])
     n_all = numba.config.NUMBA_NUM_THREADS
@@ -190,8 +198,7 @@ def bench_kernels(deals: int, rows_out: list) -> None:
         timings[n] = with_threads(
             n,
             lambda: (
-                best_of(lambda: simulate_block(seed, 0, kinds, PARAMS, None, 5, False, 1024, rows))
-                / deals,
+                best_of(lambda: simulate_block(seed, 0, kinds, PARAMS, 1024, rows)) / deals,
                 best_of(lambda: floor_block(seed, 0, 1024, False, out)) / floor_deals,
                 best_of(lambda: floor_block(seed, 0, 1024, True, ranked_out)) / floor_deals,
             ),
@@ -202,7 +209,7 @@ def bench_kernels(deals: int, rows_out: list) -> None:
     for n, (full, floor, ranked) in timings.items():
         label = "1 thread" if n == 1 else f"{n} threads"
         for name, t in (
-            ("full random deal (simulate_block)", full),
+            ("full random deal (deal_block)", full),
             ("floor kernel (whist_beats)", floor),
             ("floor, branch-free trick winner", ranked),
         ):

@@ -5,7 +5,7 @@ Run by hand (never by the test suite)::
     .venv/bin/python benchmarks/bench_troggu.py [--deals N] [--env-steps N]
 
 Prints one table: full random deals per second (``trickgym.sim.troggu.
-simulate_block``, built-in random agents in every seat, after a warm-up call,
+deal_block``, built-in random agents in every seat, after a warm-up call,
 best of 3) on one thread and on all numba threads; the DataFrame
 conversion; Gymnasium env steps per second; bytes per state record,
 observation and simulation row.
@@ -31,9 +31,15 @@ def bench_kernels(deals: int, rows_out: list) -> dict[int, float]:
 
     Returns the all-thread time per deal of each table size.
     """
-    from trickgym.sim.troggu import ROW_DTYPE, simulate_block
+    import trickgym
+    from trickgym.games.troggu.state import STATE_DTYPE
+
+    trickgym.game("troggu", players=3)  # registers the game's kernels (trickgym.protocol)
+    from trickgym.sim.blocks import deal_block
+    from trickgym.sim.troggu import ROW_DTYPE
 
     seed = np.uint64(1)
+    template = np.empty(1, dtype=STATE_DTYPE)
     n_all = numba.config.NUMBA_NUM_THREADS
     per_deal = {}
     for n in TABLES:
@@ -41,7 +47,8 @@ def bench_kernels(deals: int, rows_out: list) -> dict[int, float]:
         rows = np.zeros(deals, dtype=ROW_DTYPE)
 
         def run(kinds=kinds, n=n, rows=rows):
-            simulate_block(seed, 0, kinds, params_matrix("troggu", 8), None, n, 1024, rows)
+            opts = np.array([n], dtype=np.int64)
+            deal_block(template, seed, 0, kinds, params_matrix("troggu", 8), None, opts, 1024, rows)
 
         run(rows=rows[:10])  # warm-up (compile or load)
         for threads in sorted({1, n_all}):
@@ -70,18 +77,24 @@ def bench_kernels(deals: int, rows_out: list) -> dict[int, float]:
 
 def bench_frame(deals: int, per_deal: dict[int, float], rows_out: list) -> None:
     """Cost and memory of turning simulation rows into the DataFrame (8 players)."""
+    import trickgym
+    from trickgym.games.troggu.state import STATE_DTYPE
+
+    trickgym.game("troggu", players=3)  # registers the game's kernels (trickgym.protocol)
+    from trickgym.sim.blocks import deal_block
     from trickgym.sim.frames import troggu_frame
-    from trickgym.sim.troggu import ROW_DTYPE, simulate_block
+    from trickgym.sim.troggu import ROW_DTYPE
 
     n = 8
     rows = np.zeros(deals, dtype=ROW_DTYPE)
-    simulate_block(
+    deal_block(
+        np.empty(1, dtype=STATE_DTYPE),
         np.uint64(1),
         0,
         np.zeros(n, dtype=np.int64),
         params_matrix("troggu", 8),
         None,
-        n,
+        np.array([n], dtype=np.int64),
         1024,
         rows,
     )

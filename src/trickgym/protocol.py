@@ -8,13 +8,14 @@ bindings module (``trickgym.bindings.<game>``, named by the game class's
 ``bindings`` attribute); :func:`require` imports it before a generic kernel
 is first compiled for that game.
 
-A stub is a numba ``overload`` key resolved by the record dtype of its first
-argument (a state or an observation, as a record or as an array of them),
+A stub is a numba ``overload`` key resolved by the record dtype of its
+``state`` (or ``states``, ``obs``, ``observations``) argument, a record or
+an array of them,
 so a kernel compiled for a Troggu state calls the Troggu rules directly:
 no run-time dispatch and no jitted function passed as an argument (whose
 cache key holds an address, so numba would recompile it in every process).
 
-The hooks, by first argument (``state``: a state record; ``states``: an
+The hooks, by group (``state``: a state record; ``states``: an
 array of states with an index ``i``; ``obs``/``observations``: observation
 records or arrays):
 
@@ -52,6 +53,10 @@ Episodes (the envs)
   ``new_episode(states, i, gen, seed_given, live, opts)``,
   ``episode_over(states, i, opts) -> bool``,
   ``episode_reward(states, i, seat, opts) -> float``.
+Simulation (see :mod:`trickgym.sim.blocks`)
+  ``start_deal(state, seed, opts)``: a one-deal match of ``seed`` with the
+  game's ``int64`` simulation options ``opts``; ``write_row(row, state,
+  deal)``: the finished deal's row (selected by ``state``).
 Point-trick solver (see :mod:`trickgym.solvers.points_search`)
   ``in_side(state, seat)``, ``side_points(state)``, ``bounds(state)``,
   ``key(state)``, ``points(state, card)``, ``suit(state, card)``,
@@ -79,12 +84,13 @@ __all__ = ["HOOKS", "register", "require"]
 
 @dataclass(frozen=True)
 class Hook:
-    """One protocol entry: its stub, argument count, and the dtype its first argument has."""
+    """One protocol entry: its stub, argument count, and the argument whose dtype selects it."""
 
     stub: object
     arity: int
     on: str  # "state" or "obs": which of a game's dtypes selects the overload
     inline: bool = False  # numba-IR inlining (the vector env's per-row hooks)
+    at: int = 0  # the position of that argument
 
 
 def _stub(name: str, params: str):
@@ -103,7 +109,7 @@ def _stub(name: str, params: str):
 
 
 _TABLE = [
-    # name, parameters, first argument is of ("state" | "obs"), inline
+    # name, parameters, the game's dtype selecting it ("state" | "obs"), inline
     ("legal_sets", "state", "state", False),
     ("apply_action", "state, action", "state", False),
     ("deal_over", "state", "state", False),
@@ -139,6 +145,8 @@ _TABLE = [
     ("prepare", "state", "state", False),
     ("unit", "state", "state", False),
     ("span", "state, low_card, high_card", "state", False),
+    ("start_deal", "state, seed, opts", "state", False),
+    ("write_row", "row, state, deal", "state", False),
 ]
 
 #: Every protocol hook by name.
@@ -147,8 +155,10 @@ for _name, _params, _on, _inline in _TABLE:
     _fn = _stub(_name, _params)
     globals()[_name] = _fn
     __all__.append(_name)
-    HOOKS[_name] = Hook(_fn, len(_params.split(",")), _on, _inline)
-del _name, _params, _on, _inline, _fn
+    _names = [n.strip() for n in _params.split(",")]
+    _at = next(k for k, n in enumerate(_names) if n in ("state", "states", "obs", "observations"))
+    HOOKS[_name] = Hook(_fn, len(_names), _on, _inline, _at)
+del _name, _params, _on, _inline, _fn, _names, _at
 
 _ARGS = "abcdefgh"
 _REGISTERED: set = set()
@@ -163,7 +173,7 @@ def _resolve(impl):
 
 
 def _bind(hook: Hook, impl, dtype, direct: bool = False) -> None:
-    """Overload ``hook.stub`` with ``impl`` for first arguments of ``dtype``.
+    """Overload ``hook.stub`` with ``impl`` where its selecting argument is of ``dtype``.
 
     ``direct``: ``impl`` is itself the overload's implementation (a plain
     Python function numba compiles into the caller), not a kernel to call.
@@ -175,7 +185,7 @@ def _bind(hook: Hook, impl, dtype, direct: bool = False) -> None:
     body = "fn" if direct else f"lambda {params}: fn({params})"
     source = (
         f"def typer({params}):\n"
-        f"    if is_record_of({names[0]}, dtype):\n"
+        f"    if is_record_of({names[hook.at]}, dtype):\n"
         f"        fn = resolve(impl)\n"
         f"        return {body}\n"
         f"    return None\n"

@@ -27,6 +27,8 @@ register(
     **POINTS_ORACLE,
     oracle_solves="trickgym.agents.pinochle:oracle_solves",
     determinize=determinize,
+    start_deal="trickgym.sim.pinochle:start_deal",
+    write_row="trickgym.sim.pinochle:write_row",
     candidates=candidates,
     new_episode=new_episode,
     **POINT_HOOKS,

@@ -25,6 +25,8 @@ register(
     oracle_no_table="trickgym.agents.solowhist:oracle_no_table",
     oracle_table="trickgym.agents.solowhist:oracle_table",
     determinize=determinize,
+    start_deal="trickgym.sim.solowhist:start_deal",
+    write_row="trickgym.sim.solowhist:write_row",
     leaf="trickgym.agents.solowhist_dd:leaf_payoffs",
     new_episode=new_episode,
 )

@@ -27,6 +27,8 @@ register(
     **POINTS_ORACLE,
     oracle_solves="trickgym.agents.troggu:oracle_solves",
     determinize=determinize,
+    start_deal="trickgym.sim.troggu:start_deal",
+    write_row="trickgym.sim.troggu:write_row",
     new_episode=new_episode,
     **POINT_HOOKS,
 )

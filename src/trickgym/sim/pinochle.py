@@ -21,9 +21,10 @@ from .features import pinochle_features
 __all__ = [
     "MAX_HANDS",
     "ROW_DTYPE",
+    "deal_options",
     "default_slots",
-    "simulate_block",
     "simulate_match_block",
+    "start_deal",
     "write_row",
 ]
 
@@ -108,48 +109,27 @@ def write_row(row, state, deal):
         row.hf_aces = -1
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def simulate_block(
-    seed,
-    first,
-    kinds,
-    params,
-    oracle,
-    mode,
-    pass_count,
-    min_bid,
-    max_bid,
-    redeal,
-    must_head,
-    twenty,
-    chunk,
-    rows,
-):
-    """Fill ``rows`` (``ROW_DTYPE``) with hands ``first .. first+len(rows)-1``."""
-    count = rows.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
-        agent_rngs = np.zeros((4, 1), dtype=np.uint64)
-        for i in range(c * chunk, min(count, (c + 1) * chunk)):
-            deal = first + i
-            init_match(
-                states[0],
-                derive_seed(seed, deal, 0),
-                mode,
-                pass_count,
-                min_bid,
-                max_bid,
-                redeal,
-                must_head,
-                twenty,
-                1 << 30,  # no target within one hand
-                -1,
-            )
-            for s in range(4):
-                agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-            play_until(states, 0, kinds, agent_rngs, params, oracle)
-            write_row(rows[i], states[0], deal)
+@njit(cache=True)
+def start_deal(state, seed, opts):
+    """A one-hand match of ``seed``; ``opts`` is :func:`deal_options`'s row."""
+    init_match(
+        state,
+        seed,
+        opts[0],
+        opts[1],
+        opts[2],
+        opts[3],
+        opts[4] != 0,
+        opts[5] != 0,
+        opts[6] != 0,
+        1 << 30,  # no target within one hand
+        -1,
+    )
+
+
+def deal_options(game) -> np.ndarray:
+    """The game's ``rule_args()`` as the ``int64`` row :func:`start_deal` reads."""
+    return np.array(game.rule_args(), dtype=np.int64)
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -25,9 +25,10 @@ __all__ = [
     "DD_ROW_DTYPE",
     "MAX_PASSED_OUT",
     "ROW_DTYPE",
+    "deal_options",
     "play_deal",
-    "simulate_block",
     "simulate_match_block",
+    "start_deal",
 ]
 
 # A match whose agents pass out this many deals in a row is abandoned (its rows
@@ -138,24 +139,16 @@ def write_row(row, state, deal):
         row.hf_longest = -1
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def simulate_block(seed, first, kinds, params, oracle, unit, early_stop, chunk, rows):
-    """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``.
+@njit(cache=True)
+def start_deal(state, seed, opts):
+    """A one-deal match of ``seed``, shuffled; ``opts`` is :func:`deal_options`'s row."""
+    init_match(state, seed, opts[0], 1, True, opts[1] != 0, -1)
 
-    Chunks of ``chunk`` deals run in parallel (numba ``prange``); each chunk
-    reuses one state record.
-    """
-    count = rows.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
-        agent_rngs = np.zeros((4, 1), dtype=np.uint64)
-        state = states[0]
-        for i in range(c * chunk, min(count, (c + 1) * chunk)):
-            play_deal(
-                states, 0, seed, first + i, kinds, agent_rngs, params, oracle, unit, early_stop
-            )
-            write_row(rows[i], state, first + i)
+
+def deal_options(game) -> np.ndarray:
+    """``[unit, early_stop]``: the options :func:`start_deal` reads."""
+    o = game.options
+    return np.array([o.unit, o.early_stop], dtype=np.int64)
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -10,7 +10,7 @@ import numpy as np
 
 from trickgym.agents.loops import oracle_flag
 
-from . import phat, pinochle, solowhist, troggu
+from . import blocks, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
 __all__ = ["SPECS", "SimSpec"]
@@ -50,11 +50,24 @@ class SimSpec:
     dd_row_dtype: np.dtype | None = None
 
 
-def _solowhist_deals(game, seed, first, kinds, params, chunk, rows):
-    opts = game.options
-    solowhist.simulate_block(
-        seed, first, kinds, params, oracle_flag(kinds), opts.unit, opts.early_stop, chunk, rows
-    )
+def _deals(sim_module):
+    """The ``deal_block`` of a game whose simulation module gives ``deal_options``."""
+
+    def deal_block(game, seed, first, kinds, params, chunk, rows):
+        template = np.empty(1, dtype=game.state_dtype)
+        blocks.deal_block(
+            template,
+            seed,
+            first,
+            kinds,
+            params,
+            oracle_flag(kinds),
+            sim_module.deal_options(game),
+            chunk,
+            rows,
+        )
+
+    return deal_block
 
 
 def _solowhist_matches(game, seed, first_match, kinds, params, rows):
@@ -79,10 +92,6 @@ def _solowhist_add_dd(rows, max_nodes):
     return solowhist_dd.add_dd(rows, max_nodes)
 
 
-def _troggu_deals(game, seed, first, kinds, params, chunk, rows):
-    troggu.simulate_block(seed, first, kinds, params, oracle_flag(kinds), game.n_seats, chunk, rows)
-
-
 def _phat_matches(game, seed, first_match, kinds, params, rows):
     opts = game.options
     slots = phat.slots_per_match(opts.games_in_match, opts.target)
@@ -104,12 +113,6 @@ def _phat_whole_matches(game, seed, first_match, matches, kinds, params):
     rows = np.zeros(matches * slots, dtype=phat.ROW_DTYPE)
     _phat_matches(game, seed, first_match, kinds, params, rows)
     return rows[rows["deal"] >= 0]
-
-
-def _pinochle_deals(game, seed, first, kinds, params, chunk, rows):
-    pinochle.simulate_block(
-        seed, first, kinds, params, oracle_flag(kinds), *game.rule_args(), chunk, rows
-    )
 
 
 def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
@@ -163,7 +166,7 @@ def _pinochle_match_row(row, state, match, k):
 SPECS = {
     "solowhist": SimSpec(
         row_dtype=solowhist.ROW_DTYPE,
-        deal_block=_solowhist_deals,
+        deal_block=_deals(solowhist),
         match_block=_solowhist_matches,
         frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
         write_row=solowhist.write_row,
@@ -172,7 +175,7 @@ SPECS = {
     ),
     "troggu": SimSpec(
         row_dtype=troggu.ROW_DTYPE,
-        deal_block=_troggu_deals,
+        deal_block=_deals(troggu),
         match_block=None,
         frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
         write_row=troggu.write_row,
@@ -190,7 +193,7 @@ SPECS = {
     ),
     "pinochle": SimSpec(
         row_dtype=pinochle.ROW_DTYPE,
-        deal_block=_pinochle_deals,
+        deal_block=_deals(pinochle),
         match_block=None,
         frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
         write_row=pinochle.write_row,

@@ -7,16 +7,13 @@ dealer) and ``derive_seed(s, k, 1 + seat)`` (each seat's agent).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from trickgym.agents.loops import play_until
 from trickgym.games.troggu.rules import init_match
-from trickgym.games.troggu.state import STATE_DTYPE
-from trickgym.rng import derive_seed
 
 from .features import troggu_features
 
-__all__ = ["ROW_DTYPE", "simulate_block", "write_row"]
+__all__ = ["ROW_DTYPE", "deal_options", "start_deal", "write_row"]
 
 ROW_DTYPE = np.dtype(
     [
@@ -84,18 +81,12 @@ def write_row(row, state, deal):
         row.hf_kings = -1
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def simulate_block(seed, first, kinds, params, oracle, n_players, chunk, rows):
-    """Fill ``rows`` (``ROW_DTYPE``) with deals ``first .. first+len(rows)-1``."""
-    count = rows.shape[0]
-    n_chunks = (count + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
-        agent_rngs = np.zeros((8, 1), dtype=np.uint64)
-        for i in range(c * chunk, min(count, (c + 1) * chunk)):
-            deal = first + i
-            init_match(states[0], derive_seed(seed, deal, 0), n_players, 1, -1)
-            for s in range(n_players):
-                agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
-            play_until(states, 0, kinds, agent_rngs, params, oracle)
-            write_row(rows[i], states[0], deal)
+@njit(cache=True)
+def start_deal(state, seed, opts):
+    """A one-deal match of ``seed``; ``opts`` is :func:`deal_options`'s row."""
+    init_match(state, seed, opts[0], 1, -1)
+
+
+def deal_options(game) -> np.ndarray:
+    """``[n_players]``: the options :func:`start_deal` reads."""
+    return np.array([game.n_seats], dtype=np.int64)
