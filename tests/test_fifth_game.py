@@ -146,7 +146,9 @@ def test_state_api_and_batch_entry_points(game):
         )
 
 
-def test_play_loops_and_act(game):
+def test_play_loops_and_act(game, monkeypatch):
+    # Whatever ran before, the loops compiled here must not import the oracle (cold cache).
+    monkeypatch.delitem(sys.modules, ORACLE_MODULE, raising=False)
     seeds = range(40)
     all_random = np.array([RANDOM] * 4, dtype=np.int64)
     rule_vs_random = np.array([RULE, RANDOM, RULE, RANDOM], dtype=np.int64)
@@ -181,7 +183,7 @@ def test_play_loops_and_act(game):
     _check_finished(states[0])
     with pytest.raises(ValueError, match="oracle"):
         act(ORACLE, game.new_match(1)[0], 0, rngs[0], scratch, params, None)
-    # random and rule runs never linked the oracle: its module was never imported
+    # random and rule runs never link the oracle: typing them never imported its module
     assert ORACLE_MODULE not in sys.modules
 
 
@@ -263,6 +265,11 @@ def test_vector_env_kernels(game):
         np.ones(n, dtype=np.bool_), np.ones(n, dtype=np.bool_), states, seat, kinds, agent_rngs,
         params, None, gens, live, opts, obs_records, buf, scalars, wide,
     )  # fmt: skip
+    for i in range(n):  # the protocol's encode hook writes what the State API shows
+        view = game.encode_observation(obs_records, i)
+        for key in pw.LAYOUT.int8_keys:
+            np.testing.assert_array_equal(buf[i, pw.LAYOUT.slices[key]].ravel(), view[key].ravel())
+        assert scalars[i].tolist() == [int(view[k]) for k in pw.LAYOUT.scalar_keys]
     rewards = np.zeros(n)
     terminated = np.zeros(n, dtype=np.bool_)
     illegal = np.zeros(n, dtype=np.bool_)
