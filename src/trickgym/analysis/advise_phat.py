@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from trickgym.agents.loops import rule_act as act_rule
 from trickgym.agents.mc.sample_phat import determinize
-from trickgym.agents.phat import _act_rule as act_rule
 
 from ..games.phat.constants import DEAL_OVER
 from ..games.phat.rules import apply_action

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from trickgym.agents.loops import rule_act as act_rule
 from trickgym.agents.mc.sample_pinochle import determinize
-from trickgym.agents.pinochle import _act_rule as act_rule
 
 from ..games.pinochle.constants import AUCTION, HAND_OVER, PASS
 from ..games.pinochle.rules import apply_action

@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from trickgym.agents.loops import rule_act as act_rule
 from trickgym.agents.mc.sample_troggu import determinize
-from trickgym.agents.troggu import _act_rule as act_rule
 
 from ..games.troggu.constants import AUCTION, DEAL_OVER, NO_CONTRACT, PASS
 from ..games.troggu.rules import apply_action
