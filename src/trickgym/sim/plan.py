@@ -253,9 +253,9 @@ def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:
             f"dd=True (double-dummy columns) is not available for {game}: only {have} "
             "has a double-dummy solver for now"
         )
-    if dd_max_nodes is None:
-        from .solowhist_dd import DD_DEFAULT_MAX_NODES  # the solver: dd runs only
+    from .solowhist_dd import DD_DEFAULT_MAX_NODES  # the solver: dd runs only
 
+    if dd_max_nodes is None:
         return DD_DEFAULT_MAX_NODES
     if (
         not isinstance(dd_max_nodes, int | np.integer)
