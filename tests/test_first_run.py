@@ -6,32 +6,67 @@ import trickgym.sim
 from trickgym.sim import simulate
 
 
-def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
-    """The first run sat at 0% with a 10-minute ETA while numba compiled, saying nothing."""
+def _fresh_kernel():
+    """A jitted function numba has never compiled (so calling it sends a compile event)."""
+    import numba
+
+    @numba.njit
+    def fresh(x):
+        return x + 1
+
+    return fresh
+
+
+def _slow_warm_up(monkeypatch, seconds: float, compile_one: bool):
+    """Make the warm-up (the first ``run_chunk_rows`` call) slow, compiling or not."""
     import time
 
     import trickgym.sim.plan
 
     real = trickgym.sim.plan.run_chunk_rows
+    calls = []
 
-    def slow_first_call(*args, **kwargs):  # the warm-up, as slow as a first compile
-        time.sleep(0.5)
+    def slow_first_call(*args, **kwargs):
+        if not calls:
+            calls.append(1)
+            if compile_one:
+                _fresh_kernel()(1)
+            time.sleep(seconds)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(trickgym.sim.plan, "run_chunk_rows", slow_first_call)
+
+
+def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
+    """The first run sat at 0% with a 10-minute ETA while numba compiled, saying nothing."""
+    _slow_warm_up(monkeypatch, 0.5, compile_one=True)  # as slow as a first compile
     monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.05)
     simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
     err = capsys.readouterr().err
-    notice = err.index("compiling the solowhist kernels, once")
+    notice = err.index("compiling the solowhist kernels, once (a cold compile takes")
+    assert "idle cores" in err[notice:]
     assert notice < err.index("deal/s") and "kernels ready after" in err
 
 
-def test_no_notice_when_quiet_or_when_the_kernels_load_quickly(monkeypatch, capsys):
-    simulate("solowhist", deals=50, agents="rule", seed=1, progress=False)
-    assert capsys.readouterr().err == ""
-    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 600.0)
+def test_loading_from_the_cache_is_silent_however_slow(monkeypatch, capsys):
+    """The notice comes from numba's compile events: a slow load that compiles nothing is quiet."""
+    _slow_warm_up(monkeypatch, 0.4, compile_one=False)
+    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.05)
     simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
     assert "compiling" not in capsys.readouterr().err
+
+
+def test_compile_watch_counts_and_names_numba_compiles():
+    from trickgym.compiling import run_compiling, watch_compiles
+
+    fresh = _fresh_kernel()
+    with watch_compiles() as watch:
+        fresh(1)
+        fresh(2)  # compiled already: not counted again
+        fresh(1.5)  # a new signature is a new compile
+    assert watch.count == 2 and watch.names[0].endswith("_fresh_kernel.<locals>.fresh")
+    result, done = run_compiling(lambda: fresh(3), "compiling", progress=False)
+    assert result == 4 and done.count == 0 and done.seconds >= 0
 
 
 def test_warm_up_does_not_change_rows():

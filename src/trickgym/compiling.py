@@ -1,0 +1,231 @@
+"""What numba compiles, while it compiles: counted from numba's ``numba:compile`` events.
+
+numba broadcasts a ``numba:compile`` event (start and end) each time a
+dispatcher compiles a new signature; loading a kernel from its on-disk cache
+sends none. :func:`watch_compiles` counts and names those compiles, and
+:func:`run_compiling` runs a function on a helper thread while a terminal
+shows a line such as ``compiling the solowhist kernels: 12 functions so far
+(simulate_block), 35 s``: the first run's progress, from what numba is
+actually doing rather than from a guess.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from numba.core import event
+
+__all__ = [
+    "COLD_COMPILE_SECONDS",
+    "NOTICE_AFTER",
+    "CompileWatch",
+    "Compiled",
+    "announce",
+    "announce_ahead",
+    "compile_estimate",
+    "run_compiling",
+    "take_ahead",
+    "watch_compiles",
+]
+
+# Wall seconds of the first run of each game's rule agents, with an empty numba
+# cache (default NUMBA_OPT): the whole command, imports included, measured on the
+# project's 2-core machine, otherwise idle (load average under 1), by
+#   NUMBA_CACHE_DIR=$(mktemp -d) trickgym simulate --game G --deals 1000 --agents rule --seed 1
+# (Phat: --matches 10 instead of --deals; Troggu: --players 4): Solo Whist 62 s,
+# Troggu 37 s, Phat 30 s, Pinochle 36 s. With two other test runs on the same cores
+# (load average 5): 62, 44, 43 and 45 s; an earlier Solo Whist run on a loaded
+# machine took 281 s. Rounded to 10 s here.
+COLD_COMPILE_SECONDS = {"solowhist": 60, "troggu": 40, "phat": 30, "pinochle": 40}
+
+# Seconds a compile may take before a notice is printed (loading from the cache is
+# silent however long it takes: it compiles nothing).
+NOTICE_AFTER = 1.5
+# How often the progress line is redrawn while numba compiles.
+POLL_SECONDS = 0.25
+
+
+def _name(data) -> str:
+    """``module.function`` of the dispatcher an event is compiling."""
+    dispatcher = data.get("dispatcher") if isinstance(data, dict) else None
+    func = getattr(dispatcher, "py_func", None)
+    if func is None:
+        return str(getattr(dispatcher, "__name__", "?"))
+    return f"{func.__module__}.{func.__qualname__}"
+
+
+class CompileWatch(event.Listener):
+    """Counts and names the functions numba compiles while it is installed.
+
+    ``names`` lists them in the order their compiles started (a function
+    compiled for two signatures counts twice); kernels loaded from numba's
+    cache are not compiles and never appear.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.names: list[str] = []
+        self._active: list[str] = []
+
+    def on_start(self, event) -> None:
+        """numba's ``Listener`` hook: a compile started."""
+        name = _name(event.data)
+        with self._lock:
+            self.names.append(name)
+            self._active.append(name)
+
+    def on_end(self, event) -> None:
+        """numba's ``Listener`` hook: a compile ended."""
+        with self._lock:
+            if self._active:
+                self._active.pop()
+
+    @property
+    def count(self) -> int:
+        """Functions compiled so far."""
+        return len(self.names)
+
+    def current(self) -> str:
+        """The short name of the function being compiled now (else the last one)."""
+        with self._lock:
+            name = self._active[-1] if self._active else (self.names[-1] if self.names else "")
+        return name.rsplit(".", 1)[-1]
+
+
+@contextmanager
+def watch_compiles():
+    """A :class:`CompileWatch` listening to numba's compiles inside the ``with`` block."""
+    watch = CompileWatch()
+    with event.install_listener("numba:compile", watch):
+        yield watch
+
+
+def compile_estimate(game: str) -> str:
+    """How long the first run of ``game`` compiles, in words, from measured figures."""
+    seconds = COLD_COMPILE_SECONDS.get(game)
+    if seconds is None:
+        return "a minute or more on 2 idle cores, several on a busy machine"
+    return f"about {seconds} s on 2 idle cores, up to several minutes on a busy machine"
+
+
+def announce(game: str) -> None:
+    """Say on stderr that the game's kernels are compiling, and how long that takes.
+
+    Not said again if :func:`announce_ahead` just said it (the command line,
+    while importing the simulator).
+    """
+    if game in _AHEAD:
+        return
+    print(
+        f"trickgym: compiling the {game} kernels, once (a cold compile takes "
+        f"{compile_estimate(game)}; numba caches them, so later runs start in a second) ...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+# Games announced ahead of their warm-up, with the start of that compile (perf_counter).
+_AHEAD: dict[str, float] = {}
+
+
+def announce_ahead(game: str, start: float) -> None:
+    """:func:`announce` now, for a compile that began at ``start`` and goes on in the warm-up.
+
+    The next :func:`take_ahead` of ``game`` returns ``start``, so the warm-up
+    reports the whole wait, not only its own part.
+    """
+    announce(game)
+    _AHEAD[game] = start
+
+
+def take_ahead(game: str) -> float | None:
+    """The start of a compile announced ahead for ``game`` (``None`` if none), forgotten."""
+    return _AHEAD.pop(game, None)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What :func:`run_compiling` did: wall seconds, and the functions numba compiled."""
+
+    seconds: float
+    names: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        """Number of functions compiled."""
+        return len(self.names)
+
+
+def _live(stream) -> bool:
+    """Whether ``stream`` shows a redrawn line (a terminal or a notebook)."""
+    if "ipykernel" in sys.modules:
+        return True
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def run_compiling(
+    work: Callable[[], object],
+    label: str,
+    progress: bool = True,
+    notice_after: float = 0.0,
+    on_notice: Callable[[], None] | None = None,
+) -> tuple[object, Compiled]:
+    """Run ``work()`` on a helper thread; return its result and what numba compiled meanwhile.
+
+    With ``progress``, once ``notice_after`` seconds have passed and numba has
+    compiled at least one function, ``on_notice()`` is called (once) and a
+    terminal or notebook shows ``{label}: N functions so far (name), T s``,
+    redrawn as numba works and erased at the end. Loading kernels from the
+    cache compiles nothing, so it shows nothing however long it takes.
+    Without ``progress`` nothing is printed. An exception of ``work`` is
+    re-raised here.
+    """
+    from .progress import progress_bar
+
+    done, result, failed = threading.Event(), [], []
+
+    def run():
+        try:
+            result.append(work())
+        except BaseException as err:  # re-raised below, in the caller's thread
+            failed.append(err)
+        finally:
+            done.set()
+
+    start = time.perf_counter()
+    with watch_compiles() as watch:
+        threading.Thread(target=run, name="trickgym-compile", daemon=True).start()
+        bar = None
+        try:
+            while not done.wait(POLL_SECONDS):
+                if not progress or not watch.count:
+                    continue
+                if time.perf_counter() - start < notice_after:
+                    continue
+                if bar is None:
+                    if on_notice is not None:
+                        on_notice()
+                    live = _live(sys.stderr)
+                    bar = progress_bar(
+                        total=None, bar_format="{desc}", leave=False, disable=not live
+                    )
+                elapsed = time.perf_counter() - start
+                bar.set_description_str(
+                    f"{label}: {watch.count} functions so far ({watch.current()}), {elapsed:.0f} s"
+                )
+        finally:
+            if bar is not None:
+                bar.close()
+    seconds = time.perf_counter() - start
+    if failed:
+        raise failed[0]
+    return result[0], Compiled(seconds, tuple(watch.names))
