@@ -110,6 +110,47 @@ def test_argparse_errors_exit_2(capsys):
     assert "usage: trickgym" in capsys.readouterr().err
 
 
+SPEED = re.compile(
+    r"^(?P<deals>[\d,]+) deals in (?P<run>[\d.]+) s \((?P<rate>[\d,]+) deals/s\); "
+    r"(compiling took (?P<compile>\d+) s \((?P<functions>\d+) functions?\)"
+    r"|loading the kernels took (?P<load>[\d.]+) s)$",
+    re.M,
+)
+
+
+def test_deals_per_second_leaves_the_compile_out(monkeypatch, capsys):
+    """``3,357 deals/s (297.87 s)`` timed the compile with 13 s of simulation."""
+    import time
+
+    import numba
+
+    import trickgym.sim.plan
+
+    real = trickgym.sim.plan.run_chunk_rows
+    calls = []
+
+    def compiling_first_call(*args, **kwargs):  # the warm-up: a compile and a slow one
+        if not calls:
+            calls.append(1)
+            numba.njit(lambda x: x + 1)(1)
+            time.sleep(1.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(trickgym.sim.plan, "run_chunk_rows", compiling_first_call)
+    start = time.perf_counter()
+    assert main(["simulate", "--deals", "300", "--seed", "2", "--quiet"]) == 0
+    wall = time.perf_counter() - start
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    line = SPEED.search(captured.out)
+    assert line and line["deals"] == "300" and int(line["functions"]) >= 1, captured.out
+    assert int(line["compile"]) >= 1 and float(line["run"]) < wall - 1.5
+    assert int(line["rate"].replace(",", "")) >= 300 / (float(line["run"]) + 0.01)
+    assert main(["simulate", "--deals", "300", "--seed", "2", "--quiet"]) == 0
+    line = SPEED.search(capsys.readouterr().out)
+    assert line and line["load"] is not None and line["compile"] is None
+
+
 def _command() -> list[str]:
     """The installed console script, or the module if it is not installed."""
     script = shutil.which("trickgym") or shutil.which(

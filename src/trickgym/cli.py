@@ -184,11 +184,34 @@ def _bid_table(parts, dd: bool = False) -> tuple[str, int]:
     return table, int(total["count"].sum())
 
 
+def _import_simulator(game: str, progress: bool, warm_ups: list):
+    """Import :mod:`trickgym.sim`, whose import compiles a typed kernel on a cold cache.
+
+    The double-dummy search has an explicit signature, so numba compiles it
+    as its module loads (some 15 s on 2 cores): the compile notice and its
+    progress line cover that wait too, and its time (loading the modules and
+    kernels, or compiling) joins ``warm_ups``, apart from the run's.
+    """
+    import importlib
+
+    from .compiling import NOTICE_AFTER, announce_ahead, run_compiling
+
+    start = time.perf_counter()
+    module, compiled = run_compiling(
+        lambda: importlib.import_module("trickgym.sim"),
+        f"compiling the {game} kernels",
+        progress,
+        NOTICE_AFTER,
+        lambda: announce_ahead(game, start),
+    )
+    warm_ups.append(compiled)
+    return module
+
+
 def _simulate(args) -> int:
     import pandas as pd
 
     from .analysis import format_phat_summary, phat_summary
-    from .sim import read_dataset, simulate
 
     if args.out:
         _check_writable(args.out)
@@ -197,11 +220,16 @@ def _simulate(args) -> int:
     if args.scheduler and args.backend != "dask":
         raise ValueError("--scheduler is for --backend dask")
     game, kwargs = _simulate_kwargs(args)
+    warm_ups = []  # what compiling (or loading) the kernels took, timed apart from the run
+    start = time.perf_counter()
+    sim = _import_simulator(game, not args.quiet, warm_ups)
+    read_dataset, simulate = sim.read_dataset, sim.simulate
     run = {
         "threads": args.threads,
         "progress": not args.quiet,
         "backend": args.backend,
         "scheduler": args.scheduler,
+        "on_warm_up": warm_ups.append,
     }
     # The printed summary needs a few columns only, summed chunk by chunk, so a huge
     # run is never held in memory.
@@ -209,7 +237,6 @@ def _simulate(args) -> int:
     dd = bool(kwargs.get("dd"))
     if dd and summary is not None:
         summary.append("dd_made")
-    start = time.perf_counter()
     if args.out:
         result = simulate(game, out=args.out, resume=args.resume, **kwargs, **run)
         spec = result.spec
@@ -235,7 +262,7 @@ def _simulate(args) -> int:
     )
     print(table)
     made = n_rows if result is None else result.rows
-    print(f"{made / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
+    print(_speed_line(made, elapsed, warm_ups))
     if result is not None:
         if result.chunks_skipped:
             print(
@@ -247,6 +274,24 @@ def _simulate(args) -> int:
             f"{spec.unit})"
         )
     return 0
+
+
+def _speed_line(deals: int, elapsed: float, warm_ups: list) -> str:
+    """``N deals in S s (R deals/s)``, the rate of the simulation alone, and the warm-up apart.
+
+    ``elapsed`` is the whole command's time; the warm-up (compiling the
+    kernels, or loading them from numba's cache) is taken out of it, so the
+    rate is that of a run whose kernels are ready.
+    """
+    warm = sum(w.seconds for w in warm_ups)
+    compiled = sum(w.count for w in warm_ups)
+    seconds = max(elapsed - warm, 1e-9)
+    line = f"{deals:,} deals in {seconds:.2f} s ({deals / seconds:,.0f} deals/s)"
+    if compiled:
+        line += f"; compiling took {warm:.0f} s ({compiled} function{'s' * (compiled != 1)})"
+    elif warm_ups:
+        line += f"; loading the kernels took {warm:.2f} s"
+    return line
 
 
 _NOT_OPTIONS = {
