@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import trickgym.sim
 from trickgym.sim import simulate
 
@@ -128,3 +132,60 @@ def test_progress_bar_without_ipywidgets_is_the_text_bar(monkeypatch):
         bar = progress_bar(total=3, disable=True)
     assert type(bar) is tqdm.std.tqdm
     bar.close()
+
+
+def _fresh_cache(tmp_path) -> tuple[dict, object]:
+    """Environment for a subprocess with an empty numba cache (marked as tests/conftest.py does)."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    (cache / "trickgym-owned-cache").touch()
+    return {**os.environ, "NUMBA_CACHE_DIR": str(cache), "NUMBA_OPT": "1"}, cache
+
+
+WARM = """
+from trickgym.warm import warm
+report = warm(game="solowhist", agents=("random",), envs=False, progress=False)
+print([(s.what, s.count) for s in report.steps])
+"""
+
+# numba's compile events (never sent for a kernel loaded from the cache) during a run.
+COUNT_COMPILES = """
+from numba.core import event
+recorder = event.RecordingListener()
+event.register("numba:compile", recorder)
+from trickgym.sim import simulate
+simulate("solowhist", deals=30, agents="random", seed=5)
+print([e.data["dispatcher"].py_func.__qualname__ for _, e in recorder.buffer if e.is_start])
+"""
+
+
+def test_warm_fills_a_fresh_cache_and_the_next_run_compiles_nothing(tmp_path):
+    """``trickgym warm`` for a cluster image: a later process loads every kernel it runs."""
+    env, cache = _fresh_cache(tmp_path)
+    run = [sys.executable, "-c"]
+    warmed = subprocess.run([*run, WARM], env=env, capture_output=True, text=True, timeout=1200)
+    assert warmed.returncode == 0, warmed.stderr
+    assert warmed.stderr == ""  # progress=False: not a line
+    steps = dict(eval(warmed.stdout))
+    assert list(steps) == ["import trickgym.sim", "random agents"] and steps["random agents"] > 0
+    assert len(list(cache.rglob("*.nbi"))) > 10
+    later = subprocess.run([*run, COUNT_COMPILES], env=env, capture_output=True, text=True)
+    assert later.returncode == 0, later.stderr
+    assert later.stdout.strip() == "[]", f"compiled again: {later.stdout}"
+
+
+def test_warm_in_process_says_nothing_without_progress(capsys):
+    """A Python caller with progress=False gets the report and no output; envs are stepped."""
+    from trickgym.warm import warm
+
+    report = warm(game="solowhist", agents=["random"], progress=False)
+    assert [s.what for s in report.steps] == [
+        "import trickgym.sim",
+        "random agents",
+        "single env",
+        "vector env",
+    ]
+    assert capsys.readouterr() == ("", "")
+    text = report.format()
+    assert text.splitlines()[-1].startswith(f"total: {report.count} functions compiled in")
+    assert "solowhist: " in text and "  vector env" in text

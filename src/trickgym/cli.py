@@ -1,4 +1,4 @@
-"""Command line: ``trickgym simulate|tournament|report|play|dd|advise ...`` (``DESCRIPTION``)."""
+"""Command line: ``trickgym simulate|tournament|report|play|dd|advise|warm`` (``DESCRIPTION``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ EPILOG = """examples:
   trickgym tournament --game pinochle --competitors rule,random --deals 1000
   trickgym play solowhist --seat 0 --opponents rule --seed 7
   trickgym dd positions.jsonl --cards
-  trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S --seat 1 --dealer 0 --deals 2000"""
+  trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S --seat 1 --dealer 0 --deals 2000
+  trickgym warm --agents random,rule    # compile the kernels ahead of time (cluster images)"""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -437,12 +438,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
-    from . import cli_advise, cli_dd, cli_play, cli_report
+    from . import cli_advise, cli_dd, cli_play, cli_report, cli_warm
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)
     cli_dd.add_parser(sub)
     cli_advise.add_parser(sub)
+    cli_warm.add_parser(sub)
     return parser
 
 
