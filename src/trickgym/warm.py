@@ -15,8 +15,8 @@ Troggu's table size and Pinochle's mode (a 7-player Troggu run after a
 nothing): the rule agents' and oracle's steps mostly load what the random
 agents' step compiled. A function or two compile again in every process
 whatever the cache: numba cannot cache code lifted out by an ``objmode``
-block (the Phat and Pinochle oracles' call to the solver), well under a
-second.
+block (the Troggu, Phat and Pinochle oracles' call to their solver),
+a tenth of a second each.
 
 Not built: the double-dummy columns of ``simulate(dd=True)`` beyond what
 every run imports, the Monte Carlo and learnt agents, ``obs_mode="features"``
@@ -62,8 +62,9 @@ class WarmStep:
         return len(self.names)
 
     def format(self) -> str:
-        """One line: ``  rule agents         12 functions compiled in   9.8 s``."""
-        return f"  {self.what:<22}{self.count:>5} functions compiled in {self.seconds:6.1f} s"
+        """One line: ``  rule agents          12 functions compiled in    9.8 s``."""
+        noun = "function " if self.count == 1 else "functions"
+        return f"  {self.what:<22}{self.count:>5} {noun} compiled in {self.seconds:6.1f} s"
 
 
 @dataclass
@@ -86,7 +87,7 @@ class WarmReport:
     def total_line(self) -> str:
         """The last line of the report: totals and the cache folder."""
         return (
-            f"total: {self.count} functions compiled in {self.seconds:.0f} s; "
+            f"total: {_functions(self.count)} compiled in {self.seconds:.0f} s; "
             f"kernels cached {self.cache}"
         )
 
@@ -105,9 +106,13 @@ class WarmReport:
         return "\n".join(lines)
 
 
+def _functions(count: int) -> str:
+    return f"{count} function{'s' * (count != 1)}"
+
+
 def _game_line(game: str, steps: list[WarmStep]) -> str:
     count = sum(s.count for s in steps)
-    return f"{game}: {count} functions compiled in {sum(s.seconds for s in steps):.0f} s"
+    return f"{game}: {_functions(count)} compiled in {sum(s.seconds for s in steps):.0f} s"
 
 
 def cache_location() -> str:
