@@ -293,7 +293,7 @@ def _warm_up(spec: RunSpec, progress: bool = True):
         notice,
     )
     ahead = take_ahead(spec.game)  # the wait began before, while the simulator was imported
-    if noticed or ahead is not None:
+    if progress and (noticed or ahead is not None):
         waited = compiled.seconds if ahead is None else time.perf_counter() - ahead
         print(
             f"trickgym: kernels ready after {waited:.0f} s",
