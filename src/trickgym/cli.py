@@ -195,16 +195,23 @@ def _import_simulator(game: str, progress: bool, warm_ups: list):
     """
     import importlib
 
-    from .compiling import NOTICE_AFTER, announce_ahead, run_compiling
+    from .compiling import NOTICE_AFTER, announce, hand_over, run_compiling
 
-    start = time.perf_counter()
+    start, noticed = time.perf_counter(), []
+
+    def notice():
+        noticed.append(True)
+        announce(game)
+
     module, compiled = run_compiling(
         lambda: importlib.import_module("trickgym.sim"),
         f"compiling the {game} kernels",
         progress,
         NOTICE_AFTER,
-        lambda: announce_ahead(game, start),
+        notice,
     )
+    if noticed:  # the run's warm-up goes on with the same line and total
+        hand_over(game, start, compiled.count)
     warm_ups.append(compiled)
     return module
 

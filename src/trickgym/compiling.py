@@ -26,10 +26,10 @@ __all__ = [
     "CompileWatch",
     "Compiled",
     "announce",
-    "announce_ahead",
     "compile_estimate",
+    "hand_over",
     "run_compiling",
-    "take_ahead",
+    "take_over",
     "watch_compiles",
 ]
 
@@ -51,20 +51,20 @@ POLL_SECONDS = 0.25
 
 
 def _name(data) -> str:
-    """``module.function`` of the dispatcher an event is compiling."""
+    """``module:qualname`` of the function an event is compiling."""
     dispatcher = data.get("dispatcher") if isinstance(data, dict) else None
     func = getattr(dispatcher, "py_func", None)
     if func is None:
         return str(getattr(dispatcher, "__name__", "?"))
-    return f"{func.__module__}.{func.__qualname__}"
+    return f"{func.__module__}:{func.__qualname__}"
 
 
 class CompileWatch(event.Listener):
     """Counts and names the functions numba compiles while it is installed.
 
-    ``names`` lists them in the order their compiles started (a function
-    compiled for two signatures counts twice); kernels loaded from numba's
-    cache are not compiles and never appear.
+    ``names`` (``module:qualname``) lists them in the order their compiles
+    started (a function compiled for two signatures counts twice); kernels
+    loaded from numba's cache are not compiles and never appear.
     """
 
     def __init__(self) -> None:
@@ -91,10 +91,15 @@ class CompileWatch(event.Listener):
         return len(self.names)
 
     def current(self) -> str:
-        """The short name of the function being compiled now (else the last one)."""
+        """The short name of the function being compiled now (else the last one).
+
+        ``simulate_block``; an overload's inner ``impl`` keeps its outer name
+        (``ol_min.impl``).
+        """
         with self._lock:
             name = self._active[-1] if self._active else (self.names[-1] if self.names else "")
-        return name.rsplit(".", 1)[-1]
+        parts = name.rsplit(":", 1)[-1].replace(".<locals>", "").split(".")
+        return ".".join(parts[-2:]) if parts[-1] in ("impl", "<lambda>") else parts[-1]
 
 
 @contextmanager
@@ -114,13 +119,7 @@ def compile_estimate(game: str) -> str:
 
 
 def announce(game: str) -> None:
-    """Say on stderr that the game's kernels are compiling, and how long that takes.
-
-    Not said again if :func:`announce_ahead` just said it (the command line,
-    while importing the simulator).
-    """
-    if game in _AHEAD:
-        return
+    """Say on stderr that the game's kernels are compiling, and how long that takes."""
     print(
         f"trickgym: compiling the {game} kernels, once (a cold compile takes "
         f"{compile_estimate(game)}; numba caches them, so later runs start in a second) ...",
@@ -129,23 +128,24 @@ def announce(game: str) -> None:
     )
 
 
-# Games announced ahead of their warm-up, with the start of that compile (perf_counter).
-_AHEAD: dict[str, float] = {}
+# Compiles announced before a game's warm-up: (start as perf_counter, functions so far).
+_HANDED: dict[str, tuple[float, int]] = {}
 
 
-def announce_ahead(game: str, start: float) -> None:
-    """:func:`announce` now, for a compile that began at ``start`` and goes on in the warm-up.
+def hand_over(game: str, start: float, count: int) -> None:
+    """Leave an announced compile to the game's warm-up, which goes on with its line.
 
-    The next :func:`take_ahead` of ``game`` returns ``start``, so the warm-up
-    reports the whole wait, not only its own part.
+    The command line imports the simulator (which compiles a kernel on a
+    cold cache) before the run's warm-up: the warm-up then shows one line
+    and one total for the whole wait, begun at ``start`` with ``count``
+    functions compiled, not a second notice.
     """
-    announce(game)
-    _AHEAD[game] = start
+    _HANDED[game] = (start, count)
 
 
-def take_ahead(game: str) -> float | None:
-    """The start of a compile announced ahead for ``game`` (``None`` if none), forgotten."""
-    return _AHEAD.pop(game, None)
+def take_over(game: str) -> tuple[float, int] | None:
+    """``(start, count)`` of a compile handed over for ``game`` (``None`` if none), forgotten."""
+    return _HANDED.pop(game, None)
 
 
 @dataclass(frozen=True)
@@ -178,6 +178,8 @@ def run_compiling(
     progress: bool = True,
     notice_after: float = 0.0,
     on_notice: Callable[[], None] | None = None,
+    since: float | None = None,
+    before: int = 0,
 ) -> tuple[object, Compiled]:
     """Run ``work()`` on a helper thread; return its result and what numba compiled meanwhile.
 
@@ -186,8 +188,9 @@ def run_compiling(
     terminal or notebook shows ``{label}: N functions so far (name), T s``,
     redrawn as numba works and erased at the end. Loading kernels from the
     cache compiles nothing, so it shows nothing however long it takes.
-    Without ``progress`` nothing is printed. An exception of ``work`` is
-    re-raised here.
+    ``since`` (a ``time.perf_counter()``) and ``before`` (functions) carry
+    on the line of a compile begun earlier. Without ``progress`` nothing is
+    printed. An exception of ``work`` is re-raised here.
     """
     from .progress import progress_bar
 
@@ -202,14 +205,15 @@ def run_compiling(
             done.set()
 
     start = time.perf_counter()
+    shown_from = start if since is None else since
     with watch_compiles() as watch:
         threading.Thread(target=run, name="trickgym-compile", daemon=True).start()
         bar = None
         try:
             while not done.wait(POLL_SECONDS):
-                if not progress or not watch.count:
-                    continue
-                if time.perf_counter() - start < notice_after:
+                count = before + watch.count
+                elapsed = time.perf_counter() - shown_from
+                if not progress or not count or elapsed < notice_after:
                     continue
                 if bar is None:
                     if on_notice is not None:
@@ -218,9 +222,9 @@ def run_compiling(
                     bar = progress_bar(
                         total=None, bar_format="{desc}", leave=False, disable=not live
                     )
-                elapsed = time.perf_counter() - start
+                noun = "function" if count == 1 else "functions"
                 bar.set_description_str(
-                    f"{label}: {watch.count} functions so far ({watch.current()}), {elapsed:.0f} s"
+                    f"{label}: {count} {noun} so far ({watch.current()}), {elapsed:.0f} s"
                 )
         finally:
             if bar is not None:

@@ -272,7 +272,7 @@ def _warm_up(spec: RunSpec, progress: bool = True):
 
     from trickgym.agents import KINDS
 
-    from ..compiling import announce, run_compiling, take_ahead
+    from ..compiling import announce, run_compiling, take_over
     from .plan import run_chunk_rows
 
     if not all(isinstance(a, str) and a in KINDS for a in spec.agents) or not spec.count:
@@ -285,18 +285,23 @@ def _warm_up(spec: RunSpec, progress: bool = True):
         noticed.append(True)
         announce(spec.game)
 
+    # A compile the command line announced while importing the simulator: go on with it.
+    ahead = take_over(spec.game) if progress else None
+    since, before = ahead if ahead is not None else (None, 0)
     _, compiled = run_compiling(
         lambda: run_chunk_rows(tiny, 0),
         f"compiling the {spec.game} kernels",
         progress,
-        COMPILE_NOTICE_AFTER,
-        notice,
+        COMPILE_NOTICE_AFTER if ahead is None else 0.0,
+        notice if ahead is None else None,
+        since,
+        before,
     )
-    ahead = take_ahead(spec.game)  # the wait began before, while the simulator was imported
     if progress and (noticed or ahead is not None):
-        waited = compiled.seconds if ahead is None else time.perf_counter() - ahead
+        waited = compiled.seconds if since is None else time.perf_counter() - since
         print(
-            f"trickgym: kernels ready after {waited:.0f} s",
+            f"trickgym: kernels ready after {waited:.0f} s "
+            f"({before + compiled.count} functions compiled)",
             file=sys.stderr,
             flush=True,
         )
