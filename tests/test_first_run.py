@@ -48,7 +48,7 @@ def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
     simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
     err = capsys.readouterr().err
     notice = err.index("compiling the solowhist kernels, once (a cold compile takes")
-    assert "idle cores" in err[notice:]
+    assert "s on 2 cores" in err[notice:]
     assert notice < err.index("deal/s") and "kernels ready after" in err
 
 

@@ -186,12 +186,13 @@ def _bid_table(parts, dd: bool = False) -> tuple[str, int]:
 
 
 def _import_simulator(game: str, progress: bool, warm_ups: list):
-    """Import :mod:`trickgym.sim`, whose import compiles a typed kernel on a cold cache.
+    """Import :mod:`trickgym.sim` under the compile watch; its time joins ``warm_ups``.
 
-    The double-dummy search has an explicit signature, so numba compiles it
-    as its module loads (some 15 s on 2 cores): the compile notice and its
-    progress line cover that wait too, and its time (loading the modules and
-    kernels, or compiling) joins ``warm_ups``, apart from the run's.
+    A kernel with an explicit signature compiles as its module is imported
+    (the double-dummy search did, 15 s of every first run, before the
+    solvers were imported lazily): should one do so again, the compile
+    notice and its progress line cover that wait too. The import's seconds
+    (modules, and kernels loaded or compiled) are kept apart from the run's.
     """
     import importlib
 

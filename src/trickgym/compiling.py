@@ -35,13 +35,14 @@ __all__ = [
 
 # Wall seconds of the first run of each game's rule agents, with an empty numba
 # cache (default NUMBA_OPT): the whole command, imports included, measured on the
-# project's 2-core machine, otherwise idle (load average under 1), by
+# project's 2-core machine by
 #   NUMBA_CACHE_DIR=$(mktemp -d) trickgym simulate --game G --deals 1000 --agents rule --seed 1
-# (Phat: --matches 10 instead of --deals; Troggu: --players 4): Solo Whist 62 s,
-# Troggu 37 s, Phat 30 s, Pinochle 36 s. With two other test runs on the same cores
-# (load average 5): 62, 44, 43 and 45 s; an earlier Solo Whist run on a loaded
-# machine took 281 s. Rounded to 10 s here.
-COLD_COMPILE_SECONDS = {"solowhist": 60, "troggu": 40, "phat": 30, "pinochle": 40}
+# (Phat: --matches 10 instead of --deals; Troggu: --players 4), one game after the
+# other while other jobs shared the cores (load average about 7): Solo Whist 51 s,
+# Troggu 56 s, Phat 29 s, Pinochle 43 s (and 2-3 s the next time). Before the
+# solvers were linked only into oracle loops, Solo Whist took 62 s on the idle
+# machine, and 281 s once on a loaded one. Rounded to 10 s here.
+COLD_COMPILE_SECONDS = {"solowhist": 50, "troggu": 60, "phat": 30, "pinochle": 40}
 
 # Seconds a compile may take before a notice is printed (loading from the cache is
 # silent however long it takes: it compiles nothing).
@@ -114,8 +115,8 @@ def compile_estimate(game: str) -> str:
     """How long the first run of ``game`` compiles, in words, from measured figures."""
     seconds = COLD_COMPILE_SECONDS.get(game)
     if seconds is None:
-        return "a minute or more on 2 idle cores, several on a busy machine"
-    return f"about {seconds} s on 2 idle cores, up to several minutes on a busy machine"
+        return "a minute or more on 2 cores, several on a busy machine"
+    return f"about {seconds} s on 2 cores, up to several minutes on a busy machine"
 
 
 def announce(game: str) -> None:
@@ -135,9 +136,9 @@ _HANDED: dict[str, tuple[float, int]] = {}
 def hand_over(game: str, start: float, count: int) -> None:
     """Leave an announced compile to the game's warm-up, which goes on with its line.
 
-    The command line imports the simulator (which compiles a kernel on a
-    cold cache) before the run's warm-up: the warm-up then shows one line
-    and one total for the whole wait, begun at ``start`` with ``count``
+    The command line imports the simulator before the run's warm-up; if
+    that import compiled long enough to be announced, the warm-up shows one
+    line and one total for the whole wait, begun at ``start`` with ``count``
     functions compiled, not a second notice.
     """
     _HANDED[game] = (start, count)

@@ -9,14 +9,12 @@ few steps), so that the cache holds every kernel those runs use. Each step
 reports the functions numba compiled (its ``numba:compile`` events) and the
 seconds it took; a step whose kernels were cached already compiles nothing.
 
-The built-in agents are a run-time argument of each game's loops, as are
+Random and rule agents are a run-time argument of the same loops, as are
 Troggu's table size and Pinochle's mode (a 7-player Troggu run after a
 4-player warm-up, or an exchange-mode Pinochle run after kitty, compiles
-nothing): the rule agents' and oracle's steps mostly load what the random
-agents' step compiled. A function or two compile again in every process
-whatever the cache: numba cannot cache code lifted out by an ``objmode``
-block (the Troggu, Phat and Pinochle oracles' call to their solver),
-a tenth of a second each.
+nothing), so the rule agents' step loads what the random agents' step
+compiled; a run with an oracle seat has loops of its own, linked with the
+solver.
 
 Not built: the double-dummy columns of ``simulate(dd=True)`` beyond what
 every run imports, the Monte Carlo and learnt agents, ``obs_mode="features"``
@@ -300,8 +298,8 @@ def warm(
         report.steps.append(_step(game_name, table, what, done))
         say(report.steps[-1].format())
 
-    # Importing the simulator compiles the double-dummy search (an explicitly typed
-    # kernel) on a cold cache: a step of its own, so its seconds are not a game's.
+    # The imports are a step of their own, so their seconds are not a game's (and a
+    # kernel with an explicit signature, compiled as its module loads, is counted).
     say("imports")
     step("imports", "", "import trickgym.sim", lambda: __import__("trickgym.sim"))
     for i, (name, options) in enumerate(tables):
