@@ -110,6 +110,85 @@ def test_argparse_errors_exit_2(capsys):
     assert "usage: trickgym" in capsys.readouterr().err
 
 
+def test_warm_command_parses(capsys):
+    """``trickgym warm`` is a command: listed, with its flags, and parsed."""
+    from trickgym.cli import build_parser
+
+    argv = ["warm", "--game", "troggu", "--players", "3", "8", "--agents", "random,rule"]
+    args = build_parser().parse_args([*argv, "--no-envs"])
+    assert (args.game, args.players, args.agents) == ("troggu", [3, 8], "random,rule")
+    assert args.no_envs
+    texts = []
+    for help_argv in (["--help"], ["warm", "--help"]):
+        with pytest.raises(SystemExit) as err:
+            main(help_argv)
+        assert err.value.code == 0
+        texts.append(capsys.readouterr().out)
+    assert "warm" in texts[0] and texts[1].startswith("usage: trickgym warm")
+    assert all(f in texts[1] for f in ("--game", "--agents", "--players", "--mode", "--no-envs"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "named", "allowed"),
+    [
+        (["--game", "bridge"], "'bridge'", "solowhist, troggu, phat, pinochle"),
+        (["--game", "solowhist,whist"], "'whist'", "solowhist, troggu, phat, pinochle"),
+        (["--agents", "random,pimc"], "'pimc'", "random, rule, oracle"),
+        (["--game", "troggu", "--players", "9"], "players", "8"),
+        (["--game", "solowhist", "--players", "4"], "players=", "troggu"),
+        (["--game", "pinochle", "--mode", "auction"], "auction", "kitty"),
+    ],
+)
+def test_warm_refuses_unknown_names(argv, named, allowed, capsys):
+    """Exit 2 before any compile, naming the bad value and what is allowed."""
+    assert main(["warm", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("trickgym: error:"), captured.err
+    assert named in captured.err and allowed in captured.err, captured.err
+    assert captured.out == ""
+
+
+SPEED = re.compile(
+    r"^(?P<deals>[\d,]+) deals in (?P<run>[\d.]+) s \((?P<rate>[\d,]+) deals/s\); "
+    r"(compiling took (?P<compile>\d+) s \((?P<functions>\d+) functions?\)"
+    r"|loading the kernels took (?P<load>[\d.]+) s)$",
+    re.M,
+)
+
+
+def test_deals_per_second_leaves_the_compile_out(monkeypatch, capsys):
+    """``3,357 deals/s (297.87 s)`` timed the compile with 13 s of simulation."""
+    import time
+
+    import numba
+
+    import trickgym.sim.plan
+
+    real = trickgym.sim.plan.run_chunk_rows
+    calls = []
+
+    def compiling_first_call(*args, **kwargs):  # the warm-up: a compile and a slow one
+        if not calls:
+            calls.append(1)
+            numba.njit(lambda x: x + 1)(1)
+            time.sleep(1.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(trickgym.sim.plan, "run_chunk_rows", compiling_first_call)
+    start = time.perf_counter()
+    assert main(["simulate", "--deals", "300", "--seed", "2", "--quiet"]) == 0
+    wall = time.perf_counter() - start
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    line = SPEED.search(captured.out)
+    assert line and line["deals"] == "300" and int(line["functions"]) >= 1, captured.out
+    assert int(line["compile"]) >= 1 and float(line["run"]) < wall - 1.5
+    assert int(line["rate"].replace(",", "")) >= 300 / (float(line["run"]) + 0.01)
+    assert main(["simulate", "--deals", "300", "--seed", "2", "--quiet"]) == 0
+    line = SPEED.search(capsys.readouterr().out)
+    assert line and line["load"] is not None and line["compile"] is None
+
+
 def _command() -> list[str]:
     """The installed console script, or the module if it is not installed."""
     script = shutil.which("trickgym") or shutil.which(
@@ -162,7 +241,7 @@ def test_every_flag_has_help_and_shows_its_default():
     parser, commands = _subparsers()
     top = parser.format_help()
     assert "``" not in top and "Command line:" not in top
-    assert set(commands) == {"simulate", "tournament", "report", "play", "dd", "advise"}
+    assert set(commands) == {"simulate", "tournament", "report", "play", "dd", "advise", "warm"}
     for name, sub in commands.items():
         text = sub.format_help()
         assert "``" not in text, name

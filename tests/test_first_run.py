@@ -2,36 +2,75 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import trickgym.sim
 from trickgym.sim import simulate
 
 
-def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
-    """The first run sat at 0% with a 10-minute ETA while numba compiled, saying nothing."""
+def _fresh_kernel():
+    """A jitted function numba has never compiled (so calling it sends a compile event)."""
+    import numba
+
+    @numba.njit
+    def fresh(x):
+        return x + 1
+
+    return fresh
+
+
+def _slow_warm_up(monkeypatch, seconds: float, compile_one: bool):
+    """Make the warm-up (the first ``run_chunk_rows`` call) slow, compiling or not."""
     import time
 
     import trickgym.sim.plan
 
     real = trickgym.sim.plan.run_chunk_rows
+    calls = []
 
-    def slow_first_call(*args, **kwargs):  # the warm-up, as slow as a first compile
-        time.sleep(0.5)
+    def slow_first_call(*args, **kwargs):
+        if not calls:
+            calls.append(1)
+            if compile_one:
+                _fresh_kernel()(1)
+            time.sleep(seconds)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(trickgym.sim.plan, "run_chunk_rows", slow_first_call)
+
+
+def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
+    """The first run sat at 0% with a 10-minute ETA while numba compiled, saying nothing."""
+    _slow_warm_up(monkeypatch, 0.5, compile_one=True)  # as slow as a first compile
     monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.05)
     simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
     err = capsys.readouterr().err
-    notice = err.index("compiling the solowhist kernels, once")
+    notice = err.index("compiling the solowhist kernels, once (a cold compile takes")
+    assert "s on 2 cores" in err[notice:]
     assert notice < err.index("deal/s") and "kernels ready after" in err
 
 
-def test_no_notice_when_quiet_or_when_the_kernels_load_quickly(monkeypatch, capsys):
-    simulate("solowhist", deals=50, agents="rule", seed=1, progress=False)
-    assert capsys.readouterr().err == ""
-    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 600.0)
+def test_loading_from_the_cache_is_silent_however_slow(monkeypatch, capsys):
+    """The notice comes from numba's compile events: a slow load that compiles nothing is quiet."""
+    _slow_warm_up(monkeypatch, 0.4, compile_one=False)
+    monkeypatch.setattr(trickgym.sim, "COMPILE_NOTICE_AFTER", 0.05)
     simulate("solowhist", deals=50, agents="rule", seed=1, progress=True)
     assert "compiling" not in capsys.readouterr().err
+
+
+def test_compile_watch_counts_and_names_numba_compiles():
+    from trickgym.compiling import run_compiling, watch_compiles
+
+    fresh = _fresh_kernel()
+    with watch_compiles() as watch:
+        fresh(1)
+        fresh(2)  # compiled already: not counted again
+        fresh(1.5)  # a new signature is a new compile
+    assert watch.count == 2 and watch.names[0].endswith("_fresh_kernel.<locals>.fresh")
+    result, done = run_compiling(lambda: fresh(3), "compiling", progress=False)
+    assert result == 4 and done.count == 0 and done.seconds >= 0
 
 
 def test_warm_up_does_not_change_rows():
@@ -93,3 +132,60 @@ def test_progress_bar_without_ipywidgets_is_the_text_bar(monkeypatch):
         bar = progress_bar(total=3, disable=True)
     assert type(bar) is tqdm.std.tqdm
     bar.close()
+
+
+def _fresh_cache(tmp_path) -> tuple[dict, object]:
+    """Environment for a subprocess with an empty numba cache (marked as tests/conftest.py does)."""
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    (cache / "trickgym-owned-cache").touch()
+    return {**os.environ, "NUMBA_CACHE_DIR": str(cache), "NUMBA_OPT": "1"}, cache
+
+
+WARM = """
+from trickgym.warm import warm
+report = warm(game="solowhist", agents=("random",), envs=False, progress=False)
+print([(s.what, s.count) for s in report.steps])
+"""
+
+# numba's compile events (never sent for a kernel loaded from the cache) during a run.
+COUNT_COMPILES = """
+from numba.core import event
+recorder = event.RecordingListener()
+event.register("numba:compile", recorder)
+from trickgym.sim import simulate
+simulate("solowhist", deals=30, agents="random", seed=5)
+print([e.data["dispatcher"].py_func.__qualname__ for _, e in recorder.buffer if e.is_start])
+"""
+
+
+def test_warm_fills_a_fresh_cache_and_the_next_run_compiles_nothing(tmp_path):
+    """``trickgym warm`` for a cluster image: a later process loads every kernel it runs."""
+    env, cache = _fresh_cache(tmp_path)
+    run = [sys.executable, "-c"]
+    warmed = subprocess.run([*run, WARM], env=env, capture_output=True, text=True, timeout=1200)
+    assert warmed.returncode == 0, warmed.stderr
+    assert warmed.stderr == ""  # progress=False: not a line
+    steps = dict(eval(warmed.stdout))
+    assert list(steps) == ["import trickgym.sim", "random agents"] and steps["random agents"] > 0
+    assert len(list(cache.rglob("*.nbi"))) > 10
+    later = subprocess.run([*run, COUNT_COMPILES], env=env, capture_output=True, text=True)
+    assert later.returncode == 0, later.stderr
+    assert later.stdout.strip() == "[]", f"compiled again: {later.stdout}"
+
+
+def test_warm_in_process_says_nothing_without_progress(capsys):
+    """A Python caller with progress=False gets the report and no output; envs are stepped."""
+    from trickgym.warm import warm
+
+    report = warm(game="solowhist", agents=["random"], progress=False)
+    assert [s.what for s in report.steps] == [
+        "import trickgym.sim",
+        "random agents",
+        "single env",
+        "vector env",
+    ]
+    assert capsys.readouterr() == ("", "")
+    text = report.format()
+    assert text.splitlines()[-1].startswith(f"total: {report.count} functions compiled in")
+    assert "solowhist: " in text and "  vector env" in text

@@ -1,4 +1,4 @@
-"""Command line: ``trickgym simulate|tournament|report|play|dd|advise ...`` (``DESCRIPTION``)."""
+"""Command line: ``trickgym simulate|tournament|report|play|dd|advise|warm`` (``DESCRIPTION``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ EPILOG = """examples:
   trickgym tournament --game pinochle --competitors rule,random --deals 1000
   trickgym play solowhist --seat 0 --opponents rule --seed 7
   trickgym dd positions.jsonl --cards
-  trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S --seat 1 --dealer 0 --deals 2000"""
+  trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S --seat 1 --dealer 0 --deals 2000
+  trickgym warm --agents random,rule    # compile the kernels ahead of time (cluster images)"""
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -184,11 +185,42 @@ def _bid_table(parts, dd: bool = False) -> tuple[str, int]:
     return table, int(total["count"].sum())
 
 
+def _import_simulator(game: str, progress: bool, warm_ups: list):
+    """Import :mod:`trickgym.sim` under the compile watch; its time joins ``warm_ups``.
+
+    A kernel with an explicit signature compiles as its module is imported
+    (the double-dummy search did, 15 s of every first run, before the
+    solvers were imported lazily): should one do so again, the compile
+    notice and its progress line cover that wait too. The import's seconds
+    (modules, and kernels loaded or compiled) are kept apart from the run's.
+    """
+    import importlib
+
+    from .compiling import NOTICE_AFTER, announce, hand_over, run_compiling
+
+    start, noticed = time.perf_counter(), []
+
+    def notice():
+        noticed.append(True)
+        announce(game)
+
+    module, compiled = run_compiling(
+        lambda: importlib.import_module("trickgym.sim"),
+        f"compiling the {game} kernels",
+        progress,
+        NOTICE_AFTER,
+        notice,
+    )
+    if noticed:  # the run's warm-up goes on with the same line and total
+        hand_over(game, start, compiled.count)
+    warm_ups.append(compiled)
+    return module
+
+
 def _simulate(args) -> int:
     import pandas as pd
 
     from .analysis import format_phat_summary, phat_summary
-    from .sim import read_dataset, simulate
 
     if args.out:
         _check_writable(args.out)
@@ -197,11 +229,16 @@ def _simulate(args) -> int:
     if args.scheduler and args.backend != "dask":
         raise ValueError("--scheduler is for --backend dask")
     game, kwargs = _simulate_kwargs(args)
+    warm_ups = []  # what compiling (or loading) the kernels took, timed apart from the run
+    start = time.perf_counter()
+    sim = _import_simulator(game, not args.quiet, warm_ups)
+    read_dataset, simulate = sim.read_dataset, sim.simulate
     run = {
         "threads": args.threads,
         "progress": not args.quiet,
         "backend": args.backend,
         "scheduler": args.scheduler,
+        "on_warm_up": warm_ups.append,
     }
     # The printed summary needs a few columns only, summed chunk by chunk, so a huge
     # run is never held in memory.
@@ -209,7 +246,6 @@ def _simulate(args) -> int:
     dd = bool(kwargs.get("dd"))
     if dd and summary is not None:
         summary.append("dd_made")
-    start = time.perf_counter()
     if args.out:
         result = simulate(game, out=args.out, resume=args.resume, **kwargs, **run)
         spec = result.spec
@@ -235,7 +271,7 @@ def _simulate(args) -> int:
     )
     print(table)
     made = n_rows if result is None else result.rows
-    print(f"{made / elapsed:,.0f} deals/s ({elapsed:.2f} s)")
+    print(_speed_line(made, elapsed, warm_ups))
     if result is not None:
         if result.chunks_skipped:
             print(
@@ -247,6 +283,24 @@ def _simulate(args) -> int:
             f"{spec.unit})"
         )
     return 0
+
+
+def _speed_line(deals: int, elapsed: float, warm_ups: list) -> str:
+    """``N deals in S s (R deals/s)``, the rate of the simulation alone, and the warm-up apart.
+
+    ``elapsed`` is the whole command's time; the warm-up (compiling the
+    kernels, or loading them from numba's cache) is taken out of it, so the
+    rate is that of a run whose kernels are ready.
+    """
+    warm = sum(w.seconds for w in warm_ups)
+    compiled = sum(w.count for w in warm_ups)
+    seconds = max(elapsed - warm, 1e-9)
+    line = f"{deals:,} deals in {seconds:.2f} s ({deals / seconds:,.0f} deals/s)"
+    if compiled:
+        line += f"; compiling took {warm:.0f} s ({compiled} function{'s' * (compiled != 1)})"
+    elif warm_ups:
+        line += f"; loading the kernels took {warm:.2f} s"
+    return line
 
 
 _NOT_OPTIONS = {
@@ -392,12 +446,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
-    from . import cli_advise, cli_dd, cli_play, cli_report
+    from . import cli_advise, cli_dd, cli_play, cli_report, cli_warm
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)
     cli_dd.add_parser(sub)
     cli_advise.add_parser(sub)
+    cli_warm.add_parser(sub)
     return parser
 
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import require_extra
+from ..compiling import NOTICE_AFTER
 from .backends import BACKENDS
 from .dataset import check_columns, read_dataset
 from .plan import RunSpec, make_spec, row_dtype, rows_to_frame
@@ -67,6 +68,7 @@ def simulate(
     backend: str = "local",
     scheduler=None,
     on_chunk=None,
+    on_warm_up=None,
     columns: list[str] | None = None,
     dd: bool = False,
     dd_max_nodes: int | None = None,
@@ -139,6 +141,13 @@ def simulate(
     on_chunk : callable, optional
         ``on_chunk(index, rows)`` after each chunk is done (and written),
         with the chunk's row count.
+    on_warm_up : callable, optional
+        Warm the kernels up (compile them, or load them from numba's cache)
+        before the run, as ``progress=True`` does, and call
+        ``on_warm_up(compiled)`` with what that took
+        (:class:`trickgym.compiling.Compiled`: ``seconds``, ``count`` and
+        ``names`` of the functions compiled), so a caller can time the run
+        apart from the compile. Not called for Python agents (no warm-up).
     columns : list of str, optional
         Without ``out``: keep only these columns, chunk by chunk, so a huge
         run's memory is only what they take.
@@ -220,7 +229,9 @@ def simulate(
         if columns is not None:  # check the names before any deal is played
             _columns(rows_to_frame(spec, np.zeros(0, row_dtype(spec))), columns)
         parts = {}  # by chunk index: Dask yields chunks as they finish
-        for index, rows in _execute(spec, None, "rows", backend, scheduler, threads, progress):
+        for index, rows in _execute(
+            spec, None, "rows", backend, scheduler, threads, progress, on_warm_up
+        ):
             parts[index] = rows if columns is None else _columns(rows_to_frame(spec, rows), columns)
             if on_chunk is not None:
                 on_chunk(index, len(rows))
@@ -230,74 +241,86 @@ def simulate(
         return pd.concat(ordered, ignore_index=True)
     if columns is not None:
         raise ValueError("columns= is for runs without out= (read_dataset reads columns)")
-    return _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_chunk)
+    return _write_dataset(
+        spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up
+    )
 
 
 def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return frame[check_columns(columns, frame.columns)]
 
 
-# Seconds the kernels may take to load before the "compiling" notice is printed.
-COMPILE_NOTICE_AFTER = 1.5
+# Seconds numba may compile before the "compiling" notice is printed.
+COMPILE_NOTICE_AFTER = NOTICE_AFTER
 
 
-def _warm_up(spec: RunSpec) -> None:
+def _warm_up(spec: RunSpec, progress: bool = True):
     """Compile (or load from numba's cache) the run's kernels before the progress bar starts.
 
-    The first run compiles for most of a minute; without this the bar sat at
-    0% with a ten-minute ETA. One item (a deal, a match) is played on a
-    helper thread; if it takes more than ``COMPILE_NOTICE_AFTER`` seconds, a
-    notice says what is happening. Only for built-in agents (a Python
-    agent's own state must not see an extra deal); the rows are discarded.
+    Returns what it did (:class:`trickgym.compiling.Compiled`: wall seconds,
+    functions compiled), or ``None`` if the run has Python agents or nothing
+    to play. The first run compiles for a minute or more; without this the
+    bar sat at 0% with a ten-minute ETA. One item (a deal, a match) is played
+    on a helper thread; with ``progress``, if numba is still compiling after
+    ``COMPILE_NOTICE_AFTER`` seconds, a notice says so and a terminal shows
+    the functions compiled so far (numba's own compile events; loading from
+    the cache stays silent). Only for built-in agents (a Python agent's own
+    state must not see an extra deal); the rows are discarded.
     """
     import dataclasses
     import sys
-    import threading
 
     from trickgym.agents import KINDS
 
+    from ..compiling import announce, run_compiling, take_over
     from .plan import run_chunk_rows
 
     if not all(isinstance(a, str) and a in KINDS for a in spec.agents) or not spec.count:
-        return
+        return None
     one = spec.options["num_deals"] if spec.unit == "match" and spec.items == "deals" else 1
     tiny = dataclasses.replace(spec, count=one, chunk=one)
-    done, failed = threading.Event(), []
+    noticed = []
 
-    def run():
-        try:
-            run_chunk_rows(tiny, 0)
-        except BaseException as err:  # re-raised below, in the caller's thread
-            failed.append(err)
-        finally:
-            done.set()
+    def notice():
+        noticed.append(True)
+        announce(spec.game)
 
-    threading.Thread(target=run, name="trickgym-warm-up", daemon=True).start()
-    if not done.wait(COMPILE_NOTICE_AFTER):
-        start = time.perf_counter()
+    # A compile the command line announced while importing the simulator: go on with it.
+    ahead = take_over(spec.game) if progress else None
+    since, before = ahead if ahead is not None else (None, 0)
+    _, compiled = run_compiling(
+        lambda: run_chunk_rows(tiny, 0),
+        f"compiling the {spec.game} kernels",
+        progress,
+        COMPILE_NOTICE_AFTER if ahead is None else 0.0,
+        notice if ahead is None else None,
+        since,
+        before,
+    )
+    if progress and (noticed or ahead is not None):
+        waited = compiled.seconds if since is None else time.perf_counter() - since
         print(
-            f"trickgym: compiling the {spec.game} kernels, once (up to a minute on 2 cores; "
-            "numba caches them, so later runs start in a second) ...",
+            f"trickgym: kernels ready after {waited:.0f} s "
+            f"({before + compiled.count} functions compiled)",
             file=sys.stderr,
             flush=True,
         )
-        done.wait()
-        print(
-            f"trickgym: kernels ready after {time.perf_counter() - start:.0f} s",
-            file=sys.stderr,
-            flush=True,
-        )
-    if failed:
-        raise failed[0]
+    return compiled
 
 
-def _execute(spec, indices, kind, backend, scheduler, threads, progress):
-    """Yield ``(index, result)`` for the chunks ``indices`` (default all), with a progress bar."""
+def _execute(spec, indices, kind, backend, scheduler, threads, progress, on_warm_up=None):
+    """Yield ``(index, result)`` for the chunks ``indices`` (default all), with a progress bar.
+
+    The kernels are warmed up first (see :func:`_warm_up`) with ``progress``
+    or ``on_warm_up``, which is then called with what the warm-up did.
+    """
     from ..progress import progress_bar
     from .backends import run_dask, run_local
 
-    if progress and indices != []:
-        _warm_up(spec)
+    if (progress or on_warm_up is not None) and indices != []:
+        compiled = _warm_up(spec, progress)
+        if compiled is not None and on_warm_up is not None:
+            on_warm_up(compiled)
     if indices is None:
         indices = list(range(spec.n_chunks))
     total = sum(spec.chunk_range(i)[1] - spec.chunk_range(i)[0] for i in indices)
@@ -309,7 +332,7 @@ def _execute(spec, indices, kind, backend, scheduler, threads, progress):
             yield from run_local(spec, indices, kind, threads, bar.update)
 
 
-def _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_chunk):
+def _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up):
     """Run the missing chunks of ``spec`` into the dataset folder ``out``."""
     import pyarrow.parquet as pq
 
@@ -319,7 +342,7 @@ def _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_
     with Dataset(out, spec, resume) as dataset:  # holds the folder's lock to the end
         todo = dataset.missing()
         rows = 0
-        chunks = _execute(spec, todo, "parquet", backend, scheduler, threads, progress)
+        chunks = _execute(spec, todo, "parquet", backend, scheduler, threads, progress, on_warm_up)
         for index, parquet in chunks:
             dataset.write(index, parquet)
             n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows

@@ -1,0 +1,69 @@
+"""``trickgym warm``: compile the kernels ahead of time, for cluster images and Dask workers.
+
+Example::
+
+    trickgym warm                          # every game, random, rule and oracle agents, envs
+    trickgym warm --game solowhist --agents random,rule --no-envs
+"""
+
+from __future__ import annotations
+
+__all__ = ["add_parser"]
+
+
+def _warm(args) -> int:
+    from .warm import warm
+
+    warm(
+        args.game,
+        args.agents,
+        players=args.players,
+        modes=args.mode or None,
+        envs=not args.no_envs,
+        progress=not args.quiet,
+        log=lambda line: print(line, flush=True),
+    )
+    return 0
+
+
+def add_parser(sub) -> None:
+    """Register the ``warm`` subcommand on the ``trickgym`` parser's subparsers."""
+    from .cli import _add_parser
+    from .warm import AGENTS, GAMES
+
+    w = _add_parser(
+        sub,
+        "warm",
+        help="compile the kernels ahead of time (numba caches them on disk), e.g. while "
+        "building a cluster image: tiny runs of every game with random, rule and oracle "
+        "agents, and the Gymnasium envs; prints what each step compiled and how long it took",
+    )
+    w.add_argument(
+        "--game",
+        default=None,
+        help=f"the game(s) to build, comma-separated: {', '.join(GAMES)} (default: all)",
+    )
+    w.add_argument(
+        "--agents",
+        default=",".join(AGENTS),
+        help="the built-in agents to run, comma-separated, among "
+        f"{', '.join(AGENTS)}; e.g. random,rule for an image without the oracle",
+    )
+    w.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        default=None,
+        metavar="N",
+        help="Troggu table sizes, 3..8 (default: 4; the kernels do not depend on it)",
+    )
+    w.add_argument(
+        "--mode",
+        nargs="+",
+        default=None,
+        metavar="MODE",
+        help="Pinochle modes: kitty, exchange (default: both)",
+    )
+    w.add_argument("--no-envs", action="store_true", help="skip the Gymnasium and vector envs")
+    w.add_argument("--quiet", action="store_true", help="no progress line while compiling")
+    w.set_defaults(run=_warm)

@@ -1,0 +1,236 @@
+"""What numba compiles, while it compiles: counted from numba's ``numba:compile`` events.
+
+numba broadcasts a ``numba:compile`` event (start and end) each time a
+dispatcher compiles a new signature; loading a kernel from its on-disk cache
+sends none. :func:`watch_compiles` counts and names those compiles, and
+:func:`run_compiling` runs a function on a helper thread while a terminal
+shows a line such as ``compiling the solowhist kernels: 12 functions so far
+(simulate_block), 35 s``: the first run's progress, from what numba is
+actually doing rather than from a guess.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from numba.core import event
+
+__all__ = [
+    "COLD_COMPILE_SECONDS",
+    "NOTICE_AFTER",
+    "CompileWatch",
+    "Compiled",
+    "announce",
+    "compile_estimate",
+    "hand_over",
+    "run_compiling",
+    "take_over",
+    "watch_compiles",
+]
+
+# Wall seconds of the first run of each game's rule agents, with an empty numba
+# cache (default NUMBA_OPT): the whole command, imports included, measured on the
+# project's 2-core machine by
+#   NUMBA_CACHE_DIR=$(mktemp -d) trickgym simulate --game G --deals 1000 --agents rule --seed 1
+# (Phat: --matches 10 instead of --deals; Troggu: --players 4), one game after the
+# other while other jobs shared the cores (load average about 7): Solo Whist 51 s,
+# Troggu 56 s, Phat 29 s, Pinochle 43 s (and 2-3 s the next time). Before the
+# solvers were linked only into oracle loops, Solo Whist took 62 s on the idle
+# machine, and 281 s once on a loaded one. Rounded to 10 s here.
+COLD_COMPILE_SECONDS = {"solowhist": 50, "troggu": 60, "phat": 30, "pinochle": 40}
+
+# Seconds a compile may take before a notice is printed (loading from the cache is
+# silent however long it takes: it compiles nothing).
+NOTICE_AFTER = 1.5
+# How often the progress line is redrawn while numba compiles.
+POLL_SECONDS = 0.25
+
+
+def _name(data) -> str:
+    """``module:qualname`` of the function an event is compiling."""
+    dispatcher = data.get("dispatcher") if isinstance(data, dict) else None
+    func = getattr(dispatcher, "py_func", None)
+    if func is None:
+        return str(getattr(dispatcher, "__name__", "?"))
+    return f"{func.__module__}:{func.__qualname__}"
+
+
+class CompileWatch(event.Listener):
+    """Counts and names the functions numba compiles while it is installed.
+
+    ``names`` (``module:qualname``) lists them in the order their compiles
+    started (a function compiled for two signatures counts twice); kernels
+    loaded from numba's cache are not compiles and never appear.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.names: list[str] = []
+        self._active: list[str] = []
+
+    def on_start(self, event) -> None:
+        """numba's ``Listener`` hook: a compile started."""
+        name = _name(event.data)
+        with self._lock:
+            self.names.append(name)
+            self._active.append(name)
+
+    def on_end(self, event) -> None:
+        """numba's ``Listener`` hook: a compile ended."""
+        with self._lock:
+            if self._active:
+                self._active.pop()
+
+    @property
+    def count(self) -> int:
+        """Functions compiled so far."""
+        return len(self.names)
+
+    def current(self) -> str:
+        """The short name of the function being compiled now (else the last one).
+
+        ``simulate_block``; an overload's inner ``impl`` keeps its outer name
+        (``ol_min.impl``).
+        """
+        with self._lock:
+            name = self._active[-1] if self._active else (self.names[-1] if self.names else "")
+        parts = name.rsplit(":", 1)[-1].replace(".<locals>", "").split(".")
+        return ".".join(parts[-2:]) if parts[-1] in ("impl", "<lambda>") else parts[-1]
+
+
+@contextmanager
+def watch_compiles():
+    """A :class:`CompileWatch` listening to numba's compiles inside the ``with`` block."""
+    watch = CompileWatch()
+    with event.install_listener("numba:compile", watch):
+        yield watch
+
+
+def compile_estimate(game: str) -> str:
+    """How long the first run of ``game`` compiles, in words, from measured figures."""
+    seconds = COLD_COMPILE_SECONDS.get(game)
+    if seconds is None:
+        return "a minute or more on 2 cores, several on a busy machine"
+    return f"about {seconds} s on 2 cores, up to several minutes on a busy machine"
+
+
+def announce(game: str) -> None:
+    """Say on stderr that the game's kernels are compiling, and how long that takes."""
+    print(
+        f"trickgym: compiling the {game} kernels, once (a cold compile takes "
+        f"{compile_estimate(game)}; numba caches them, so later runs start in a second) ...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+# Compiles announced before a game's warm-up: (start as perf_counter, functions so far).
+_HANDED: dict[str, tuple[float, int]] = {}
+
+
+def hand_over(game: str, start: float, count: int) -> None:
+    """Leave an announced compile to the game's warm-up, which goes on with its line.
+
+    The command line imports the simulator before the run's warm-up; if
+    that import compiled long enough to be announced, the warm-up shows one
+    line and one total for the whole wait, begun at ``start`` with ``count``
+    functions compiled, not a second notice.
+    """
+    _HANDED[game] = (start, count)
+
+
+def take_over(game: str) -> tuple[float, int] | None:
+    """``(start, count)`` of a compile handed over for ``game`` (``None`` if none), forgotten."""
+    return _HANDED.pop(game, None)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What :func:`run_compiling` did: wall seconds, and the functions numba compiled."""
+
+    seconds: float
+    names: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        """Number of functions compiled."""
+        return len(self.names)
+
+
+def _live(stream) -> bool:
+    """Whether ``stream`` shows a redrawn line (a terminal or a notebook)."""
+    if "ipykernel" in sys.modules:
+        return True
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def run_compiling(
+    work: Callable[[], object],
+    label: str,
+    progress: bool = True,
+    notice_after: float = 0.0,
+    on_notice: Callable[[], None] | None = None,
+    since: float | None = None,
+    before: int = 0,
+) -> tuple[object, Compiled]:
+    """Run ``work()`` on a helper thread; return its result and what numba compiled meanwhile.
+
+    With ``progress``, once ``notice_after`` seconds have passed and numba has
+    compiled at least one function, ``on_notice()`` is called (once) and a
+    terminal or notebook shows ``{label}: N functions so far (name), T s``,
+    redrawn as numba works and erased at the end. Loading kernels from the
+    cache compiles nothing, so it shows nothing however long it takes.
+    ``since`` (a ``time.perf_counter()``) and ``before`` (functions) carry
+    on the line of a compile begun earlier. Without ``progress`` nothing is
+    printed. An exception of ``work`` is re-raised here.
+    """
+    from .progress import progress_bar
+
+    done, result, failed = threading.Event(), [], []
+
+    def run():
+        try:
+            result.append(work())
+        except BaseException as err:  # re-raised below, in the caller's thread
+            failed.append(err)
+        finally:
+            done.set()
+
+    start = time.perf_counter()
+    shown_from = start if since is None else since
+    with watch_compiles() as watch:
+        threading.Thread(target=run, name="trickgym-compile", daemon=True).start()
+        bar = None
+        try:
+            while not done.wait(POLL_SECONDS):
+                count = before + watch.count
+                elapsed = time.perf_counter() - shown_from
+                if not progress or not count or elapsed < notice_after:
+                    continue
+                if bar is None:
+                    if on_notice is not None:
+                        on_notice()
+                    live = _live(sys.stderr)
+                    bar = progress_bar(
+                        total=None, bar_format="{desc}", leave=False, disable=not live
+                    )
+                noun = "function" if count == 1 else "functions"
+                bar.set_description_str(
+                    f"{label}: {count} {noun} so far ({watch.current()}), {elapsed:.0f} s"
+                )
+        finally:
+            if bar is not None:
+                bar.close()
+    seconds = time.perf_counter() - start
+    if failed:
+        raise failed[0]
+    return result[0], Compiled(seconds, tuple(watch.names))

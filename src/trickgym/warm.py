@@ -1,0 +1,317 @@
+"""Build the compiled kernels ahead of time: ``trickgym warm`` (for cluster images, Dask workers).
+
+numba compiles a kernel the first time it runs and caches it on disk (beside
+the sources, or in ``NUMBA_CACHE_DIR``); later processes load it in a
+fraction of a second. :func:`warm` runs, for each game and table, a tiny
+simulation (one deal, one match) with random agents, then rule agents, then
+an oracle seat, then the single Gymnasium env and the vector env (reset and a
+few steps), so that the cache holds every kernel those runs use. Each step
+reports the functions numba compiled (its ``numba:compile`` events) and the
+seconds it took; a step whose kernels were cached already compiles nothing.
+
+Random and rule agents are a run-time argument of the same loops, as are
+Troggu's table size and Pinochle's mode (a 7-player Troggu run after a
+4-player warm-up, or an exchange-mode Pinochle run after kitty, compiles
+nothing), so the rule agents' step loads what the random agents' step
+compiled; a run with an oracle seat has loops of its own, linked with the
+solver.
+
+Not built: the double-dummy columns of ``simulate(dd=True)`` beyond what
+every run imports, the Monte Carlo and learnt agents, ``obs_mode="features"``
+and the PettingZoo envs (run them once to cache their kernels too).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .compiling import Compiled, run_compiling
+
+__all__ = ["AGENTS", "GAMES", "WarmReport", "WarmStep", "warm"]
+
+#: The games :func:`warm` builds, in the order it builds them.
+GAMES = ("solowhist", "troggu", "phat", "pinochle")
+#: The built-in agents it can warm up (the kinds the compiled loops run).
+AGENTS = ("random", "rule", "oracle")
+# Troggu's kernels take the table size as a run-time argument (one compile
+# serves 3 to 8 players: checked with numba's compile events, a 7-player run
+# after a 4-player one compiles nothing), so one size is enough by default.
+TROGGU_PLAYERS = (4,)
+PINOCHLE_MODES = ("kitty", "exchange")
+
+_WHAT = {"random": "random agents", "rule": "rule agents", "oracle": "an oracle seat"}
+
+
+@dataclass(frozen=True)
+class WarmStep:
+    """One step of :func:`warm`: what ran, how long it took, the functions compiled."""
+
+    game: str
+    table: str
+    what: str
+    seconds: float
+    names: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        """Functions numba compiled in this step (0: all loaded from the cache)."""
+        return len(self.names)
+
+    def format(self) -> str:
+        """One line: ``  rule agents          12 functions compiled in    9.8 s``."""
+        noun = "function " if self.count == 1 else "functions"
+        return f"  {self.what:<22}{self.count:>5} {noun} compiled in {self.seconds:6.1f} s"
+
+
+@dataclass
+class WarmReport:
+    """What :func:`warm` did: its steps, in order, and where numba caches the kernels."""
+
+    steps: list[WarmStep] = field(default_factory=list)
+    cache: str = ""
+
+    @property
+    def seconds(self) -> float:
+        """Wall seconds of all the steps."""
+        return sum(s.seconds for s in self.steps)
+
+    @property
+    def count(self) -> int:
+        """Functions compiled by all the steps."""
+        return sum(s.count for s in self.steps)
+
+    def total_line(self) -> str:
+        """The last line of the report: totals and the cache folder."""
+        return (
+            f"total: {_functions(self.count)} compiled in {self.seconds:.0f} s; "
+            f"kernels cached {self.cache}"
+        )
+
+    def format(self) -> str:
+        """The report as text: the steps under their game, a subtotal per game, the total."""
+        lines, heading = [], None
+        for step in self.steps:
+            title = f"{step.game}{f' ({step.table})' if step.table else ''}"
+            if title != heading:
+                lines.append(title)
+                heading = title
+            lines.append(step.format())
+        for game in dict.fromkeys(s.game for s in self.steps):
+            lines.append(_game_line(game, [s for s in self.steps if s.game == game]))
+        lines.append(self.total_line())
+        return "\n".join(lines)
+
+
+def _functions(count: int) -> str:
+    return f"{count} function{'s' * (count != 1)}"
+
+
+def _game_line(game: str, steps: list[WarmStep]) -> str:
+    count = sum(s.count for s in steps)
+    return f"{game}: {_functions(count)} compiled in {sum(s.seconds for s in steps):.0f} s"
+
+
+def cache_location() -> str:
+    """Where numba writes the kernels: ``NUMBA_CACHE_DIR``, or beside the package sources."""
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if folder:
+        return f"in {folder} (NUMBA_CACHE_DIR)"
+    here = os.path.dirname(os.path.abspath(__file__))
+    return f"in __pycache__ folders beside the sources ({here}, agents, envs)"
+
+
+def _names(value, allowed: tuple, what: str) -> tuple:
+    """A tuple of names from ``None`` (all), a name, ``"a,b"`` or a list; unknown ones refused."""
+    if value is None:
+        return allowed
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",") if v.strip()]
+    names = tuple(value)
+    if not names:
+        raise ValueError(f"no {what} given; allowed: {', '.join(allowed)}")
+    for name in names:
+        if name not in allowed:
+            raise ValueError(f"unknown {what} {name!r} for warm; allowed: {', '.join(allowed)}")
+    return tuple(dict.fromkeys(names))
+
+
+def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
+    """``(game, options)`` for every table to warm; ``players``/``modes`` checked first."""
+    import trickgym
+
+    if players is not None and "troggu" not in games:
+        raise ValueError(
+            f"players= (--players) is for troggu, not among the games to warm ({', '.join(games)})"
+        )
+    if modes is not None and "pinochle" not in games:
+        raise ValueError(
+            f"modes= (--mode) is for pinochle, not among the games to warm ({', '.join(games)})"
+        )
+    if isinstance(players, int):
+        players = (players,)
+    if isinstance(modes, str):
+        modes = (modes,)
+    tables = []
+    for game in games:
+        if game == "troggu":
+            sizes = TROGGU_PLAYERS if players is None else tuple(players)
+            tables += [(game, {"players": p}) for p in dict.fromkeys(sizes)]
+        elif game == "pinochle":
+            chosen = PINOCHLE_MODES if modes is None else tuple(modes)
+            tables += [(game, {"mode": m}) for m in dict.fromkeys(chosen)]
+        else:
+            tables.append((game, {}))
+    for game, options in tables:
+        trickgym.game(game, **options)  # a bad table size or mode: ValueError naming it
+    return tables
+
+
+def _env_id(game: str) -> str:
+    from trickgym.envs import ENV_IDS
+
+    for env_id, entry in ENV_IDS.items():
+        if entry.split(":")[0].rsplit(".", 1)[-1] == game:
+            return env_id
+    raise ValueError(f"no Gymnasium env for {game!r}")  # pragma: no cover - every game has one
+
+
+def _simulations(game: str, options: dict, seats) -> None:
+    """One deal (or match) of each way ``simulate`` runs ``game``, with agents ``seats``."""
+    import trickgym
+    from trickgym.sim import simulate
+
+    runs = [{"matches": 1}] if game == "phat" else [{"deals": 1}]
+    if game == "solowhist":  # BGA's dealing: whole matches, a kernel of their own
+        per = trickgym.game(game, **options).options.num_deals
+        runs.append({"deals": per, "dealing": "match"})
+    if game == "pinochle":  # races to the target: a kernel of their own, whatever the
+        # target; a low one, as random agents might not reach 1500 in the hands allowed
+        runs.append({"matches": 1, "target": 10})
+    for run in runs:
+        simulate(game, agents=seats, seed=0, **{**options, **run})
+
+
+def _single_env(game: str, options: dict, opponents: str) -> None:
+    """Reset the single env and step it to the end of an episode (first legal actions)."""
+    import gymnasium as gym
+    import numpy as np
+
+    env = gym.make(_env_id(game), opponents=opponents, **options)
+    try:
+        env.reset(seed=0)
+        for _ in range(10_000):
+            action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+    finally:
+        env.close()
+
+
+def _vector_env(game: str, options: dict, opponents: str) -> None:
+    """Reset and step the vector env, serial and threaded, past the end of an episode."""
+    import gymnasium as gym
+
+    for parallel in (False, True):
+        env = gym.make_vec(
+            _env_id(game),
+            num_envs=2,
+            vectorization_mode="vector_entry_point",
+            opponents=opponents,
+            parallel=parallel,
+            **options,
+        )
+        try:
+            env.reset(seed=0)
+            for _ in range(200):
+                env.step(env.unwrapped.action_masks().argmax(axis=1))
+        finally:
+            env.close()
+
+
+def _steps(game: str, options: dict, agents: tuple, envs: bool):
+    """``(what, work)`` pairs for one table."""
+    import trickgym
+
+    n_seats = trickgym.game(game, **options).n_seats
+    others = "rule" if "rule" in agents else "random"
+    for name in agents:
+        seats = [name, *[others] * (n_seats - 1)] if name == "oracle" else name
+        yield _WHAT[name], (lambda s=seats: _simulations(game, options, s))
+    if envs:
+        yield "single env", lambda: _single_env(game, options, others)
+        yield "vector env", lambda: _vector_env(game, options, others)
+
+
+def warm(
+    game=None,
+    agents=AGENTS,
+    *,
+    players=None,
+    modes=None,
+    envs: bool = True,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> WarmReport:
+    """Compile (or load from numba's cache) the kernels that runs of these games use.
+
+    Parameters
+    ----------
+    game : str or list of str, optional
+        ``"solowhist"``, ``"troggu"``, ``"phat"``, ``"pinochle"``, several
+        (a list or ``"a,b"``); default all four.
+    agents : str or list of str
+        Built-in agents to run, among ``random``, ``rule`` and ``oracle``
+        (an oracle seat, the others rule agents, or random ones without
+        ``rule``); default all three.
+    players : int or list of int, optional
+        Troggu table sizes (3..8); default one size, as the kernels do not
+        depend on it.
+    modes : str or list of str, optional
+        Pinochle modes; default ``kitty`` and ``exchange``.
+    envs : bool
+        Also reset and step the Gymnasium env and the vector env.
+    progress : bool
+        While numba compiles, show on a terminal (stderr) the functions
+        compiled so far; ``False``: print nothing.
+    log : callable, optional
+        Called with each line of the report as soon as it is known (the
+        command line prints them).
+
+    Returns
+    -------
+    WarmReport
+        The steps with their seconds and compiled functions; ``format()``
+        gives the text ``trickgym warm`` prints.
+    """
+    games = _names(game, GAMES, "game")
+    agents = _names(agents, AGENTS, "agent")
+    tables = _tables(games, players, modes)
+    report = WarmReport(cache=cache_location())
+    say = log or (lambda line: None)
+
+    def step(game_name: str, table: str, what: str, work) -> None:
+        label = f"compiling the {game_name} kernels ({what})"
+        _, done = run_compiling(work, label, progress)
+        report.steps.append(_step(game_name, table, what, done))
+        say(report.steps[-1].format())
+
+    # The imports are a step of their own, so their seconds are not a game's (and a
+    # kernel with an explicit signature, compiled as its module loads, is counted).
+    say("imports")
+    step("imports", "", "import trickgym.sim", lambda: __import__("trickgym.sim"))
+    for i, (name, options) in enumerate(tables):
+        table = ", ".join(f"{k}={v}" for k, v in options.items())
+        say(f"{name}{f' ({table})' if table else ''}")
+        for what, work in _steps(name, options, agents, envs):
+            step(name, table, what, work)
+        if i + 1 == len(tables) or tables[i + 1][0] != name:
+            say(_game_line(name, [s for s in report.steps if s.game == name]))
+    say(report.total_line())
+    return report
+
+
+def _step(game: str, table: str, what: str, done: Compiled) -> WarmStep:
+    return WarmStep(game, table, what, done.seconds, done.names)
