@@ -104,7 +104,7 @@ def kernel_scratch(game) -> tuple[np.ndarray, np.ndarray]:
     """
     from .rule import params_matrix
 
-    return np.empty(1, dtype=game.obs_dtype), params_matrix(game.name, game.n_seats)
+    return np.empty(1, dtype=game.obs_dtype), params_matrix(game, game.n_seats)
 
 
 __all__ = [

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PLAY_PHASE", "rule_position"]
-
-PLAY_PHASE = {"solowhist": 4, "phat": 0, "pinochle": 5, "troggu": 3}
-_TROGGU_MISERE = 1
+__all__ = ["rule_position"]
 
 
 def rule_position(game, seed: int, cards_left: int, misere: bool = False):
     """The state of deal ``seed`` once the player to move holds at most ``cards_left`` cards
     in the card play, every seat a rule agent; None if the deal ends first (a passed-out
-    deal) or, unless ``misere``, its contract is a Troggu Misère (no declaring side).
+    deal) or, unless ``misere``, its contract has no declaring side (a Troggu Misère).
     """
     from trickgym.agents.builtin import RULE
     from trickgym.agents.loops import act
@@ -26,15 +23,15 @@ def rule_position(game, seed: int, cards_left: int, misere: bool = False):
 
     if isinstance(cards_left, bool) or not isinstance(cards_left, int) or cards_left < 1:
         raise ValueError(f"cards_left must be a positive integer, got {cards_left!r}")
-    params = params_matrix(game.name, game.n_seats)
+    params = params_matrix(game, game.n_seats)
     rng = np.array([seed + 1], dtype=np.uint64)
     scratch = np.empty(1, dtype=game.obs_dtype)
     state = game.deal(seed=seed)
-    play = PLAY_PHASE[game.name]
+    play = game.play_phase
     while not state.is_over:
         rec = state.record
         if int(rec["phase"]) == play:
-            if game.name == "troggu" and int(rec["contract"]) == _TROGGU_MISERE and not misere:
+            if not misere and not game.has_side(rec):
                 return None
             if bin(int(rec["hands"][int(rec["to_move"])])).count("1") <= cards_left:
                 return state

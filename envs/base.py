@@ -167,7 +167,7 @@ class TrickEnv(gym.Env):
         self._oracle = oracle_flag(self._kinds)  # None: the play loop links no solver
         from trickgym.agents.rule import params_matrix
 
-        self._params = params_matrix(self.game.name, n, rule_options)
+        self._params = params_matrix(self.game, n, rule_options)
         self.action_space = LegalDiscrete(self.game.n_actions, self._current_mask)
         self.obs_mode = obs_mode
         if obs_mode == "features":

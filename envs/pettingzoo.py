@@ -66,13 +66,7 @@ __all__ = [
 ]
 
 
-def _obs_shapes(game_name: str) -> dict:
-    import importlib
-
-    return importlib.import_module(f"trickgym.games.{game_name}.encode").OBS_SHAPES
-
-
-GAMES = ("solowhist", "troggu", "phat", "pinochle")
+GAMES = tuple(trickgym.GAMES)
 
 
 class TrickAECEnv(AECEnv):
@@ -130,7 +124,7 @@ class TrickAECEnv(AECEnv):
         n = self.game.n_seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
-        shapes = dict(_obs_shapes(game))
+        shapes = dict(self.game.obs_shapes)
         mask_shape = shapes.pop("action_mask")
         self._box_keys = box_scalar_keys(shapes)
         if obs_mode == "features":

@@ -7,7 +7,6 @@ import importlib
 import numpy as np
 from trickgym.agents.loops import act
 from trickgym.agents.mc.memory import update_memory
-from trickgym.agents.mc.phases import SEARCHED
 from trickgym.agents.rule import params_matrix
 
 import trickgym
@@ -38,7 +37,7 @@ def record_of(game, array, seat):
 def reach(game, seed, steps):
     """A state after ``steps`` rule-agent actions from deal ``seed`` (or its end), with
     the memory each seat's Monte Carlo agent would have built."""
-    params = params_matrix(game.name, game.n_seats)
+    params = params_matrix(game, game.n_seats)
     rng = np.array([seed + 1], dtype=np.uint64)
     scratch = np.empty(1, dtype=game.obs_dtype)
     state = game.deal(seed=seed)
@@ -47,11 +46,11 @@ def reach(game, seed, steps):
         if state.is_over:
             break
         p = state.current_player
-        update_memory(game.name, record_of(game, state.array, p)[0], memory[p])
+        update_memory(game, record_of(game, state.array, p)[0], memory[p])
         state.apply(int(act(1, state.array[0], p, rng, scratch, params, None)))
     if not state.is_over:
         p = state.current_player
-        update_memory(game.name, record_of(game, state.array, p)[0], memory[p])
+        update_memory(game, record_of(game, state.array, p)[0], memory[p])
     return state, memory
 
 
@@ -60,7 +59,7 @@ def searched(game, state):
     if state.is_over:
         return False
     rec = record_of(game, state.array, state.current_player)
-    return int(rec[0]["phase"]) in SEARCHED[game.name]
+    return int(rec[0]["phase"]) in game.search.phases
 
 
 def make_game(name, opts):

@@ -1,7 +1,7 @@
 """``LearntAgent``: plays a learnt value network, with no search and no PyTorch.
 
-At each searched decision (the phases PIMC searches,
-:mod:`trickgym.agents.mc.phases`) the agent encodes its seat's observation
+At each searched decision (the phases PIMC searches, the game's
+``search.phases``) the agent encodes its seat's observation
 record as a feature vector, asks the network for every action's value and
 plays the legal action valued highest. The rule agent's action is kept
 unless another is valued more than a margin above it (per phase, chosen
@@ -33,9 +33,7 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 
 def weights_name(game) -> str:
     """The file name of a game's shipped weights: ``solowhist.npz``, ``troggu-5p.npz``."""
-    if game.name == "troggu":
-        return f"troggu-{game.n_seats}p.npz"
-    return f"{game.name}.npz"
+    return f"{game.tag}.npz"
 
 
 def shipped_weights() -> list[str]:
@@ -53,8 +51,6 @@ class LearntAgent:
     """
 
     def __init__(self, game, weights=None, margin=None, seed=None, rule_options=None):
-        from trickgym.agents.mc.agent import _rule_kernel
-        from trickgym.agents.mc.phases import SEARCHED
         from trickgym.agents.rule import params_matrix
 
         from trickgym.api import Game
@@ -106,9 +102,9 @@ class LearntAgent:
         self.seed = seed_rng(seed)
         self._own_seed = 0 if seed is None else self.seed
         self.rng = np.array([self.seed], dtype=np.uint64)
-        self.params = params_matrix(game.name, game.n_seats, rule_options)
-        self._rule_action = _rule_kernel(game.name)
-        self._searched = SEARCHED[game.name]
+        self.params = params_matrix(game, game.n_seats, rule_options)
+        self._rule_action = game.rule_kernel
+        self._searched = game.search.phases
 
     def __repr__(self) -> str:
         margins = self.margins or self.margin

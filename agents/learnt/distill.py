@@ -47,15 +47,15 @@ __all__ = [
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
-def bidding_phases(game_name: str) -> tuple[int, ...]:
+def bidding_phases(game) -> tuple[int, ...]:
     """The searched phases before the card play (auctions, offers, trump choices):
-    few decisions a deal, cheap to label and worth the most, so labelled apart."""
-    import importlib
+    few decisions a deal, cheap to label and worth the most, so labelled apart.
 
-    from trickgym.agents.mc.phases import SEARCHED
+    ``game`` is a game name, ``Game`` or its class."""
+    from trickgym.games import game_class
 
-    play = importlib.import_module(f"trickgym.games.{game_name}.constants").PLAY
-    return tuple(sorted(p for p in SEARCHED[game_name] if p != play))
+    cls = game_class(game)
+    return tuple(sorted(p for p in cls.search.phases if p != cls.play_phase))
 
 
 @dataclass
@@ -124,7 +124,7 @@ class _TeacherSeat:
         game = t.game
         legal = np.flatnonzero(action_mask)
         rec = record[0]
-        update_memory(game.name, rec, t.memory)
+        update_memory(game, rec, t.memory)
         if len(legal) == 1:
             return int(legal[0])
         seat = int(rec["seat"])
@@ -167,7 +167,7 @@ def _label_chunk(game_name, options, seed, first, count, samples, explore, teach
     game, teachers, plan = _WORKER[key]
     sink: list = []
     seats = [_TeacherSeat(t, plan, explore, sink, phases) for t in teachers]
-    unit = {"matches": count} if game_name == "phat" else {"deals": count}
+    unit = {game.run_unit: count}
     trickgym.simulate(game_name, agents=seats, seed=seed, first=first, **unit, **options)
     if not sink:
         n_features, n_actions = plan.size, game.n_actions
@@ -203,7 +203,7 @@ def collect(
     """Label the decisions of ``deals`` self-played deals (Phat: matches) of ``seed``.
 
     ``samples`` is PIMC's budget per decision (default the game's,
-    ``trickgym.agents.mc.DEFAULT_SAMPLES``); ``explore`` the chance that a
+    ``game.search.samples``); ``explore`` the chance that a
     seat plays the rule agent's action instead of PIMC's; ``workers``
     processes (default: the cores) take ``chunk`` deals at a time.
     ``phases`` (phase numbers) labels only those decisions; the seats take

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
 
-__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_SAMPLES", "ISMCTSAgent", "PIMCAgent", "make_mc_agent"]
+__all__ = ["ISMCTSAgent", "PIMCAgent", "make_mc_agent"]
 
-GAMES = ("solowhist", "troggu", "phat", "pinochle")
-# Default budgets per game: each keeps a 1,000-deal duplicate tournament
-# against the rule agent under ten minutes (Solo Whist, solved: 8.7 measured on
-# a loaded 2-core machine) (benchmarks/bench_mc.py); games
-# with more decisions per tournament (Troggu's seatings, Phat's matches)
-# get less per decision.
-DEFAULT_SAMPLES = {"solowhist": 24, "troggu": 32, "phat": 32, "pinochle": 96}
-DEFAULT_OTHERS = {"solowhist": "tree", "troggu": "tree", "phat": "tree", "pinochle": "rule"}
+# Default budgets per game are the game's ``search`` (trickgym.api.SearchDefaults): each
+# keeps a 1,000-deal duplicate tournament against the rule agent under ten minutes
+# (Solo Whist, solved: 8.7 measured on a loaded 2-core machine) (benchmarks/bench_mc.py);
+# games with more decisions per tournament (Troggu's seatings, Phat's matches) get less
+# per decision.
 # Node budget of one solver call (Solo Whist; a few tens of milliseconds): a sample
 # whose solve runs out of it is left out of that decision's averages.
 DEFAULT_NODE_LIMIT = 100_000
@@ -34,19 +32,6 @@ DEFAULT_ISMCTS_DD_CARDS = 6
 # above Solo: Misère and up valued by the calibrated made-rates).
 BIDS = ("playouts", "dd", "calibrated", "hybrid")
 DEFAULT_BIDS = "playouts"
-DEFAULT_ITERATIONS = {"solowhist": 800, "troggu": 200, "phat": 200, "pinochle": 600}
-
-
-def _rule_kernel(game_name):
-    """``rule_action(obs, params, rng)`` of a game's rule agent."""
-    from trickgym.agents.rule import phat, pinochle, solowhist, troggu
-
-    return {
-        "solowhist": solowhist.rule_action,
-        "troggu": troggu.rule_action,
-        "phat": phat.rule_action,
-        "pinochle": pinochle.rule_action,
-    }[game_name]
 
 
 class _MonteCarloAgent:
@@ -61,20 +46,20 @@ class _MonteCarloAgent:
             raise ValueError(
                 f"game must be a trickgym Game (trickgym.game(name, ...)), got {game!r}"
             )
-        if game.name not in GAMES:
-            raise ValueError(f"no Monte Carlo agent for game {game.name!r}; games: {GAMES}")
+        if getattr(game, "search", None) is None:
+            raise ValueError(f"no Monte Carlo agent for game {game.name!r} (it has no search)")
         self.game = game
         self.seed = seed_rng(seed)
         # Without a seed of its own, the agent is seeded by the deals alone, so
         # runs that name it (simulate, tournaments, play) are reproducible.
         self._own_seed = 0 if seed is None else self.seed
         self.rng = np.array([self.seed], dtype=np.uint64)
-        self.params = params_matrix(game.name, game.n_seats, rule_options)
+        self.params = params_matrix(game, game.n_seats, rule_options)
         self.template = game.new_match(0)
         self.memory = np.zeros(4, dtype=np.uint64)
         self.uniform = 0  # decisions' determinisations drawn exactly uniformly
         self.samples_drawn = 0
-        self._rule_action = _rule_kernel(game.name)
+        self._rule_action = game.rule_kernel
         self._dd_table = None
         self._pt_table = None
         self.tt_mb = 8
@@ -104,7 +89,7 @@ class _MonteCarloAgent:
         legal = np.flatnonzero(action_mask)
         if len(legal) == 0:
             raise ValueError("no legal action in the mask")
-        update_memory(self.game.name, record[0], self.memory)
+        update_memory(self.game, record[0], self.memory)
         if len(legal) == 1:
             return int(legal[0])
         if not self._searched(record[0]):
@@ -113,18 +98,18 @@ class _MonteCarloAgent:
         return int(self._search(record, legal))
 
     def _table(self):
-        """The solver table kept for the agent's life (Solo Whist; a token one elsewhere)."""
+        """The double-dummy solver's table kept for the agent's life (a token one for games
+        whose card play the point-trick solver values)."""
         if self._dd_table is None:
             from trickgym.solvers.dd_search import META_NODE_LIMIT, new_table
 
-            self._dd_table = new_table(self.tt_mb if self.game.name == "solowhist" else 0.01)
+            self._dd_table = new_table(self.tt_mb if self.game.solver == "dd" else 0.01)
             self._dd_table[1][META_NODE_LIMIT] = self.node_limit
         return self._dd_table
 
     def _searched(self, rec) -> bool:
-        from .phases import searched_phase
-
-        return searched_phase(self.game.name, rec)
+        """Whether the decision of record ``rec`` is searched (else the rule agent acts)."""
+        return int(rec["phase"]) in self.game.search.phases
 
     def _search(self, record, legal) -> int:
         raise NotImplementedError
@@ -134,7 +119,7 @@ class PIMCAgent(_MonteCarloAgent):
     """Determinised Monte Carlo: each legal action's mean payoff over sampled deals.
 
     ``samples`` determinisations per decision (default per game:
-    ``DEFAULT_SAMPLES``). Solo Whist is valued by the double-dummy solver on
+    ``game.search.samples``). Solo Whist is valued by the double-dummy solver on
     every sampled deal (:mod:`.pimc_dd`): cards with at most ``dd_cards``
     cards in hand (default 12: from the second trick on; 13: from the first
     card; 0 turns the solver off), and, with ``dd_bids``, calls and the
@@ -197,18 +182,19 @@ class PIMCAgent(_MonteCarloAgent):
                 f"bid_calibration must be a BidCalibration or its dict, got {bid_calibration!r}"
             )
         self.bid_calibration = bid_calibration
-        self.bids = bids if game.name == "solowhist" else "playouts"
+        dd = game.solver == "dd"  # the double-dummy options and bidders (Solo Whist)
+        self.bids = bids if dd else "playouts"
         dd_bids = self.bids == "dd"
         if samples is None:
-            samples = DEFAULT_SAMPLES[game.name]
+            samples = game.search.samples
         for name, v in (("dd_cards", dd_cards), ("exact_cards", exact_cards)):
             if v is None:
                 continue
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 13:
                 raise ValueError(f"{name} must be an integer 0..13, got {v!r}")
-        self.dd_cards = dd_cards if game.name == "solowhist" else 0
+        self.dd_cards = dd_cards if dd else 0
         self.solve_cards = self._solve_line(solve_cards)
-        self.dd_bids = bool(dd_bids) and game.name == "solowhist"
+        self.dd_bids = bool(dd_bids) and dd
         self.exact_cards = EXACT_CARDS if exact_cards is None else exact_cards
         if not (isinstance(tt_mb, int | float) and tt_mb > 0):
             raise ValueError(f"tt_mb must be a positive number of megabytes, got {tt_mb!r}")
@@ -224,9 +210,12 @@ class PIMCAgent(_MonteCarloAgent):
         from trickgym.agents.solved_points import PIMC_SOLVE_CARDS
         from trickgym.agents.solved_points import solve_cards as line
 
-        if self.game.name == "solowhist":
+        if self.game.solver != "points":
             if solve_cards not in (None, 0):
-                raise ValueError("solve_cards is for Phat, Pinochle, Troggu; Solo Whist: dd_cards")
+                raise ValueError(
+                    "solve_cards is for the games the point-trick solver plays (Phat, "
+                    f"Pinochle, Troggu); {self.game.name}: dd_cards"
+                )
             return 0
         if solve_cards is None:
             return line(PIMC_SOLVE_CARDS, self.game.name, self.game.n_seats)
@@ -254,15 +243,14 @@ class PIMCAgent(_MonteCarloAgent):
 
     def _solved(self, rec) -> bool:
         """Whether this decision is valued by a solver (by phase and hand size)."""
-        from trickgym.agents.positions import PLAY_PHASE
-
+        game = self.game
         in_hand = bin(int(rec["hand"])).count("1")
-        if self.game.name != "solowhist":
-            play = int(rec["phase"]) == PLAY_PHASE[self.game.name]
-            if self.game.name == "troggu" and int(rec["contract"]) == 1:  # Misère: no side
+        play = int(rec["phase"]) == game.play_phase
+        if game.solver == "points":
+            if not game.has_side(rec):  # the solver values a side's points: none to value
                 return False
             return play and in_hand <= self.solve_cards
-        if int(rec["phase"]) == 4:  # Solo Whist PLAY
+        if play:
             return self.dd_cards > 0 and in_hand <= self.dd_cards
         return self.dd_bids
 
@@ -278,14 +266,15 @@ class PIMCAgent(_MonteCarloAgent):
 
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
-        if self.game.name != "solowhist" and self._solved(record[0]):
+        solved = self._solved(record[0])
+        if solved and self.game.solver == "points":
             from .pimc_points import pimc_points_values
 
             self.uniform += pimc_points_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
                 self._points_table(), values, counts,
             )  # fmt: skip
-        elif self.game.name == "solowhist" and self._solved(record[0]):
+        elif solved:
             from .pimc_dd import pimc_dd_values
 
             self.uniform += pimc_dd_values(
@@ -302,7 +291,8 @@ class PIMCAgent(_MonteCarloAgent):
 
     def _search(self, record, legal) -> int:
         rec = record[0]
-        if self.bids == "calibrated" and int(rec["phase"]) != 4:
+        bidding = int(rec["phase"]) != self.game.play_phase
+        if self.bids == "calibrated" and bidding:
             from .solved_bids import solved_call
 
             call = solved_call(self, record)
@@ -310,8 +300,8 @@ class PIMCAgent(_MonteCarloAgent):
                 return int(call)
             seat = int(rec["seat"])
             return int(self._rule_action(rec, self.params[seat]["values"], self.rng))
-        hybrid = self.bids == "hybrid" and int(rec["phase"]) != 4
-        if hybrid and int(rec["phase"]) == 3:  # TRUMP_CHOICE
+        hybrid = self.bids == "hybrid" and bidding
+        if hybrid and int(rec["phase"]) == TRUMP_CHOICE:  # the bidders are Solo Whist's
             from .solved_bids import solved_call
 
             call = solved_call(self, record)
@@ -327,8 +317,6 @@ class PIMCAgent(_MonteCarloAgent):
             ties = legal[means >= best - 1e-9]
             return rule if rule in ties else int(ties[0])
         if hybrid:
-            from trickgym.games.solowhist.constants import SOLO_CALL
-
             from .solved_bids import call_values
 
             solved = call_values(self, record, solo=False)
@@ -342,10 +330,10 @@ class PIMCAgent(_MonteCarloAgent):
 class ISMCTSAgent(_MonteCarloAgent):
     """Single-observer ISMCTS with rule-agent rollouts.
 
-    ``iterations`` per decision (default per game: ``DEFAULT_ITERATIONS``);
+    ``iterations`` per decision (default per game: ``game.search.iterations``);
     ``exploration`` is the UCB1 constant on payoffs scaled by their RMS.
     ``others="tree"`` lets every seat choose in the tree (classic
-    SO-ISMCTS); ``"rule"`` (default per game: ``DEFAULT_OTHERS``) has the
+    SO-ISMCTS); ``"rule"`` (default per game: ``game.search.others``) has the
     other seats act by the rule agent inside the tree as well. Solo Whist
     leaves with at most ``dd_cards`` cards in hand (default
     ``DEFAULT_ISMCTS_DD_CARDS``) are valued by the double-dummy solver
@@ -368,17 +356,17 @@ class ISMCTSAgent(_MonteCarloAgent):
             dd_cards = DEFAULT_ISMCTS_DD_CARDS
         if isinstance(dd_cards, bool) or not isinstance(dd_cards, int) or not 0 <= dd_cards <= 13:
             raise ValueError(f"dd_cards must be an integer 0..13, got {dd_cards!r}")
-        self.dd_cards = dd_cards if game.name == "solowhist" else 0
+        self.dd_cards = dd_cards if game.solver == "dd" else 0
         if not (isinstance(tt_mb, int | float) and tt_mb > 0):
             raise ValueError(f"tt_mb must be a positive number of megabytes, got {tt_mb!r}")
         self.tt_mb = tt_mb
         if others is None:
-            others = DEFAULT_OTHERS[game.name]
+            others = game.search.others
         if others not in ("tree", "rule"):
             raise ValueError(f"others must be 'tree' or 'rule', got {others!r}")
         self.others = others
         if iterations is None:
-            iterations = DEFAULT_ITERATIONS[game.name]
+            iterations = game.search.iterations
         if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
         if iterations < 1:

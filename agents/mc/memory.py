@@ -1,5 +1,6 @@
 """What a seat remembers across its own decisions and the record does not repeat.
 
+Kept for the games whose ``search.trick_memory`` says so (Pinochle).
 Pinochle's observation record does not say which team won the cards of
 past tricks, though every player saw it. Each seat plays to every trick,
 so between two of its decisions in the play exactly one trick ends: the
@@ -15,14 +16,12 @@ import numpy as np
 
 __all__ = ["update_memory"]
 
-_PLAY = 5  # pinochle.constants.PLAY
 
-
-def update_memory(game_name: str, rec, memory: np.ndarray) -> None:
-    """Update the seat's memory from its observation record ``rec``."""
-    if game_name != "pinochle":
+def update_memory(game, rec, memory: np.ndarray) -> None:
+    """Update the seat's memory of ``game`` (a ``Game``) from its observation record ``rec``."""
+    if not game.search.trick_memory:
         return
-    if int(rec["phase"]) != _PLAY or int(rec["trick_no"]) == 0:
+    if int(rec["phase"]) != game.play_phase or int(rec["trick_no"]) == 0:
         memory[:] = 0
         return
     trick_no = int(rec["trick_no"])
@@ -46,7 +45,7 @@ def update_memory(game_name: str, rec, memory: np.ndarray) -> None:
         unknown = done & ~int(memory[0]) & ~int(memory[1])
         won = rec["tricks_won"]
         need0 = 4 * (int(won[0]) + int(won[2])) - bin(int(memory[0])).count("1")
-        cards = [c for c in range(48) if (unknown >> c) & 1]
+        cards = [c for c in range(game.deck.n_cards) if (unknown >> c) & 1]
         for i, c in enumerate(cards):
             memory[0 if i < need0 else 1] |= np.uint64(1 << c)
         memory[3] = 1

@@ -35,27 +35,21 @@ def params_row(options) -> np.ndarray:
     return row
 
 
-def options_class(game_name: str):
-    """The ``RuleOptions`` dataclass of ``game_name``'s rule agent."""
-    from . import phat, pinochle, solowhist, troggu
+def options_class(game):
+    """The ``RuleOptions`` dataclass of a game's rule agent (a game name, ``Game`` or its class)."""
+    from trickgym.games import game_class
 
-    classes = {
-        "solowhist": solowhist.RuleOptions,
-        "troggu": troggu.RuleOptions,
-        "phat": phat.RuleOptions,
-        "pinochle": pinochle.RuleOptions,
-    }
-    if game_name not in classes:
-        raise ValueError(f"unknown game {game_name!r}; available: {', '.join(sorted(classes))}")
-    return classes[game_name]
+    return game_class(game).rule_options
 
 
-def params_matrix(game_name: str, n_seats: int, options=None) -> np.ndarray:
+def params_matrix(game, n_seats: int, options=None) -> np.ndarray:
     """Per-seat parameter records (:data:`PARAMS_DTYPE`, field ``values``).
 
-    ``options`` is None (defaults), one options object, or a list of one per seat.
+    ``game`` is a game name, ``Game`` or its class; ``options`` is None
+    (defaults), one options object, or a list of one per seat.
     """
-    defaults = options_class(game_name)
+    defaults = options_class(game)
+    game_name = getattr(game, "name", game)
     if options is None or not isinstance(options, list | tuple):
         options = [options] * n_seats
     if len(options) != n_seats:

@@ -11,7 +11,6 @@ their observations into batch arrays.
 from __future__ import annotations
 
 import sys
-from importlib import import_module
 from typing import Any, ClassVar
 
 import numba
@@ -251,7 +250,7 @@ class TrickVectorEnv(VectorEnv):
         from trickgym.agents import resolve_kind
 
         self._rule_kind = resolve_kind("rule")
-        self._card_play_phase = import_module(f"trickgym.games.{self.game.name}.constants").PLAY
+        self._card_play_phase = self.game.play_phase
         self._python_seats = bool(self._policies) or bidding == "rule"
         self._to_move = np.zeros(n, dtype=np.int64)
         self._params = single._params

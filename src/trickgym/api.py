@@ -15,7 +15,7 @@ import numpy as np
 
 from .checks import as_int, check_int
 
-__all__ = ["Game", "State", "validate_options"]
+__all__ = ["Game", "SearchDefaults", "State", "validate_options"]
 
 
 def _fold(text: str) -> str:
@@ -40,6 +40,50 @@ def validate_options(options_cls, kwargs: dict[str, Any]):
     return options_cls(**kwargs)
 
 
+@dataclasses.dataclass(frozen=True)
+class SearchDefaults:
+    """How the Monte Carlo agents play a game unless told otherwise.
+
+    ``samples``: PIMC determinisations per decision; ``iterations``: ISMCTS
+    iterations per decision; ``others``: who acts for the other seats inside
+    the ISMCTS tree (``"tree"`` or ``"rule"``); ``phases``: the phases whose
+    decisions are searched (the rule agent takes the others);
+    ``trick_memory``: the seat keeps which team took the cards of past tricks
+    (the game's observation record does not say).
+    """
+
+    samples: int
+    iterations: int
+    others: str
+    phases: frozenset[int]
+    trick_memory: bool = False
+
+
+class _FromBindings:
+    """A class attribute of the game's agent side, read from its bindings module.
+
+    The agents sit above the games layer, so a game module cannot import its
+    rule agent; its bindings module (which imports both) names it instead.
+    ``read(bindings_module, game_class)`` gives the value, on the class as on
+    an instance.
+    """
+
+    def __init__(self, read, doc: str):
+        self.read = read
+        self.__doc__ = doc
+
+    def __get__(self, obj, cls):
+        from .protocol import require
+
+        return self.read(require(cls), cls)
+
+
+def _rule_policy(bindings, cls):
+    from .protocol import kernel
+
+    return kernel(cls, "rule_policy")
+
+
 class Game:
     """A game with fixed options: makes states and names actions.
 
@@ -54,6 +98,21 @@ class Game:
     ``encode`` module), ``bindings`` (the module registering the game's
     kernels for :mod:`trickgym.protocol`), and implement ``deal``,
     ``new_match`` and ``render``.
+
+    Next to ``bindings`` they describe the game for the Python side, so that
+    nothing branches on a game's name: ``title`` (its name for people),
+    ``phase_names`` (per phase number),
+    ``play_phase`` (the card play's phase), ``features`` and
+    ``feature_labels`` (the encode module's feature table,
+    :mod:`trickgym.games.obs_features`), ``search`` (the Monte Carlo
+    agents' :class:`SearchDefaults`), ``solver`` (which solver values its
+    card play: ``"dd"``, tricks double dummy, ``"points"``, the point-trick
+    search, or None), ``run_unit`` (what a simulation counts:
+    ``"deals"`` or ``"matches"``), ``partnership`` (two fixed teams, NS and
+    EW), and override :meth:`has_side` and
+    :attr:`tag` where the game needs to. The rule agent's ``rule_options``
+    class and its ``rule_kernel`` come from the bindings module, which sits
+    above the agents (see :class:`_FromBindings`).
     """
 
     name: str
@@ -67,6 +126,26 @@ class Game:
     obs_layout: Any
     encode_kernel: Any
     bindings: str
+    title: str
+    phase_names: tuple[str, ...]
+    play_phase: int
+    features: tuple
+    feature_labels: dict
+    search: SearchDefaults
+    solver: str | None = None
+    run_unit: str = "deals"
+    partnership: bool = False
+
+    rule_options = _FromBindings(
+        lambda bindings, cls: bindings.RULE_OPTIONS,
+        "The rule agent's options dataclass (its heuristics' thresholds): the bindings "
+        "module's ``RULE_OPTIONS``.",
+    )
+    rule_kernel = _FromBindings(
+        _rule_policy,
+        "``rule_policy(obs, values, rng)``: the rule agent's action from a seat's observation "
+        "record (the kernel registered for the protocol's ``rule_policy`` hook).",
+    )
 
     def __init__(self, options):
         from .protocol import require
@@ -79,6 +158,24 @@ class Game:
 
     def __repr__(self) -> str:
         return f"trickgym.game({self.name!r}, {self.options})"
+
+    @property
+    def tag(self) -> str:
+        """The game's name, with its table size where that is an option (``"troggu-5p"``)."""
+        return self.name
+
+    @property
+    def obs_shapes(self) -> dict:
+        """The observation table ``{key: (shape, dtype, low, high)}`` (the encode module's)."""
+        return self.obs_layout.obs_shapes
+
+    def has_side(self, record) -> bool:
+        """Whether the deal of ``record`` (a state or observation record) has a declaring side.
+
+        The point-trick solver values a side's points against the others';
+        a contract where everybody plays for themselves has none.
+        """
+        return True
 
     def action_name(self, action: int) -> str:
         """Human name of action id ``action`` (a card or a call)."""

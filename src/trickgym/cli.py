@@ -113,6 +113,8 @@ _RESULT_FLAGS = (
 
 def _simulate_kwargs(args) -> tuple[str, dict]:
     """The game and ``simulate`` arguments from an experiment file or the flags."""
+    from .games import game_class
+
     if args.experiment:
         from .experiment import load_experiment
 
@@ -145,11 +147,12 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
     if args.dd_max_nodes is not None:
         kwargs["dd_max_nodes"] = args.dd_max_nodes
     game = args.game or "solowhist"
+    in_matches = game_class(game).run_unit == "matches"  # Phat: whole races to 181
     if args.matches is not None:
         kwargs["matches"] = args.matches
-    elif game == "phat":
+    elif in_matches:
         kwargs["matches"] = 1000
-    if args.deals is not None or (args.matches is None and game != "phat"):
+    if args.deals is not None or (args.matches is None and not in_matches):
         kwargs["deals"] = 100_000 if args.deals is None else args.deals
     return game, kwargs
 

@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 
 from .analysis import bid_success
+from .games import game_class
 from .sim import simulate
 
 __all__ = ["TournamentReport", "mean_interval", "seat_score", "tournament"]
 
-_PARTNERSHIP = {"phat", "pinochle"}
 _Z95 = 1.959963984540054
 
 
@@ -49,10 +49,10 @@ class TournamentReport:
 
     def format(self) -> str:
         """The report as aligned text."""
-        unit = "matche" if self.game == "phat" else "deal"
+        unit = game_class(self.game).run_unit
         lines = [
             f"duplicate tournament: {self.game}, {int(self.standings['deals'].iloc[0]):,} "
-            f"{unit}s, every seating",
+            f"{unit}, every seating",
             f"{'agent':<14}{'mean payoff/deal':>18}   95% interval",
         ]
         for name, row in self.standings.iterrows():
@@ -86,7 +86,7 @@ def _significant(d: pd.Series) -> bool:
 
 def _seatings(game: str, names: list[str], n_seats: int) -> list[tuple[str, ...]]:
     """Every seating of the agents: rotations, or the two teams swapped."""
-    if game in _PARTNERSHIP:
+    if game_class(game).partnership:
         if len(names) != 2:
             raise ValueError(f"{game} is a partnership game: give exactly 2 agents, got {names}")
         a, b = names
@@ -160,7 +160,8 @@ def tournament(
     by_name = dict(zip(names, agents, strict=True))
     n_seats = make_game(game, **options).n_seats
     seatings = _seatings(game, names, n_seats)
-    unit = "matches" if game == "phat" else "deals"
+    unit = game_class(game).run_unit
+    in_matches = unit == "matches"  # Phat: paired by match, scored per deal
     frames, per_unit = [], []
     for k, seating in enumerate(seatings):
         seat_agents, seat_options = _seat_rule_options(
@@ -177,21 +178,19 @@ def tournament(
             **options,
         )
         pay = _seat_payoffs(game, df, n_seats)
-        key = df["match"].to_numpy() if game == "phat" else df["deal"].to_numpy()
+        key = df["match"].to_numpy() if in_matches else df["deal"].to_numpy()
         agent_means = {}
         for name in names:
             seats = [s for s, who in enumerate(seating) if who == name]
             value = pay[:, seats].mean(axis=1)
             agent_means[name] = (
-                pd.Series(value).groupby(key).sum()
-                if game == "phat"
-                else (pd.Series(value, index=key))
+                pd.Series(value).groupby(key).sum() if in_matches else (pd.Series(value, index=key))
             )
         per_unit.append(pd.DataFrame(agent_means))
         df = df.assign(seating=k, **{f"agent_{s}": who for s, who in enumerate(seating)})
         frames.append(df)
     values = sum(per_unit) / len(per_unit)
-    if game == "phat":  # per deal: divide each match's total by its deals, averaged over seatings
+    if in_matches:  # per deal: divide each match's total by its deals, averaged over seatings
         n_deals = sum(f.groupby("match").size() for f in frames) / len(frames)
         values = values.div(n_deals, axis=0)
     standings = pd.DataFrame(
@@ -250,7 +249,7 @@ def seat_score(
         raise ValueError(f"seat must be 0..{n_seats - 1} for {game}, got {seat!r}")
     agents = [others] * n_seats
     agents[seat] = agent
-    unit = "matches" if game == "phat" else "deals"
+    unit = game_class(game).run_unit
     df = simulate(game, agents=agents, seed=seed, **{unit: deals}, **options)
     values = _seat_payoffs(game, df, n_seats)[:, seat]
     mean, low, high = mean_interval(values)

@@ -85,11 +85,11 @@ def load_experiment(path) -> dict:
 
 def _rule_options(game: str, table: dict, path: Path):
     """The game's ``RuleOptions`` from a TOML table."""
-    import importlib
+    from trickgym.games import GAMES
 
-    if game not in ("solowhist", "troggu", "phat", "pinochle"):
+    if game not in GAMES:
         raise ValueError(f"experiment file {str(path)!r}: unknown game {game!r}")
-    cls = importlib.import_module(f"trickgym.agents.rule.{game}").RuleOptions
+    cls = GAMES[game][0].rule_options
     try:
         return cls(**table)
     except TypeError as err:

@@ -99,24 +99,18 @@ def _parse_answer(game, state, text: str, legal: list[int]) -> int:
     return action
 
 
-def _phase_name(state) -> str:
-    from importlib import import_module
-
-    names = import_module(f"trickgym.games.{state.game.name}.constants").PHASE_NAMES
-    return names[int(state.record["phase"])]
-
-
 def _apply_and_tell(state, action: int, who: str, color: bool, say, hidden: bool) -> None:
     """Apply ``action`` and say who did what, and who won the trick it completed.
 
     With ``hidden``, a card moved outside the play of a trick (a discard, a
     buried or passed card) is not named: only its owner may know it.
     """
-    phase = _phase_name(state)
+    game = state.game
+    phase = int(state.record["phase"])
     before = state.record["tricks_won"].copy()
     state.apply(action)
-    if hidden and action < state.game.deck.n_cards and phase != "play":
-        say(f"  {who}: {phase} (a card you cannot see)")
+    if hidden and action < game.deck.n_cards and phase != game.play_phase:
+        say(f"  {who}: {game.phase_names[phase]} (a card you cannot see)")
     else:
         say(f"  {who}: {_action_text(state.game, action, color)}")
     gained = np.flatnonzero(state.record["tricks_won"] > before)
@@ -171,7 +165,7 @@ def play_deal(
     seed = seed_rng(seed)
     kinds = [KINDS[name] for name in others.values() if name in KINDS]
     oracle = oracle_flag(kinds)  # None: no solver linked
-    params = params_matrix(game_name, n, rule_options)
+    params = params_matrix(game, n, rule_options)
     rngs = [np.array([derive_seed(seed, 0, 100 + s)], dtype=np.uint64) for s in range(n)]
     obs = np.zeros(1, dtype=game.obs_dtype)
     state = game.deal(seed=seed)

@@ -79,7 +79,7 @@ from numba.extending import overload
 
 from .records import is_record_of
 
-__all__ = ["HOOKS", "register", "require"]
+__all__ = ["HOOKS", "kernel", "register", "require"]
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ for _name, _params, _on, _inline in _TABLE:
 del _name, _params, _on, _inline, _fn, _names, _at
 
 _ARGS = "abcdefgh"
-_REGISTERED: set = set()
+_REGISTERED: dict = {}  # state dtype -> the game's kernels by hook name
 
 
 def _resolve(impl):
@@ -253,13 +253,13 @@ def register(
         raise ValueError(f"unknown protocol hooks {unknown}; hooks: {sorted(HOOKS)}")
     if state_dtype in _REGISTERED:
         return
-    _REGISTERED.add(state_dtype)
     impls = {
         **{name: getattr(rules, name) for name in RULES_HOOKS},
         "candidates": rules.legal_sets,
         **DEFAULTS,
         **impls,
     }
+    _REGISTERED[state_dtype] = impls
     for name, impl in impls.items():
         hook = HOOKS[name]
         _bind(hook, impl, state_dtype if hook.on == "state" else obs_dtype)
@@ -271,11 +271,21 @@ def register(
     _bind(HOOKS["encode"], _encode_adapter(encode_kernel, encode_wide), obs_dtype, True)
 
 
-def require(game) -> None:
+def require(game):
     """Make sure ``game``'s kernels are registered (imports its bindings module once).
 
     ``game`` is a :class:`trickgym.api.Game` (or its class); its
-    ``bindings`` attribute names the module. Call before compiling a generic
-    kernel for the game from Python.
+    ``bindings`` attribute names the module, which is returned. Call before
+    compiling a generic kernel for the game from Python.
     """
-    importlib.import_module(game.bindings)
+    return importlib.import_module(game.bindings)
+
+
+def kernel(game, name: str):
+    """The kernel ``game`` registered for hook ``name``, to call from Python.
+
+    ``game`` is a :class:`trickgym.api.Game` or its class (its bindings are
+    imported first); a kernel named as ``"module:name"`` is imported now.
+    """
+    require(game)
+    return _resolve(_REGISTERED[game.state_dtype][name])

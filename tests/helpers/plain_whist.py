@@ -37,7 +37,7 @@ from trickgym.envs.vector.pcg64 import draw_seed
 
 from trickgym import protocol
 from trickgym._kernel_cache import OWNED_MARK
-from trickgym.api import Game, State, validate_options
+from trickgym.api import Game, SearchDefaults, State, validate_options
 from trickgym.cards.bits import bit, highest_bit, lowest_bit, popcount
 from trickgym.cards.decks import STANDARD
 from trickgym.cards.notation import format_card, format_hand
@@ -618,6 +618,9 @@ protocol.register(
     oracle_table=f"{_ORACLE}:oracle_table",
 )
 
+# The rule agent's options dataclass, for the Python side (Game.rule_options).
+RULE_OPTIONS = RuleOptions
+
 # ----------------------------------------------------------------- Python API
 
 
@@ -633,6 +636,12 @@ class PlainWhist(Game):
 
     name = "plainwhist"
     bindings = __name__  # this module registers the game's kernels
+    title = "Plain whist"
+    phase_names = PHASE_NAMES
+    play_phase = PLAY
+    search = SearchDefaults(
+        samples=8, iterations=200, others="tree", phases=frozenset({AUCTION, PLAY})
+    )
     n_seats = N_SEATS
     n_actions = N_ACTIONS
     call_base = CALL_BASE

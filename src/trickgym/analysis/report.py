@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..games import game_class
 from . import plots
 from .calibration import calibration_table, out_of_fold_predictions
 from .columns import declared, detect_game, feature_columns
@@ -21,13 +22,6 @@ from .phat import phat_summary, pitch_frame, race_table
 from .success import bid_success, expected_payoff, success_by_feature, success_by_position
 
 __all__ = ["html_report", "write_report"]
-
-_GAME_TITLES = {
-    "solowhist": "Solo Whist",
-    "troggu": "Troggu",
-    "phat": "Phat",
-    "pinochle": "Pinochle",
-}
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
@@ -278,7 +272,7 @@ def _bid_sections(
 def html_report(df: pd.DataFrame, title: str | None = None, folds: int = 5) -> str:
     """The HTML text of the report of ``df`` (rows of ``simulate`` for any game)."""
     game = detect_game(df)
-    name = _GAME_TITLES[game]
+    name = game_class(game).title
     title = title or f"trickgym report: {name}"
     out = _Builder()
     source = df.attrs.get("source")

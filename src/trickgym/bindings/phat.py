@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from trickgym.agents.mc.sample_phat import determinize
+from trickgym.agents.rule.phat import RuleOptions
 from trickgym.agents.rule.phat import rule_action as rule_policy
 from trickgym.envs.vector.phat import episode_over, episode_reward, new_episode
 from trickgym.games.phat import rules
@@ -32,3 +33,7 @@ register(
     episode_reward=episode_reward,
     **POINT_HOOKS,
 )
+
+# The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
+# the games layer cannot import its agents).
+RULE_OPTIONS = RuleOptions

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from trickgym.agents.mc.sample_solowhist import determinize
+from trickgym.agents.rule.solowhist import RuleOptions
 from trickgym.agents.rule.solowhist import rule_action as rule_policy
 from trickgym.envs.vector.solowhist import new_episode
 from trickgym.games.solowhist import rules
@@ -30,3 +31,7 @@ register(
     leaf="trickgym.agents.solowhist_dd:leaf_payoffs",
     new_episode=new_episode,
 )
+
+# The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
+# the games layer cannot import its agents).
+RULE_OPTIONS = RuleOptions

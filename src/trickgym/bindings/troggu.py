@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from trickgym.agents.mc.sample_troggu import determinize
+from trickgym.agents.rule.troggu import RuleOptions
 from trickgym.agents.rule.troggu import rule_action as rule_policy
 from trickgym.envs.vector.troggu import new_episode
 from trickgym.games.troggu import rules
@@ -32,3 +33,7 @@ register(
     new_episode=new_episode,
     **POINT_HOOKS,
 )
+
+# The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
+# the games layer cannot import its agents).
+RULE_OPTIONS = RuleOptions

@@ -16,6 +16,22 @@ GAMES: dict[str, tuple[type[Game], type]] = {
 }
 
 
+def game_class(game) -> type[Game]:
+    """The class of a game given by name, instance or class: its description without options.
+
+    Raises ``ValueError`` for an unknown name.
+    """
+    if isinstance(game, str):
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
+        return GAMES[game][0]
+    if isinstance(game, Game):
+        return type(game)
+    if isinstance(game, type) and issubclass(game, Game):
+        return game
+    raise ValueError(f"expected a game name or a trickgym Game, got {game!r}")
+
+
 def game(name: str, **options) -> Game:
     """A game with validated options, e.g. ``game("solowhist", unit=5)``."""
     if name not in GAMES:
@@ -24,4 +40,4 @@ def game(name: str, **options) -> Game:
     return cls(validate_options(options_cls, options))
 
 
-__all__ = ["GAMES", "game"]
+__all__ = ["GAMES", "game", "game_class"]

@@ -267,10 +267,7 @@ def feature_names(game) -> list[str]:
 
 
 def _build(game) -> FeaturePlan:
-    import importlib
-
-    encode = importlib.import_module(f"trickgym.games.{game.name}.encode")
-    layout = encode.LAYOUT
+    layout = game.obs_layout
     shapes = layout.obs_shapes
     deck = game.deck
     cards = _card_labels(deck)
@@ -280,7 +277,7 @@ def _build(game) -> FeaturePlan:
     for k in layout.wide_keys:
         wide_offsets[k] = at
         at += int(np.prod(shapes[k][0]))
-    labels = getattr(encode, "FEATURE_LABELS", {})
+    labels = game.feature_labels
     rows, scales = [], []
     names: list[str] = []
     lows: list[float] = []
@@ -308,7 +305,7 @@ def _build(game) -> FeaturePlan:
     def rel(k, rot):
         return f"team+{k}" if rot == _ROT_TEAMS else f"+{k}"
 
-    for key, kind, arg in encode.FEATURES:
+    for key, kind, arg in game.features:
         shape = shapes[key][0]
         src, off = source(key)
         dst = len(names)

@@ -31,34 +31,30 @@ import numpy as np
 __all__ = ["DEFAULT_TT_MB", "card_values", "solve"]
 
 DEFAULT_TT_MB = 16
-_PLAY_PHASE = {"solowhist": 4, "phat": 0, "pinochle": 5, "troggu": 3}
-_TROGGU_MISERE = 1
-_SOLOWHIST_MISERES = (3, 6)  # Misère, Misère Ouverte
 _TABLES: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _check(state) -> tuple[str, np.ndarray]:
+    """``(solver, state array)``: which solver values ``state`` (``"dd"`` or ``"points"``)."""
     from trickgym.api import State
 
     if not isinstance(state, State):
         raise ValueError(f"state must be a trickgym State (game.deal(...)), got {state!r}")
-    name = state.game.name
+    game = state.game
     rec = state.record
     phase = int(rec["phase"])
-    if phase != _PLAY_PHASE[name]:
-        import importlib
-
-        names = importlib.import_module(f"trickgym.games.{name}.constants").PHASE_NAMES
+    if phase != game.play_phase:
+        names = game.phase_names
         raise ValueError(
-            f"{name}: the solver values positions in the card play ({names[_PLAY_PHASE[name]]!r}); "
-            f"this state is in the {names[phase]!r} phase"
+            f"{game.name}: the solver values positions in the card play "
+            f"({names[game.play_phase]!r}); this state is in the {names[phase]!r} phase"
         )
-    if name == "troggu" and int(rec["contract"]) == _TROGGU_MISERE:
+    if not game.has_side(rec):
         raise ValueError(
-            "troggu: Misère has no declaring side (everybody plays for themselves); "
-            "the solver values Tapp, Forced Tapp and Solo"
+            f"{game.name}: this contract has no declaring side (everybody plays for "
+            "themselves, as in Troggu's Misère); the solver values contracts that have one"
         )
-    return name, state.array
+    return game.solver, state.array
 
 
 def _table(kind: str, tt_mb, max_nodes):
@@ -91,11 +87,13 @@ def _table(kind: str, tt_mb, max_nodes):
 
 
 def _whist_args(rec):
+    from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE
+
     hands = rec["hands"][:4].astype(np.uint64)
     trick = np.full(4, -1, dtype=np.int64)
     n = int(rec["trick_n"])
     trick[:n] = rec["trick_cards"][:n]
-    misere = int(rec["contract"]) in _SOLOWHIST_MISERES
+    misere = int(rec["contract"]) in (MISERE, MISERE_OUVERTE)
     return (hands, trick, n, int(rec["leader"]), int(rec["trumps"]), int(rec["declarers"]), misere)
 
 
@@ -107,8 +105,8 @@ def solve(state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None) -> 
     when the search ran out of ``max_nodes``. Raises ``ValueError`` for a
     state that is not in the card play (or a Troggu Misère).
     """
-    name, array = _check(state)
-    if name == "solowhist":
+    solver, array = _check(state)
+    if solver == "dd":
         from .dd_search import META_ABORTED, dd_tricks
 
         table = _table("dd", tt_mb, max_nodes)
@@ -130,8 +128,8 @@ def card_values(
     played now and every seat plays best afterwards. Empty when a search
     ran out of ``max_nodes`` (``max_nodes`` bounds each card's search).
     """
-    name, array = _check(state)
-    if name == "solowhist":
+    solver, array = _check(state)
+    if solver == "dd":
         from .dd_search import META_ABORTED, dd_card_values
 
         table = _table("dd", tt_mb, max_nodes)

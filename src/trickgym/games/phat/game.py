@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...api import Game, State
+from ...api import Game, SearchDefaults, State
 from ...cards.decks import STANDARD
 from ...cards.notation import format_card
 from ...checks import check_int
@@ -14,8 +14,8 @@ from ...render import card_text, ljust, seat_hand
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
-from .constants import CALL_BASE, N_ACTIONS, N_SEATS, PHASE_NAMES, TARGET, TEAM_NAMES
-from .encode import LAYOUT, encode_kernel
+from .constants import CALL_BASE, N_ACTIONS, N_SEATS, PHASE_NAMES, PLAY, TARGET, TEAM_NAMES
+from .encode import FEATURE_LABELS, FEATURES, LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["MAX_GAMES", "MAX_TARGET", "Phat", "PhatOptions"]
@@ -53,6 +53,15 @@ class Phat(Game):
 
     name = "phat"
     bindings = "trickgym.bindings.phat"
+    title = "Phat"
+    partnership = True
+    phase_names = PHASE_NAMES
+    play_phase = PLAY
+    features = FEATURES
+    feature_labels = FEATURE_LABELS
+    search = SearchDefaults(samples=32, iterations=200, others="tree", phases=frozenset({PLAY}))
+    solver = "points"
+    run_unit = "matches"  # a match is the race to 181: deals are not independent
     n_seats = N_SEATS
     n_actions = N_ACTIONS
     call_base = CALL_BASE

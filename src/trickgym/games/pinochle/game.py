@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...api import Game, State
+from ...api import Game, SearchDefaults, State
 from ...cards.decks import PINOCHLE
 from ...cards.notation import format_card, format_hand
 from ...checks import check_flag, is_int
@@ -15,6 +15,7 @@ from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
 from .constants import (
+    AUCTION,
     BID_BASE,
     CALL_BASE,
     MAX_ACTIONS,
@@ -24,10 +25,12 @@ from .constants import (
     MODES,
     N_SEATS,
     PHASE_NAMES,
+    PLAY,
     SUIT_LETTERS,
     TEAM_NAMES,
+    TRUMP,
 )
-from .encode import LAYOUT, encode_kernel
+from .encode import FEATURE_LABELS, FEATURES, LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["Pinochle", "PinochleOptions"]
@@ -110,6 +113,22 @@ class Pinochle(Game):
 
     name = "pinochle"
     bindings = "trickgym.bindings.pinochle"
+    title = "Pinochle"
+    partnership = True
+    phase_names = PHASE_NAMES
+    play_phase = PLAY
+    features = FEATURES
+    feature_labels = FEATURE_LABELS
+    # The kitty burial and the card passing are the rule agent's (no sampler for them yet);
+    # the seat remembers which team took past tricks (its observation does not say).
+    search = SearchDefaults(
+        samples=96,
+        iterations=600,
+        others="rule",
+        phases=frozenset({AUCTION, TRUMP, PLAY}),
+        trick_memory=True,
+    )
+    solver = "points"
     n_seats = N_SEATS
     call_base = CALL_BASE
     deck = PINOCHLE

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...api import Game, State
+from ...api import Game, SearchDefaults, State
 from ...cards.decks import STANDARD
 from ...cards.notation import format_card, parse_card
 from ...checks import check_flag, check_int
@@ -15,14 +15,19 @@ from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
 from .constants import (
+    AUCTION,
     CALL_BASE,
     CALL_NAMES,
     CONTRACT_NAMES,
+    COP_OFFER,
     N_ACTIONS,
     N_SEATS,
     PHASE_NAMES,
+    PLAY,
+    TRUMP_CHOICE,
+    UPGRADE,
 )
-from .encode import LAYOUT, encode_kernel
+from .encode import FEATURE_LABELS, FEATURES, LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["MAX_DEALS", "MAX_UNIT", "SoloWhist", "SoloWhistOptions"]
@@ -70,6 +75,19 @@ class SoloWhist(Game):
 
     name = "solowhist"
     bindings = "trickgym.bindings.solowhist"
+    title = "Solo Whist"
+    phase_names = PHASE_NAMES
+    play_phase = PLAY
+    features = FEATURES
+    feature_labels = FEATURE_LABELS
+    # Every decision is searched; the card play is solved double dummy.
+    search = SearchDefaults(
+        samples=24,
+        iterations=800,
+        others="tree",
+        phases=frozenset({AUCTION, COP_OFFER, UPGRADE, TRUMP_CHOICE, PLAY}),
+    )
+    solver = "dd"
     n_seats = N_SEATS
     n_actions = N_ACTIONS
     call_base = CALL_BASE

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...api import Game, State
+from ...api import Game, SearchDefaults, State
 from ...cards.decks import TAROT
 from ...cards.notation import format_card
 from ...checks import check_int
@@ -15,17 +15,20 @@ from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
 from .constants import (
+    AUCTION,
     CALL_BASE,
     CALL_NAMES,
     CONTRACT_NAMES,
     HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    MISERE,
     N_ACTIONS,
     PHASE_NAMES,
+    PLAY,
     TAPP_SIZE,
 )
-from .encode import LAYOUT, encode_kernel
+from .encode import FEATURE_LABELS, FEATURES, LAYOUT, encode_kernel
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["Troggu", "TrogguOptions"]
@@ -62,6 +65,16 @@ class Troggu(Game):
 
     name = "troggu"
     bindings = "trickgym.bindings.troggu"
+    title = "Troggu"
+    phase_names = PHASE_NAMES
+    play_phase = PLAY
+    features = FEATURES
+    feature_labels = FEATURE_LABELS
+    # The Tappist's discards and partner call are the rule agent's (no sampler for them yet).
+    search = SearchDefaults(
+        samples=32, iterations=200, others="tree", phases=frozenset({AUCTION, PLAY})
+    )
+    solver = "points"
     n_actions = N_ACTIONS
     call_base = CALL_BASE
     call_names = CALL_NAMES
@@ -75,6 +88,15 @@ class Troggu(Game):
     def __init__(self, options: TrogguOptions):
         self.n_seats = options.players
         super().__init__(options)
+
+    @property
+    def tag(self) -> str:
+        """``"troggu-<players>p"``: the table size is an option."""
+        return f"{self.name}-{self.n_seats}p"
+
+    def has_side(self, record) -> bool:
+        """No declaring side in a Misère: everybody plays for themselves."""
+        return int(record["contract"]) != MISERE
 
     def deal(self, seed=None, *, hands=None, tapp=None, dealer=None) -> State:
         """Start a match and its first deal.
