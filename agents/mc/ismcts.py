@@ -17,7 +17,7 @@ from trickgym import protocol
 from trickgym.borrow import borrowed
 from trickgym.rng import below
 
-from .pimc import MAX_ACTIONS, legal_list
+from .pimc_common import MAX_ACTIONS, legal_list
 
 __all__ = ["ismcts_search"]
 

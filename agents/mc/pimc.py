@@ -11,33 +11,15 @@ play can use the double-dummy solver instead (see :mod:`.pimc_dd`).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
 
+from .pimc_common import MAX_ACTIONS, playout_values, sample_scratch
 from .playout import play_out
 
 __all__ = ["MAX_ACTIONS", "pimc_values", "play_out"]
-
-MAX_ACTIONS = 128
-
-
-@njit(cache=True)
-def legal_list(state, out):
-    """Candidate (legal, unpruned) action ids of ``state`` into ``out``; returns their number."""
-    low, high = protocol.candidates(state)
-    base = protocol.call_base(state)
-    n = 0
-    for word in range(2):
-        bits = low if word == 0 else high
-        offset = 0 if word == 0 else base
-        for a in range(64):
-            if (bits >> np.uint64(a)) & np.uint64(1):
-                out[n] = offset + a
-                n += 1
-    return n
 
 
 @njit(cache=True)
@@ -48,28 +30,15 @@ def pimc_values(obs, memory, template, params, rng, samples, rollouts, values, c
     returns the number of exactly uniform samples.
     """
     # Borrowed arguments: no atomic reference counting on their views in the loops.
-    obs, memory, template, params = (
-        borrowed(obs),
-        borrowed(memory),
-        borrowed(template),
-        borrowed(params),
+    obs, memory, template, params, rng, values, counts = borrowed(
+        (obs, memory, template, params, rng, values, counts)
     )
-    rng, values, counts = borrowed(rng), borrowed(values), borrowed(counts)
     seat = obs[0].seat
-    base = np.empty(1, dtype=template.dtype)
-    trial = np.empty(1, dtype=template.dtype)
-    obs_scratch = np.empty(1, dtype=obs.dtype)
-    actions = np.empty(MAX_ACTIONS, dtype=np.int64)
+    deal, trial, obs_scratch, actions = sample_scratch(obs, template)
     n_uniform = 0
     for _ in range(samples):
-        n_uniform += protocol.determinize(obs, memory, template, base, rng)
-        n = legal_list(base[0], actions)
-        for k in range(n):
-            a = actions[k]
-            for _ in range(rollouts):
-                trial[0] = base[0]
-                protocol.apply_action(trial[0], a)
-                play_out(trial[0], rng, obs_scratch, params)
-                values[a] += trial[0].payoffs[seat]
-                counts[a] += 1
+        n_uniform += protocol.determinize(obs, memory, template, deal, rng)
+        playout_values(
+            deal, seat, rng, params, rollouts, trial, obs_scratch, actions, values, counts
+        )
     return n_uniform

@@ -18,10 +18,11 @@ import numpy as np
 from numba import njit
 from trickgym.agents.solowhist_dd import auction_values, card_payoffs
 
+from trickgym import protocol
 from trickgym.borrow import borrowed
-from trickgym.games.solowhist.constants import CALL_BASE, N_ACTIONS, PLAY
+from trickgym.games.solowhist.constants import N_ACTIONS, N_CARDS, PLAY
 
-from .sample_solowhist import determinize
+from .pimc_common import add_valued, sample_scratch
 
 __all__ = ["pimc_dd_values"]
 
@@ -37,33 +38,22 @@ def pimc_dd_values(obs, memory, template, params, rng, samples, table, exact_car
     Returns the number of exactly uniform samples.
     """
     # Borrowed arguments: no atomic reference counting on their views in the loops.
-    obs, memory, template, params = (
-        borrowed(obs),
-        borrowed(memory),
-        borrowed(template),
-        borrowed(params),
+    obs, memory, template, params, rng, values, counts = borrowed(
+        (obs, memory, template, params, rng, values, counts)
     )
-    rng, values, counts = borrowed(rng), borrowed(values), borrowed(counts)
     seat = obs[0].seat
-    base = np.empty(1, dtype=template.dtype)
-    obs_scratch = np.empty(1, dtype=obs.dtype)
-    card_values = np.empty(52, dtype=np.float64)
+    deal, _, obs_scratch, _ = sample_scratch(obs, template)
+    card_values = np.empty(N_CARDS, dtype=np.float64)
     call_values = np.empty(N_ACTIONS, dtype=np.float64)
     n_uniform = 0
     for _ in range(samples):
-        n_uniform += determinize(obs, memory, template, base, rng)
-        st = base[0]
-        call_values[:] = -1e9
+        n_uniform += protocol.determinize(obs, memory, template, deal, rng)
+        st = deal[0]
         if st.phase == PLAY:
             card_payoffs(st, seat, table, exact_cards, card_values)
-            for c in range(52):
-                if card_values[c] > -1e8:
-                    values[c] += card_values[c]
-                    counts[c] += 1
-            continue
-        auction_values(st, seat, rng, obs_scratch, params, table, exact_cards, call_values)
-        for a in range(CALL_BASE, N_ACTIONS):
-            if call_values[a] > -1e8:
-                values[a] += call_values[a]
-                counts[a] += 1
+            add_valued(card_values, values, counts)
+        else:  # a call's value: the contract it leads to, solved (only calls are written)
+            call_values[:] = -1e9
+            auction_values(st, seat, rng, obs_scratch, params, table, exact_cards, call_values)
+            add_valued(call_values, values, counts)
     return n_uniform

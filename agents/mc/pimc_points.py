@@ -18,8 +18,7 @@ from trickgym.agents.solved_points import solved_payoffs
 from trickgym import protocol
 from trickgym.borrow import borrowed
 
-from .pimc import legal_list
-from .playout import play_out
+from .pimc_common import add_valued, playout_values, sample_scratch
 
 __all__ = ["pimc_points_values"]
 
@@ -33,34 +32,18 @@ def pimc_points_values(obs, memory, template, params, rng, samples, table, value
     ``values`` and ``counts`` (length ``MAX_ACTIONS``) are accumulated.
     Returns the number of exactly uniform samples.
     """
-    obs, memory, template, params = (
-        borrowed(obs),
-        borrowed(memory),
-        borrowed(template),
-        borrowed(params),
+    obs, memory, template, params, rng, values, counts = borrowed(
+        (obs, memory, template, params, rng, values, counts)
     )
-    rng, values, counts = borrowed(rng), borrowed(values), borrowed(counts)
     seat = obs[0].seat
-    base = np.empty(1, dtype=template.dtype)
-    trial = np.empty(1, dtype=template.dtype)
-    obs_scratch = np.empty(1, dtype=obs.dtype)
+    deal, trial, obs_scratch, actions = sample_scratch(obs, template)
     card_values = np.empty(64, dtype=np.float64)
     pays = np.empty(64, dtype=np.float64)
-    actions = np.empty(64, dtype=np.int64)
     n_uniform = 0
     for _ in range(samples):
-        n_uniform += protocol.determinize(obs, memory, template, base, rng)
-        if solved_payoffs(base, seat, table, card_values, pays):
-            for c in range(64):
-                if pays[c] > -1e8:
-                    values[c] += pays[c]
-                    counts[c] += 1
-            continue
-        n = legal_list(base[0], actions)  # past the budget: one playout per card
-        for k in range(n):
-            trial[0] = base[0]
-            protocol.apply_action(trial[0], actions[k])
-            play_out(trial[0], rng, obs_scratch, params)
-            values[actions[k]] += trial[0].payoffs[seat]
-            counts[actions[k]] += 1
+        n_uniform += protocol.determinize(obs, memory, template, deal, rng)
+        if solved_payoffs(deal, seat, table, card_values, pays):
+            add_valued(pays, values, counts)
+        else:  # past the budget: one playout per card
+            playout_values(deal, seat, rng, params, 1, trial, obs_scratch, actions, values, counts)
     return n_uniform
