@@ -249,6 +249,11 @@ class TrickEnv(gym.Env):
 
     # Episode hooks: one deal per episode unless a subclass says otherwise.
 
+    @property
+    def match_goes_on(self) -> bool:
+        """Whether a match goes on across episodes (default: every episode is a new match)."""
+        return False
+
     def _new_episode(self, seed_given: bool) -> None:
         """Set up ``self._array`` for a new episode (default: a new one-deal match)."""
         draw = self.np_random.integers(0, 2**63, dtype=np.uint64)

@@ -61,8 +61,13 @@ class PhatEnv(TrickEnv):
         self._match_live = False  # a match is under way that a "deal" episode continues
         super().__init__(seat=seat, opponents=opponents, **kwargs)
 
+    @property
+    def match_goes_on(self) -> bool:
+        """``episode="deal"``: the match goes on across episodes, one deal each."""
+        return self.episode == "deal"
+
     def _new_episode(self, seed_given: bool) -> None:
-        if self.episode == "deal" and self._match_live and not seed_given:
+        if self.match_goes_on and self._match_live and not seed_given:
             deal_over, match_over, _ = self.game.kernels.status_at(self._array, 0)
             if deal_over and not match_over:
                 self.game.kernels.next_deal_at(self._array, 0)

@@ -27,6 +27,7 @@ from trickgym.games.obs_features import feature_plan
 from trickgym.omp import call_keeping_threads
 
 from . import kernels
+from .hooks import MATCH_GOES_ON, NEW_MATCH
 from .pcg64 import pcg_state
 
 __all__ = ["LegalMultiDiscrete", "TrickVectorEnv"]
@@ -99,7 +100,8 @@ class TrickVectorEnv(VectorEnv):
 
     Subclasses set ``single_env_cls`` (the game's :class:`TrickEnv`) and
     implement :meth:`option_row` (the game's options as the ``int64`` row its
-    episode hooks read).
+    episode hooks read, after the env's own first entry:
+    :mod:`trickgym.envs.vector.hooks`).
 
     Parameters
     ----------
@@ -178,8 +180,8 @@ class TrickVectorEnv(VectorEnv):
     }
     single_env_cls: ClassVar[type]
 
-    def option_row(self, game) -> np.ndarray:  # pragma: no cover - abstract
-        """The game's options as the ``int64`` row its compiled episode hooks read."""
+    def option_row(self, game) -> list[int]:  # pragma: no cover - abstract
+        """The game's options as the integers its compiled episode hooks read from ``opts[1]``."""
         raise NotImplementedError
 
     def __init__(
@@ -255,7 +257,9 @@ class TrickVectorEnv(VectorEnv):
         self._to_move = np.zeros(n, dtype=np.int64)
         self._params = single._params
         self._oracle = oracle_flag(self._kinds)  # None: the kernels link no solver
-        self._opts = self.option_row(self.game)
+        # the single env's episodes, as the compiled episode hooks read them
+        goes_on = MATCH_GOES_ON if single.match_goes_on else NEW_MATCH
+        self._opts = np.array([goes_on, *self.option_row(self.game)], dtype=np.int64)
 
         self.obs_mode = obs_mode
         self.autoreset_mode = autoreset_mode

@@ -23,8 +23,9 @@ from trickgym.agents.loops import act
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
-from trickgym.games.kernels import status_at
+from trickgym.games.kernels import next_deal_at, status_at
 
+from .hooks import MATCH_GOES_ON
 from .pcg64 import draw_seed
 
 __all__ = [
@@ -63,6 +64,18 @@ def _advance(states, i, kinds, agent_rngs, params, oracle, opts, scratch):
             protocol.next_deal(states[i])
 
 
+@njit(cache=True, inline="always")
+def _new_episode(states, i, gen, seed_given, live, opts):
+    """As ``TrickEnv._new_episode``: the live match's next deal where the match goes on
+    across episodes (``opts[0]``) and no seed was given, else a new match."""
+    if opts[0] == MATCH_GOES_ON and live and not seed_given:
+        deal_over, match_over, _ = status_at(states, i)
+        if deal_over and not match_over:
+            next_deal_at(states, i)
+            return
+    protocol.start_match(states[i], draw_seed(gen), opts)
+
+
 @njit(cache=True)
 def _reset_one(
     states, i, seed_given, kinds, agent_rngs, params, oracle, gens, live, opts, obs_records
@@ -70,7 +83,7 @@ def _reset_one(
     """A new episode in env ``i``, drawing from its generator as ``TrickEnv.reset`` does."""
     for s in range(agent_rngs.shape[1]):
         agent_rngs[i, s, 0] = draw_seed(gens[i])
-    protocol.new_episode(states, i, gens[i], seed_given, live[i], opts)
+    _new_episode(states, i, gens[i], seed_given, live[i], opts)
     live[i] = True
     _advance(states, i, kinds, agent_rngs, params, oracle, opts, obs_records[i : i + 1])
 

@@ -2,45 +2,36 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from trickgym.games.phat import rules
 
 from ..phat import PhatEnv
 from .base import TrickVectorEnv
-from .hooks import deal_payoff
-from .pcg64 import draw_seed
+from .hooks import MATCH_GOES_ON, deal_payoff
 
 __all__ = ["PhatVectorEnv"]
 
-EPISODE_DEAL, EPISODE_GAME = 0, 1
-
 
 @njit(cache=True)
-def new_episode(states, i, gen, seed_given, live, opts):
-    """As ``PhatEnv._new_episode``: the live match's next deal, or a new match.
+def start_match(state, seed, opts):
+    """A new match (``opts``: ``[match goes on, target, games_in_match]``)."""
+    rules.init_match(state, seed, opts[1], opts[2], -1)
 
-    ``opts`` is ``[target, games_in_match, episode]``.
-    """
-    if opts[2] == EPISODE_DEAL and live and not seed_given:
-        deal_over, match_over, _ = rules.status_at(states, i)
-        if deal_over and not match_over:
-            rules.next_deal_at(states, i)
-            return
-    rules.init_match(states[i], draw_seed(gen), opts[0], opts[1], -1)
+
+# opts[0] (the match goes on across episodes) is episode="deal": every deal is an episode.
 
 
 @njit(cache=True)
 def episode_over(states, i, opts):
     """A deal ends a ``"deal"`` episode; a won game ends a ``"game"`` one."""
-    return opts[2] == EPISODE_DEAL or states[i].game_over
+    return opts[0] == MATCH_GOES_ON or states[i].game_over
 
 
 @njit(cache=True)
 def episode_reward(states, i, seat, opts):
     """The deal's payoff, or +1/-1 for the seat's team winning/losing the game."""
-    if opts[2] == EPISODE_DEAL:
+    if opts[0] == MATCH_GOES_ON:
         return deal_payoff(states, i, seat, opts)
     return 1.0 if states[i].winner == seat % 2 else -1.0
 
@@ -56,12 +47,7 @@ class PhatVectorEnv(TrickVectorEnv):
 
     single_env_cls = PhatEnv
 
-    def __init__(self, num_envs: int = 1, seat: int = 0, opponents="random", **kwargs):
-        self.episode = kwargs.get("episode", "deal")
-        super().__init__(num_envs, seat=seat, opponents=opponents, **kwargs)
-
-    def option_row(self, game) -> np.ndarray:
-        """``[target, games_in_match, episode]`` (0 ``"deal"``, 1 ``"game"``)."""
+    def option_row(self, game) -> list[int]:
+        """``[target, games_in_match]``."""
         o = game.options
-        episode = EPISODE_GAME if self.episode == "game" else EPISODE_DEAL
-        return np.array([o.target, o.games_in_match, episode], dtype=np.int64)
+        return [o.target, o.games_in_match]

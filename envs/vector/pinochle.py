@@ -2,32 +2,30 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from trickgym.games.pinochle import rules
 
 from ..pinochle import PinochleEnv
 from .base import TrickVectorEnv
-from .pcg64 import draw_seed
 
 __all__ = ["PinochleVectorEnv"]
 
 
 @njit(cache=True)
-def new_episode(states, i, gen, seed_given, live, opts):
+def start_match(state, seed, opts):
     """A new match's first hand, as ``TrickEnv._new_episode`` (``opts``: see ``option_row``)."""
     rules.init_match(
-        states[i],
-        draw_seed(gen),
-        opts[0],
+        state,
+        seed,
         opts[1],
         opts[2],
         opts[3],
-        opts[4] != 0,
+        opts[4],
         opts[5] != 0,
         opts[6] != 0,
-        opts[7],
+        opts[7] != 0,
+        opts[8],
         -1,
     )
 
@@ -42,6 +40,6 @@ class PinochleVectorEnv(TrickVectorEnv):
 
     single_env_cls = PinochleEnv
 
-    def option_row(self, game) -> np.ndarray:
+    def option_row(self, game) -> list[int]:
         """``[mode, pass_count, min_bid, max_bid, redeal, must_head, twenty, target]``."""
-        return np.array([*game.rule_args(), game.options.target], dtype=np.int64)
+        return [*game.rule_args(), game.options.target]

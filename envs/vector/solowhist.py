@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from trickgym.games.solowhist import rules
 
 from ..solowhist import SoloWhistEnv
 from .base import TrickVectorEnv
-from .pcg64 import draw_seed
 
 __all__ = ["SoloWhistVectorEnv"]
 
 
 @njit(cache=True)
-def new_episode(states, i, gen, seed_given, live, opts):
-    """A new one-deal match, as ``TrickEnv._new_episode`` (options ``unit, shuffle, stop``)."""
-    rules.init_match(states[i], draw_seed(gen), opts[0], 1, opts[1] != 0, opts[2] != 0, -1)
+def start_match(state, seed, opts):
+    """A new one-deal match, as ``TrickEnv._new_episode`` (``opts``: see ``option_row``)."""
+    rules.init_match(state, seed, opts[1], 1, opts[2] != 0, opts[3] != 0, -1)
 
 
 class SoloWhistVectorEnv(TrickVectorEnv):
@@ -32,7 +30,7 @@ class SoloWhistVectorEnv(TrickVectorEnv):
 
     single_env_cls = SoloWhistEnv
 
-    def option_row(self, game) -> np.ndarray:
+    def option_row(self, game) -> list[int]:
         """``[unit, always_shuffle, early_stop]``."""
         o = game.options
-        return np.array([o.unit, o.always_shuffle, o.early_stop], dtype=np.int64)
+        return [o.unit, o.always_shuffle, o.early_stop]

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from trickgym.games.troggu import rules
 
 from ..troggu import TrogguEnv
 from .base import TrickVectorEnv
-from .pcg64 import draw_seed
 
 __all__ = ["TrogguVectorEnv"]
 
 
 @njit(cache=True)
-def new_episode(states, i, gen, seed_given, live, opts):
-    """A new one-deal match of ``opts[0]`` players, as ``TrickEnv._new_episode``."""
-    rules.init_match(states[i], draw_seed(gen), opts[0], 1, -1)
+def start_match(state, seed, opts):
+    """A new one-deal match of ``opts[1]`` players, as ``TrickEnv._new_episode``."""
+    rules.init_match(state, seed, opts[1], 1, -1)
 
 
 class TrogguVectorEnv(TrickVectorEnv):
@@ -30,6 +28,6 @@ class TrogguVectorEnv(TrickVectorEnv):
 
     single_env_cls = TrogguEnv
 
-    def option_row(self, game) -> np.ndarray:
+    def option_row(self, game) -> list[int]:
         """``[players]``."""
-        return np.array([game.n_seats], dtype=np.int64)
+        return [game.n_seats]

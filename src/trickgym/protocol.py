@@ -50,8 +50,10 @@ Features
   ``encode(observations, j, buf, scalars, wide)``: the features observation
   of ``observations[j]`` into row ``j`` of the batch arrays.
 Episodes (the envs)
-  ``new_episode(states, i, gen, seed_given, live, opts)``,
-  ``episode_over(states, i, opts) -> bool``,
+  ``start_match(state, seed, opts)``: a new match in ``state`` from
+  ``seed`` (the first dealer drawn) with the episode's option row ``opts``
+  (``opts[0]`` is the vector env's own, see :mod:`trickgym.envs.vector.hooks`;
+  the game's options follow); ``episode_over(states, i, opts) -> bool``,
   ``episode_reward(states, i, seat, opts) -> float``.
 Simulation (see :mod:`trickgym.sim.blocks`)
   ``start_deal(state, seed, opts)``: a one-deal match of ``seed`` with the
@@ -130,7 +132,7 @@ _TABLE = [
     ("candidates", "state", "state", False),
     ("leaf", "state, rng, obs_scratch, params, table, dd_cards", "state", False),
     ("encode", "observations, j, buf, scalars, wide", "obs", True),
-    ("new_episode", "states, i, gen, seed_given, live, opts", "state", True),
+    ("start_match", "state, seed, opts", "state", True),
     ("episode_over", "states, i, opts", "state", True),
     ("episode_reward", "states, i, seat, opts", "state", True),
     ("in_side", "state, seat", "state", False),

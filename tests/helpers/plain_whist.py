@@ -33,7 +33,6 @@ from trickgym.agents.mc.deal import deal_standard_hands
 from trickgym.agents.mc.playout import rule_leaf
 from trickgym.agents.rule import PARAMS_DTYPE, params_row
 from trickgym.envs.vector.hooks import deal_episode_over, deal_payoff
-from trickgym.envs.vector.pcg64 import draw_seed
 
 from trickgym import protocol
 from trickgym._kernel_cache import OWNED_MARK
@@ -583,9 +582,9 @@ def _new_obs(state):
 
 
 @njit(cache=True)
-def new_episode(states, i, gen, seed_given, live, opts):
-    """Vector env episode: a one-deal match seeded from the env's generator."""
-    init_match(states[i], draw_seed(gen), 1, -1)
+def start_match(state, seed, opts):
+    """Vector env episode: a one-deal match from ``seed`` (drawn from the env's generator)."""
+    init_match(state, seed, 1, -1)
 
 
 _ORACLE = __name__.rpartition(".")[0] + ".plain_whist_oracle"
@@ -609,7 +608,7 @@ protocol.register(
     candidates=legal_sets,
     leaf=rule_leaf,
     encode=_encode,
-    new_episode=new_episode,
+    start_match=start_match,
     episode_over=deal_episode_over,
     episode_reward=deal_payoff,
     # by name: imported only when a loop with an oracle seat is compiled

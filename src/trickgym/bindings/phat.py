@@ -5,7 +5,7 @@ from __future__ import annotations
 from trickgym.agents.mc.sample_phat import determinize
 from trickgym.agents.rule.phat import RuleOptions
 from trickgym.agents.rule.phat import rule_action as rule_policy
-from trickgym.envs.vector.phat import episode_over, episode_reward, new_episode
+from trickgym.envs.vector.phat import episode_over, episode_reward, start_match
 from trickgym.games.phat import rules
 from trickgym.games.phat.constants import CALL_BASE
 from trickgym.games.phat.encode import encode_kernel
@@ -28,7 +28,7 @@ register(
     **POINTS_ORACLE,
     oracle_solves="trickgym.agents.phat:oracle_solves",
     determinize=determinize,
-    new_episode=new_episode,
+    start_match=start_match,
     episode_over=episode_over,
     episode_reward=episode_reward,
     **POINT_HOOKS,

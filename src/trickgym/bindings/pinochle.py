@@ -5,7 +5,7 @@ from __future__ import annotations
 from trickgym.agents.mc.sample_pinochle import candidates, determinize
 from trickgym.agents.rule.pinochle import RuleOptions
 from trickgym.agents.rule.pinochle import rule_action as rule_policy
-from trickgym.envs.vector.pinochle import new_episode
+from trickgym.envs.vector.pinochle import start_match
 from trickgym.games.pinochle import rules
 from trickgym.games.pinochle.constants import CALL_BASE
 from trickgym.games.pinochle.encode import encode_kernel
@@ -31,7 +31,7 @@ register(
     start_deal="trickgym.sim.pinochle:start_deal",
     write_row="trickgym.sim.pinochle:write_row",
     candidates=candidates,
-    new_episode=new_episode,
+    start_match=start_match,
     **POINT_HOOKS,
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from trickgym.agents.mc.sample_solowhist import determinize
 from trickgym.agents.rule.solowhist import RuleOptions
 from trickgym.agents.rule.solowhist import rule_action as rule_policy
-from trickgym.envs.vector.solowhist import new_episode
+from trickgym.envs.vector.solowhist import start_match
 from trickgym.games.solowhist import rules
 from trickgym.games.solowhist.constants import CALL_BASE
 from trickgym.games.solowhist.encode import encode_kernel
@@ -29,7 +29,7 @@ register(
     start_deal="trickgym.sim.solowhist:start_deal",
     write_row="trickgym.sim.solowhist:write_row",
     leaf="trickgym.agents.solowhist_dd:leaf_payoffs",
-    new_episode=new_episode,
+    start_match=start_match,
 )
 
 # The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from trickgym.agents.mc.sample_troggu import determinize
 from trickgym.agents.rule.troggu import RuleOptions
 from trickgym.agents.rule.troggu import rule_action as rule_policy
-from trickgym.envs.vector.troggu import new_episode
+from trickgym.envs.vector.troggu import start_match
 from trickgym.games.troggu import rules
 from trickgym.games.troggu.constants import CALL_BASE
 from trickgym.games.troggu.encode import encode_kernel
@@ -30,7 +30,7 @@ register(
     determinize=determinize,
     start_deal="trickgym.sim.troggu:start_deal",
     write_row="trickgym.sim.troggu:write_row",
-    new_episode=new_episode,
+    start_match=start_match,
     **POINT_HOOKS,
 )
 
