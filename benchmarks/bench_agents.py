@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from trickgym.games import game_class
 from trickgym.sim import simulate
 
 CASES = [
@@ -26,7 +27,7 @@ CASES = [
 
 def deals_per_second(game: str, options: dict, count: int, agents: str, threads: int) -> float:
     """Best of three timings of ``count`` deals (Phat: matches) after a warm-up."""
-    key = "matches" if game == "phat" else "deals"
+    key = game_class(game).run_unit
     simulate(game, agents=agents, seed=9, threads=threads, **{key: 200}, **options)
     best = float("inf")
     rows = 0

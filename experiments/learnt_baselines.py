@@ -41,7 +41,8 @@ def _agent(name: str, game):
 
 
 def _units(game_name: str, deals: int) -> int:
-    return max(1, round(deals * MATCHES_PER_DEAL)) if game_name == "phat" else deals
+    in_matches = trickgym.games.game_class(game_name).run_unit == "matches"
+    return max(1, round(deals * MATCHES_PER_DEAL)) if in_matches else deals
 
 
 def _cell(row) -> str:
@@ -96,7 +97,8 @@ def main(argv=None) -> None:
     print("| game | learnt - rival | deals | difference per deal [95%] | seconds |")
     print("|---|---|---|---|---|")
     for game_name, rival, diff, deals, secs in duel_rows:
-        unit = f"{_units(game_name, deals)} matches" if game_name == "phat" else f"{deals:,}"
+        in_matches = trickgym.games.game_class(game_name).run_unit == "matches"
+        unit = f"{_units(game_name, deals)} matches" if in_matches else f"{deals:,}"
         print(f"| {game_name} | learnt - {rival} | {unit} | {_cell(diff)} | {secs:.0f} |")
 
 

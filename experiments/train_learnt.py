@@ -72,10 +72,11 @@ def main(argv=None) -> None:
     hidden = tuple(int(h) for h in a.hidden.split(","))
     deals = DEFAULT_DEALS[a.game] if a.deals is None else a.deals
     bid_deals = DEFAULT_BID_DEALS[a.game] if a.bid_deals is None else a.bid_deals
-    if not bidding_phases(a.game):
+    if not bidding_phases(game):
         bid_deals = 0
     if a.quick:
-        deals, bid_deals, a.epochs, a.eval_deals = (2 if a.game == "phat" else 6), 40, 2, 20
+        quick = 2 if game.run_unit == "matches" else 6  # Phat: matches of about 4 deals
+        deals, bid_deals, a.epochs, a.eval_deals = quick, 40, 2, 20
     out = a.out / weights_name(game).removesuffix(".npz")
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -87,7 +88,7 @@ def main(argv=None) -> None:
         if bid_deals:
             parts.append(collect(
                 a.game, bid_deals, seed=a.seed + 1, samples=a.bid_samples, explore=a.explore,
-                workers=a.workers, chunk=100, phases=bidding_phases(a.game), progress=True,
+                workers=a.workers, chunk=100, phases=bidding_phases(game), progress=True,
                 **options,
             ))  # fmt: skip
         if deals:
