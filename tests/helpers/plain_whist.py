@@ -25,14 +25,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 from trickgym.agents.mc.deal import deal_standard_hands
-from trickgym.agents.mc.playout import rule_leaf
 from trickgym.agents.rule import PARAMS_DTYPE, params_row
-from trickgym.envs.vector.hooks import deal_episode_over, deal_payoff
 
 from trickgym import protocol
 from trickgym._kernel_cache import OWNED_MARK
@@ -425,12 +424,6 @@ def encode_kernel(observations, j, buf, scalars, scores):
     scalars[3] = obs.phase
 
 
-@njit(cache=True)
-def _encode(observations, j, buf, scalars, wide):
-    # the protocol's batch form: row j of the batch arrays; scores is the one wide array
-    encode_kernel(observations, j, buf[j], scalars[j], wide[0][j])
-
-
 # -------------------------------------------------------------------- sampler
 
 
@@ -567,21 +560,6 @@ def rule_policy(obs, values, rng):
 
 
 @njit(cache=True)
-def _call_base(state):
-    return CALL_BASE
-
-
-@njit(cache=True)
-def _new_states(state):
-    return np.empty(1, dtype=STATE_DTYPE)
-
-
-@njit(cache=True)
-def _new_obs(state):
-    return np.empty(1, dtype=OBS_DTYPE)
-
-
-@njit(cache=True)
 def start_match(state, seed, opts):
     """Vector env episode: a one-deal match from ``seed`` (drawn from the env's generator)."""
     init_match(state, seed, 1, -1)
@@ -592,25 +570,13 @@ _ORACLE = __name__.rpartition(".")[0] + ".plain_whist_oracle"
 protocol.register(
     STATE_DTYPE,
     OBS_DTYPE,
-    legal_sets=legal_sets,
-    apply_action=apply_action,
-    deal_over=deal_over,
-    call_base=_call_base,
-    is_legal=is_legal,
-    match_over=match_over,
-    next_deal=next_deal,
-    observe=observe,
-    new_states=_new_states,
-    new_obs=_new_obs,
-    observe_core=observe_core,
+    rules=sys.modules[__name__],  # the rules hooks are this module's functions of those names
+    call_base=CALL_BASE,
+    encode_kernel=encode_kernel,
+    encode_wide=1,  # scores
     rule_policy=rule_policy,
     determinize=determinize,
-    candidates=legal_sets,
-    leaf=rule_leaf,
-    encode=_encode,
     start_match=start_match,
-    episode_over=deal_episode_over,
-    episode_reward=deal_payoff,
     # by name: imported only when a loop with an oracle seat is compiled
     oracle_action=f"{_ORACLE}:oracle_action",
     oracle_no_table=f"{_ORACLE}:oracle_no_table",
