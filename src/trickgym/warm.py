@@ -182,7 +182,7 @@ def _simulations(game: str, options: dict, seats) -> None:
     import trickgym
     from trickgym.sim import simulate
 
-    runs = [{"matches": 1}] if game == "phat" else [{"deals": 1}]
+    runs = [{trickgym.games.game_class(game).run_unit: 1}]  # Phat: a match
     if game == "solowhist":  # BGA's dealing: whole matches, a kernel of their own
         per = trickgym.game(game, **options).options.num_deals
         runs.append({"deals": per, "dealing": "match"})
