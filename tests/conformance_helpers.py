@@ -397,6 +397,13 @@ def dealt(config: Config, df) -> np.ndarray:
     return df[cols].to_numpy(dtype=np.uint64)
 
 
+def deal_columns(config: Config, df) -> list[str]:
+    """The columns a deal is dealt with: the dealer (pitcher), the holdings, the turn-up."""
+    n = config.options.get("players", 4)
+    cols = [config.dealer_field, *(f"hand_{s}" for s in range(n)), "tapp", "kitty", "turn_up"]
+    return [c for c in cols if c in df.columns]
+
+
 def even_minus_odd(config: Config, df) -> np.ndarray:
     """Per row, what the even seats won minus what the odd seats won (per seat, payoff units).
 
@@ -421,14 +428,16 @@ def even_minus_odd(config: Config, df) -> np.ndarray:
 def row_totals_hold(config: Config, df) -> None:
     """The totals the rules fix in every row: payoffs sum to zero, all the points are won.
 
-    Solo Whist and Troggu: payoffs zero-sum; Troggu's card points at most
-    114 (rules §2; less in Misère, whose Tapp counts for nobody). Phat: a
-    deal played to trick 13 hands out 80 phat and 80 muck (§5). Pinochle:
-    250 in counters every hand (§8).
+    Solo Whist and Troggu: payoffs zero-sum, the declarer's tricks at most
+    the hand size; Troggu's card points at most 114 (rules §2; less in
+    Misère, whose Tapp counts for nobody). Phat: a deal played to trick 13
+    hands out 80 phat and 80 muck (§5). Pinochle: 250 in counters every
+    hand, won by a declarer (§8).
     """
     n = config.options.get("players", 4)
     if config.name in ("solowhist", "troggu"):
         assert (df[[f"payoff_{s}" for s in range(n)]].sum(axis=1) == 0).all()
+        assert df["declarer_tricks"].between(0, game_of(config).deck.n_cards // n).all()
     if config.name == "troggu":
         assert (df[[f"points_{s}" for s in range(n)]].sum(axis=1) <= 114).all()
     if config.name == "phat":
@@ -438,6 +447,7 @@ def row_totals_hold(config: Config, df) -> None:
         assert ((full["muck_ns"] + full["muck_ew"]) == 80).all()
     if config.name == "pinochle":
         assert ((df["counters_ns"] + df["counters_ew"]) == 250).all()
+        assert df["declarer"].between(0, 3).all()
 
 
 def same_state(a, b) -> bool:

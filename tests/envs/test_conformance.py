@@ -9,6 +9,7 @@ stepping exactly like ``SyncVectorEnv`` over single envs. Per-game facts
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 import gymnasium as gym
@@ -91,6 +92,11 @@ def make(case: EnvCase, **kwargs):
     return gym.make(case.config.env_id, **case.make_options, **kwargs).unwrapped
 
 
+def constants(config: Config):
+    """The game's constants module (its phase names)."""
+    return importlib.import_module(f"trickgym.games.{config.name}.constants")
+
+
 def n_seats(case: EnvCase) -> int:
     return case.config.options.get("players", 4)
 
@@ -136,18 +142,19 @@ def test_check_env(case):
 def test_random_episodes(case):
     """Observations in the space, masks agreeing, legal samples, the reward at the end only."""
     n = n_seats(case)
+    over = len(constants(case.config).PHASE_NAMES) - 1  # the last phase: the deal is over
     nonzero = episodes = 0
     for seat in sorted({0, n // 2, n - 1}):
         env = make(case, seat=seat)
         env.action_space.seed(seat)
-        for episode in range(3):
+        for episode in range(6):
             obs, info = env.reset(seed=100 * seat + episode)
             assert info == {} and env.observation_space.contains(obs) and obs["seat"] == seat
             done = False
             while not done:
                 mask = obs["action_mask"]
                 assert mask.dtype == np.int8 and mask.sum() >= 1
-                assert mask.shape == (env.action_space.n,)
+                assert mask.shape == (env.action_space.n,) and obs["phase"] != over
                 np.testing.assert_array_equal(env.action_masks(), mask.astype(bool))
                 assert env.action_masks().dtype == np.bool_
                 action = env.action_space.sample()
@@ -158,7 +165,8 @@ def test_random_episodes(case):
                 if not done:
                     assert reward == 0.0
             state = env.state
-            assert state.is_over and not obs["action_mask"].any() and not env.action_masks().any()
+            assert state.is_over and obs["phase"] == over
+            assert not obs["action_mask"].any() and not env.action_masks().any()
             payoffs = state.payoffs
             assert len(payoffs) == n and payoffs.sum() == 0
             if case.config.teams:

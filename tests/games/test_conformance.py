@@ -29,6 +29,7 @@ from conformance_helpers import (
     game_of,
     hidden_twin,
     holdings,
+    mask_of,
     or_all,
     play_phase,
     random_history,
@@ -58,6 +59,8 @@ def check_step(state, rng) -> None:
     mask = state.legal_action_mask()
     assert mask.shape == (game.n_actions,) and mask.dtype == bool and mask.any()
     assert state.legal_actions() == np.flatnonzero(mask).tolist()
+    if record["phase"] == play_phase(game):  # a play is a card of the mover's hand
+        assert mask_of(np.flatnonzero(mask)) & ~int(record["hands"][p]) == 0
     assert not state.payoffs.any()  # paid when the deal is over
     for s in range(n):
         obs = state.observe(s)
