@@ -45,18 +45,6 @@ def mask_of(array) -> int:
     return sum(1 << int(c) for c in np.flatnonzero(array))
 
 
-def play_episode(env, rng, seed=None):
-    """One episode with uniformly random legal actions; returns (observations, last reward)."""
-    obs, _ = env.reset(seed=seed)
-    trace = [obs]
-    done, reward = False, 0.0
-    while not done:
-        obs, reward, done, truncated, _ = env.step(int(rng.choice(legal(obs["action_mask"]))))
-        assert not truncated
-        trace.append(obs)
-    return trace, reward
-
-
 def test_registered_and_defaults():
     assert ENV_ID in trickgym.envs.ENV_IDS and ENV_ID in gym.registry
     env = make()
