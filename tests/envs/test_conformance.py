@@ -346,10 +346,13 @@ def test_vector_env_steps_like_single_envs(case):
 
     Sub-env ``i`` of ``reset(seed=s)`` is the single env seeded ``s + i``;
     later episodes (autoreset) draw from each sub-env's own generator. Rule
-    opponents, and a few illegal actions for the illegal-action path.
+    and random opponents, and a few illegal actions for the illegal-action
+    path.
     """
     n_envs, steps = 4, 40
-    options = {**case.make_options, "seat": n_seats(case) - 1, "opponents": "rule"}
+    n = n_seats(case)
+    opponents = ["random" if i % 2 else "rule" for i in range(n - 1)]
+    options = {**case.make_options, "seat": n - 1, "opponents": opponents}
     native = gym.make_vec(
         case.config.env_id,
         num_envs=n_envs,
