@@ -281,8 +281,8 @@ def replay(game, record, cards, actions):
 # ------------------------------------------------------------- information sets
 
 
-def hidden_twin(game, start, final, actions, seat, rng, tries: int = 30):
-    """Another deal and history that ``seat`` cannot tell from ``actions`` on ``start``.
+def hidden_twin(game, final, actions, seat, rng, tries: int = 30):
+    """Another deal and history that ``seat`` cannot tell from ``final``'s (``actions``).
 
     The cards ``seat`` has not seen by the end (:func:`known_cards` of
     ``final``) are permuted among the holdings they were dealt to, each
@@ -295,7 +295,8 @@ def hidden_twin(game, start, final, actions, seat, rng, tries: int = 30):
     ``None`` after ``tries`` attempts.
     """
     config = _config_of(game)
-    cards = holdings(start.record, game)
+    cards = holdings(final.record, game)
+    start = deal_like(game, final.record, cards)
     hidden = deck_mask(game) & ~known_cards(final.record, game, seat)
     pool = bits(hidden)
     if len(pool) < 2:
@@ -315,7 +316,7 @@ def hidden_twin(game, start, final, actions, seat, rng, tries: int = 30):
         if twin_cards == cards:
             continue
         twin_actions = [to.get(a, a) if i in movers else a for i, a in enumerate(actions)]
-        twin = replay(game, start.record, twin_cards, twin_actions)
+        twin = replay(game, final.record, twin_cards, twin_actions)
         if twin is None:
             continue
         if any(not np.array_equal(twin.record[f], final.record[f]) for f in config.public):

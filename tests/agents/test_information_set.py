@@ -18,10 +18,8 @@ from conformance_helpers import (
     CONFIGS,
     IDS,
     builtin_action,
-    deal_like,
     game_of,
     hidden_twin,
-    holdings,
     random_history,
     replay,
 )
@@ -41,8 +39,7 @@ def twins(game, rng, wanted: int, seeds: int = 40):
         if final.is_over:
             continue
         seat = final.current_player
-        start = deal_like(game, final.record, holdings(final.record, game))
-        twin = hidden_twin(game, start, final, actions, seat, rng)
+        twin = hidden_twin(game, final, actions, seat, rng)
         if twin is None:
             continue
         other = replay(game, final.record, *twin)
