@@ -1,12 +1,15 @@
-"""The Phat rule agent (``agents/rule/phat.py``): each named rule, information set,
-legality, strength against the random agent and the pitching team's success."""
+"""The Phat rule agent (``agents/rule/phat.py``): each named rule, the games it wins
+and the pitching team's success.
+
+Its information set, legality and strength per deal against random agents
+are checked for every game in ``tests/agents``.
+"""
 
 from __future__ import annotations
 
 import functools
 
 import numpy as np
-import pytest
 from trickgym.agents import kernel_scratch
 from trickgym.agents.loops import act
 from trickgym.agents.rule import params_row
@@ -187,120 +190,22 @@ def test_duck_low_protects_the_nine():
     assert _act(state) == _card("3C")
 
 
-# ------------------------------------------------------------- information set
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(N_CARDS) if mask >> c & 1]
-
-
-def _reshuffle(hands, seat, played, voids, rng):
-    """The other seats' unplayed cards dealt anew (voids respected), or ``None``."""
-    others = [s for s in range(4) if s != seat]
-    pool = [c for s in others for c in _bits(hands[s] & ~played[s])]
-    room = {s: 13 - bin(played[s]).count("1") for s in others}
-    options = {c: [s for s in others if not int(voids[s]) >> int(SUIT_OF[c]) & 1] for c in pool}
-    pool = sorted(rng.permutation(pool).tolist(), key=lambda c: len(options[c]))
-    out = {s: played[s] for s in others}
-    for c in pool:
-        weights = np.array([room[s] for s in options[c]], dtype=float)
-        if weights.sum() == 0:
-            return None
-        s = options[c][rng.choice(len(weights), p=weights / weights.sum())]
-        out[s] |= 1 << c
-        room[s] -= 1
-    return [hands[s] if s == seat else out[s] for s in range(4)]
-
-
-def _replay(hands, pitcher, actions):
-    state = _game().deal(0, hands=hands, pitcher=pitcher)
-    for a in actions:
-        state.apply(a)
-    return state
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_info_set(seed):
-    """Reshuffling the unseen cards consistently with the play never changes the action."""
-    rng = np.random.default_rng(seed)
-    perm = [int(c) for c in rng.permutation(N_CARDS)]
-    hands = [sum(1 << c for c in perm[13 * s : 13 * s + 13]) for s in range(4)]
-    pitcher = seed % 4
-    state, actions, played = _game().deal(0, hands=hands, pitcher=pitcher), [], [0] * 4
-    checked = 0
-    for _ in range(40):
-        if state.is_over:
-            break
-        seat = state.current_player
-        choice = _act(state)
-        found = 0
-        for _attempt in range(50):
-            other = _reshuffle(hands, seat, played, state.record["voids"], rng)
-            if other is None or other == hands:
-                continue
-            assert _act(_replay(other, pitcher, actions)) == choice
-            found += 1
-            if found >= 2:
-                break
-        checked += found
-        p = seat
-        action = choice if rng.random() < 0.5 else int(rng.choice(state.legal_actions()))
-        played[p] |= 1 << action
-        actions.append(action)
-        state.apply(action)
-    assert checked >= 20
-
-
-# -------------------------------------------------------------------- legality
-
-
-def test_legal_in_python_api():
-    """Rule agents in every seat: each action is among the state's legal actions."""
-    decisions = 0
-    for seed in range(8):
-        state = _game().deal(seed)
-        while not state.is_over:
-            action = _act(state)
-            assert action in state.legal_actions()
-            state.apply(action)
-            decisions += 1
-    assert decisions >= 300
-
-
-def test_legal_over_many_deals_compiled():
-    """Thousands of compiled deals with rule agents everywhere complete with all 80 phat."""
-    df = simulate("phat", matches=800, agents="rule", seed=5)
-    assert len(df) >= 3000
-    full = df[df.tricks == 13]
-    assert ((full.phat_ns + full.phat_ew) == 80).all()
-    assert ((full.muck_ns + full.muck_ew) == 80).all()
-
-
 # -------------------------------------------------------------------- strength
 
 
-def _deal_points(df) -> np.ndarray:
-    """NS deal points minus EW deal points (phat plus the muck bonus) per row."""
-    to = df.bonus_to.astype(str).to_numpy()
-    ns = df.phat_ns.to_numpy() + np.where(np.isin(to, ("0", "NS")), df.bonus.to_numpy(), 0)
-    ew = df.phat_ew.to_numpy() + np.where(np.isin(to, ("1", "EW")), df.bonus.to_numpy(), 0)
-    return ns - ew
+def test_rule_team_wins_most_games():
+    """Rule agents NS then EW on the same seed win most games of the race to 181.
 
-
-def test_strength_against_random():
-    """Rule agents NS then EW on the same seed: their deal points beat random's (95%)."""
+    (That they earn more per deal than random agents is checked for every game
+    in tests/agents.)
+    """
     matches = 800
     a = simulate("phat", matches=matches, agents=["rule", "random", "rule", "random"], seed=21)
     b = simulate("phat", matches=matches, agents=["random", "rule", "random", "rule"], seed=21)
-    diff = np.concatenate([_deal_points(a), -_deal_points(b)])
-    mean, half = diff.mean(), 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
     wa = a[a.game_over].winner.astype(str)
     wb = b[b.game_over].winner.astype(str)
     won = ((wa == "NS").sum() + (wb == "EW").sum()) / (len(wa) + len(wb))
-    print(
-        f"rule - random per deal: {mean:.2f} +- {half:.2f} over {len(diff)} deals; games {won:.3f}"
-    )
-    assert mean - half > 0
+    print(f"rule team wins {won:.3f} of the games against random")
     assert won > 0.8
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import trickgym
 from trickgym.cards import TAROT
 from trickgym.games.troggu import rules
 from trickgym.games.troggu.constants import (
@@ -32,6 +33,11 @@ from trickgym.games.troggu.constants import (
 from trickgym.games.troggu.state import STATE_DTYPE
 
 DEALS_PER_SIZE = 400
+
+# The kernels below reach Troggu's rules through the game protocol: building the
+# game registers its bindings (numba remembers a failed overload resolution, so
+# calling a kernel first would break every later Troggu test in the process).
+trickgym.game("troggu", players=3)
 
 # --- the reference, from troggu.md -----------------------------------------------
 

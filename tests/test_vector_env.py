@@ -1,4 +1,8 @@
-"""The native vector envs against N single envs under gymnasium's ``SyncVectorEnv``."""
+"""The native vector env's own options: threads, buffers, partial resets, built-in actions.
+
+That it steps like ``SyncVectorEnv`` over single envs, in every game
+configuration, is checked in ``tests/envs/test_conformance.py``.
+"""
 
 from __future__ import annotations
 
@@ -8,16 +12,6 @@ import pytest
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from trickgym.envs.vector import SoloWhistVectorEnv
 from trickgym.envs.vector.pcg64 import draw_seed, pcg_state
-
-# (env id, options, steps): small batches, enough steps for several episodes each.
-CASES = [
-    ("trickgym/SoloWhist-v0", {"opponents": "rule", "parallel": False}, 60),
-    ("trickgym/SoloWhist-v0", {"seat": 2, "opponents": ["random", "rule", "random"]}, 40),
-    ("trickgym/Troggu-v0", {"players": 5, "seat": 1, "opponents": "rule", "parallel": False}, 40),
-    ("trickgym/Phat-v0", {"episode": "deal", "opponents": "rule", "parallel": False}, 50),
-    ("trickgym/Phat-v0", {"episode": "game", "seat": 3, "parallel": False}, 50),
-    ("trickgym/Pinochle-v0", {"mode": "exchange", "opponents": "rule", "parallel": False}, 40),
-]
 
 
 def make_pair(env_id, options, n):
@@ -50,44 +44,6 @@ def pick_actions(rng, masks, illegal_rate=0.0):
             illegal = np.flatnonzero(~row.astype(bool))
             actions[i] = rng.choice(illegal) if illegal.size else actions[i]
     return actions
-
-
-@pytest.mark.parametrize(("env_id", "options", "steps"), CASES)
-def test_same_as_sync_vector_env(env_id, options, steps):
-    """Observations, masks, rewards, terminations and infos equal the single envs' step by step.
-
-    Sub-env ``i`` of ``reset(seed=s)`` is the single env seeded ``s + i``;
-    later episodes (autoreset) draw from each sub-env's own generator, so the
-    deals stay identical across many episodes. A few illegal actions check
-    the illegal-action path and its info.
-    """
-    n = 5
-    native, sync = make_pair(env_id, options, n)
-    assert native.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
-    assert native.observation_space == sync.observation_space
-    rng = np.random.default_rng(7)
-    obs_n, _ = native.reset(seed=11)
-    obs_s, _ = sync.reset(seed=11)
-    assert_obs_equal(obs_n, obs_s, "reset")
-    assert native.observation_space.contains(obs_n)
-    episodes = 0
-    for t in range(steps):
-        actions = pick_actions(rng, obs_s["action_mask"], illegal_rate=0.02)
-        obs_n, rew_n, term_n, trunc_n, info_n = native.step(actions)
-        obs_s, rew_s, term_s, trunc_s, info_s = sync.step(actions)
-        assert_obs_equal(obs_n, obs_s, f"step {t}")
-        np.testing.assert_array_equal(rew_n, rew_s, err_msg=f"rewards at step {t}")
-        np.testing.assert_array_equal(term_n, term_s, err_msg=f"terminated at step {t}")
-        np.testing.assert_array_equal(trunc_n, trunc_s)
-        assert info_n.keys() == info_s.keys(), f"infos at step {t}"
-        for key in info_n:
-            np.testing.assert_array_equal(info_n[key], info_s[key])
-        episodes += int(term_n.sum())
-    assert episodes >= n  # autoreset was exercised
-    # A new seed restarts from the same deals as fresh single envs.
-    obs_n, _ = native.reset(seed=[3, 4, 5, 6, 7])
-    obs_s, _ = sync.reset(seed=[3, 4, 5, 6, 7])
-    assert_obs_equal(obs_n, obs_s, "reseed")
 
 
 def test_parallel_equals_serial():
