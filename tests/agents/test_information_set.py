@@ -10,8 +10,8 @@ every hand and is left out on purpose).
 The registered Python agents are handed only the seat's observation record;
 that their decisions ignore hidden cards is checked over every game
 configuration where they are compiled anyway, with the memory they build
-over a deal: ``pimc`` and ``ismcts`` in ``tests/test_pimc.py``, ``learnt``
-in ``tests/test_learnt.py`` (their search kernels take minutes to compile,
+over a deal: ``pimc`` and ``ismcts`` in ``tests/agents/test_pimc.py``, ``learnt``
+in ``tests/agents/test_learnt.py`` (their search kernels take minutes to compile,
 which a second file would do again on the other CI worker).
 """
 

@@ -1,6 +1,6 @@
 """Golden traces: deal -> actions -> payoffs, replayed through the game API.
 
-Each trace in ``tests/golden/<game>.json`` holds ``name``, ``options`` (game
+Each trace in ``tests/games/golden/<game>.json`` holds ``name``, ``options`` (game
 options), ``deal`` (keyword arguments of ``game.deal``), ``actions`` (names),
 ``payoffs``, ``tricks_won`` (per seat) and ``why`` (the reason its payoffs
 are right). A change in any rule kernel that alters a trace fails here.

@@ -228,7 +228,7 @@ def test_training_example_runs_end_to_end(tmp_path):
     import json
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[1] / "experiments" / "train_learnt.py"
+    script = Path(__file__).resolve().parents[2] / "experiments" / "train_learnt.py"
     spec = importlib.util.spec_from_file_location("train_learnt", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -245,7 +245,7 @@ def test_baseline_tables_script_prints_every_row(capsys):
     import importlib.util
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[1] / "experiments" / "learnt_baselines.py"
+    script = Path(__file__).resolve().parents[2] / "experiments" / "learnt_baselines.py"
     spec = importlib.util.spec_from_file_location("learnt_baselines", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -57,7 +57,7 @@ def test_cleanrl_example_runs_and_writes_numpy_weights(tmp_path):
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parent.parent / "experiments" / "cleanrl_masked_ppo.py"
+    script = Path(__file__).resolve().parents[2] / "experiments" / "cleanrl_masked_ppo.py"
     subprocess.run(
         [sys.executable, str(script), "--steps", "2048", "--num-envs", "8", "--rollout", "32",
          "--hidden", "32", "--self-play", "--snapshot-every", "2", "--out", str(tmp_path)],
