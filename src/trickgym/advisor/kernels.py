@@ -10,15 +10,17 @@ played out by the rule agents and judged (``protocol.advise_outcome``), or,
 when the block is given solver ``limits``, solved from the first lead
 (``protocol.advise_solve``).
 
-Rule play passes ``limits=None``: numba prunes the ``is None`` branches of
-a None-typed argument before typing, so a rule run compiles no solver (and
-a game without one registers no solver hooks).
+Rule play passes ``limits=None``: its work items get no solver workspace
+(``None``, chosen by type), and numba prunes the ``is None`` branches of a
+None-typed argument before typing, so a rule run compiles no solver (and a
+game without one registers no solver hooks).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from trickgym import protocol
 from trickgym.agents.mc.playout import play_out
@@ -52,31 +54,17 @@ def evaluate(state, seat, call, choice, rng, obs_scratch, params, solver, limits
     return protocol.advise_outcome(state, seat)
 
 
-@njit(cache=True)
-def _rows(obs, template, params, seed, first, variants, lo, hi, solver, limits, out):
-    # Deals lo..hi-1 of one work item, with its own scratch (and solver workspace).
-    status, tricks, made, payoff = out
-    seat = obs[0].seat
-    base = np.empty(1, dtype=template.dtype)
-    trial = np.empty(1, dtype=template.dtype)
-    obs_scratch = np.empty(1, dtype=obs.dtype)
-    memory = np.zeros(4, dtype=np.uint64)
-    rng = np.zeros(1, dtype=np.uint64)
-    agent_rng = np.zeros(1, dtype=np.uint64)
-    for i in range(lo, hi):
-        rng[0] = derive_seed(seed, first + i, 0)
-        protocol.determinize(obs, memory, template, base, rng)
-        for v in range(variants.shape[0]):
-            trial[0] = base[0]
-            agent_rng[0] = derive_seed(seed, first + i, 1)
-            st, k, ok, pv = evaluate(
-                trial[0], seat, variants[v, 0], variants[v, 1], agent_rng, obs_scratch, params,
-                solver, limits,
-            )  # fmt: skip
-            status[i, v] = st
-            tricks[i, v] = k
-            made[i, v] = ok
-            payoff[i, v] = pv
+def _new_solver(obs, limits):
+    """One work item's solver workspace (``protocol.advise_solver``), ``None`` for rule play."""
+    raise NotImplementedError("runs only inside compiled kernels")
+
+
+@overload(_new_solver)
+def _new_solver_typer(obs, limits):
+    # Chosen by the type of ``limits``: a None-typed one (rule play) links no solver.
+    if isinstance(limits, types.NoneType):
+        return lambda obs, limits: None
+    return lambda obs, limits: protocol.advise_solver(obs, limits)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -93,14 +81,31 @@ def advise_block(obs, template, params, seed, first, variants, chunk, limits, ou
     multiple of ``chunk`` so that chunks, and hence results, do not depend
     on how the deals are split into blocks or threads.
     """
-    n = out[0].shape[0]
+    status, tricks, made, payoff = out
+    n = status.shape[0]
+    seat = obs[0].seat
     for c in prange((n + chunk - 1) // chunk):
-        lo, hi = c * chunk, min(n, (c + 1) * chunk)
-        if limits is None:  # the other branch is pruned: rule play links no solver
-            _rows(obs, template, params, seed, first, variants, lo, hi, None, None, out)
-        else:
-            solver = protocol.advise_solver(obs, limits)
-            _rows(obs, template, params, seed, first, variants, lo, hi, solver, limits, out)
+        solver = _new_solver(obs, limits)
+        base = protocol.new_states(template[0])
+        trial = protocol.new_states(template[0])
+        obs_scratch = protocol.new_obs(template[0])
+        memory = np.zeros(4, dtype=np.uint64)
+        rng = np.zeros(1, dtype=np.uint64)
+        agent_rng = np.zeros(1, dtype=np.uint64)
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            rng[0] = derive_seed(seed, first + i, 0)
+            protocol.determinize(obs, memory, template, base, rng)
+            for v in range(variants.shape[0]):
+                trial[0] = base[0]
+                agent_rng[0] = derive_seed(seed, first + i, 1)
+                st, k, ok, pv = evaluate(
+                    trial[0], seat, variants[v, 0], variants[v, 1], agent_rng, obs_scratch,
+                    params, solver, limits,
+                )  # fmt: skip
+                status[i, v] = st
+                tricks[i, v] = k
+                made[i, v] = ok
+                payoff[i, v] = pv
     return 0
 
 
@@ -117,7 +122,7 @@ def settle_sampled(obs, template, params, seed, deal, call, choice, out):
     protocol.determinize(obs, memory, template, out, rng)
     agent_rng = np.zeros(1, dtype=np.uint64)
     agent_rng[0] = derive_seed(seed, deal, 1)
-    obs_scratch = np.empty(1, dtype=obs.dtype)
+    obs_scratch = protocol.new_obs(out[0])
     protocol.advise_settle(out[0], obs[0].seat, call, choice, agent_rng, obs_scratch, params)
     return agent_rng[0]
 
@@ -131,9 +136,7 @@ def outcome_at(states, i, seat):
 @njit(cache=True)
 def evaluate_at(states, i, seat, call, choice, rng, obs_scratch, params, limits):
     """:func:`evaluate` on ``states[i]``, with a solver workspace when ``limits`` is not None."""
-    if limits is None:
-        return evaluate(states[i], seat, call, choice, rng, obs_scratch, params, None, None)
-    solver = protocol.advise_solver(obs_scratch, limits)
+    solver = _new_solver(obs_scratch, limits)
     return evaluate(states[i], seat, call, choice, rng, obs_scratch, params, solver, limits)
 
 
