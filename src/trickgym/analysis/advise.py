@@ -19,10 +19,11 @@ each: how a call is settled and judged, state set-up, candidate calls).
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pandas as pd
 
-from ..advisor import phat, pinochle, solowhist, troggu
 from ..advisor.codes import EXACT_NODES, LOG2_BUCKETS, NODE_LIMIT
 from ..checks import check_int
 from ..rng import seed_rng
@@ -60,17 +61,21 @@ TABLE_LOG2 = 12
 CHUNK = 32  # deals per parallel work item (fixed: results do not depend on threads)
 BLOCK = 8 * CHUNK  # deals per progress-bar step
 
-# Games with an advisor, and each game's part.
-_PARTS = {"solowhist": solowhist, "pinochle": pinochle, "troggu": troggu, "phat": phat}
-_GAMES = tuple(_PARTS)
+
+def _advised() -> list[str]:
+    """The games with an advisor (``Game.advisor`` set), by name."""
+    from ..games import GAMES
+
+    return sorted(name for name, (cls, _options) in GAMES.items() if cls.advisor)
 
 
 def _part(game):
-    if game.name not in _PARTS:
+    """The game's part of the advisor: the module its class names as ``advisor``."""
+    if game.advisor is None:
         raise ValueError(
-            f"no hand advisor for {game.name!r} yet; games advised: {', '.join(sorted(_PARTS))}"
+            f"no hand advisor for {game.name!r} yet; games advised: {', '.join(_advised())}"
         )
-    return _PARTS[game.name]
+    return importlib.import_module(game.advisor)
 
 
 def _as_game(game):
@@ -81,7 +86,7 @@ def _as_game(game):
         return make_game(game)
     if not isinstance(game, Game):
         raise ValueError(
-            f"game must be a game name ({', '.join(_GAMES)}) or a trickgym Game, got {game!r}"
+            f"game must be a game name ({', '.join(_advised())}) or a trickgym Game, got {game!r}"
         )
     return game
 
