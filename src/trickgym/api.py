@@ -109,7 +109,8 @@ class Game:
     card play: ``"dd"``, tricks double dummy, ``"points"``, the point-trick
     search, or None), ``run_unit`` (what a simulation counts:
     ``"deals"`` or ``"matches"``), ``partnership`` (two fixed teams, NS and
-    EW), and override :meth:`has_side` and
+    EW), ``advisor`` (the module of the hand advisor's part for the game,
+    :mod:`trickgym.advisor`, or None), and override :meth:`has_side` and
     :attr:`tag` where the game needs to. The rule agent's ``rule_options``
     class and its ``rule_kernel`` come from the bindings module, which sits
     above the agents (see :class:`_FromBindings`).
@@ -135,6 +136,7 @@ class Game:
     solver: str | None = None
     run_unit: str = "deals"
     partnership: bool = False
+    advisor: str | None = None
 
     rule_options = _FromBindings(
         lambda bindings, cls: bindings.RULE_OPTIONS,

@@ -64,6 +64,17 @@ Point-trick solver (see :mod:`trickgym.solvers.points_search`)
   ``key(state)``, ``points(state, card)``, ``suit(state, card)``,
   ``fixed(state)``, ``wins_now(state, card)``, ``winner(state)``,
   ``prepare(state)``, ``unit(state)``, ``span(state, low_card, high_card)``.
+Hand advisor (see :mod:`trickgym.advisor.kernels`; registered with :func:`register_more`)
+  ``advise_settle(state, seat, call, choice, rng, obs_scratch, params)``:
+  ``seat`` makes ``call`` and the auction is settled as the advisor values
+  it (``choice``: a follow-up the seat fixes now, such as Solo Whist's
+  Abundance trump suit, -1 for none); ``advise_outcome(state, seat) ->
+  (status, tricks, made, payoff)``: a finished deal's outcome for the seat
+  (codes in :mod:`trickgym.advisor.codes`). A game with a solver adds
+  ``advise_solver(obs, limits)``: one thread's solver workspace, and
+  ``advise_solve(state, seat, solver, limits) -> (status, tricks, made,
+  payoff)``: the settled contract solved from the first lead (``limits``:
+  the int64 row of :mod:`trickgym.advisor.codes`).
 
 A game that does not take part in a capability (no point-trick solver for
 Solo Whist) simply leaves those hooks out; a kernel that needs one then
@@ -81,7 +92,7 @@ from numba.extending import overload
 
 from .records import is_record_of
 
-__all__ = ["HOOKS", "kernel", "register", "require"]
+__all__ = ["HOOKS", "kernel", "register", "register_more", "require"]
 
 
 @dataclass(frozen=True)
@@ -149,6 +160,10 @@ _TABLE = [
     ("span", "state, low_card, high_card", "state", False),
     ("start_deal", "state, seed, opts", "state", False),
     ("write_row", "row, state, deal", "state", False),
+    ("advise_settle", "state, seat, call, choice, rng, obs_scratch, params", "state", False),
+    ("advise_outcome", "state, seat", "state", False),
+    ("advise_solver", "obs, limits", "obs", False),
+    ("advise_solve", "state, seat, solver, limits", "state", False),
 ]
 
 #: Every protocol hook by name.
@@ -291,3 +306,25 @@ def kernel(game, name: str):
     """
     require(game)
     return _resolve(_REGISTERED[game.state_dtype][name])
+
+
+def register_more(state_dtype, obs_dtype, **impls) -> None:
+    """Register more of one game's hooks after its :func:`register` call (e.g. the advisor's).
+
+    Keywords as in :func:`register` (a kernel, or ``"module:name"`` imported
+    when a kernel using the hook is first compiled). A hook the game has
+    registered already is left as it is, so a bindings module may be
+    imported more than once.
+    """
+    unknown = sorted(set(impls) - set(HOOKS))
+    if unknown:
+        raise ValueError(f"unknown protocol hooks {unknown}; hooks: {sorted(HOOKS)}")
+    if state_dtype not in _REGISTERED:
+        raise ValueError("register_more: call register for this game's dtypes first")
+    registered = _REGISTERED[state_dtype]
+    for name, impl in impls.items():
+        if name in registered:
+            continue
+        registered[name] = impl
+        hook = HOOKS[name]
+        _bind(hook, impl, state_dtype if hook.on == "state" else obs_dtype)

@@ -7,7 +7,9 @@ import pandas as pd
 import pytest
 
 import trickgym
-from trickgym.analysis import advise_solowhist as sw
+from trickgym.advisor import solowhist as sw
+from trickgym.advisor.codes import EXACT, PROBED
+from trickgym.advisor.kernels import evaluate_state, settle_sampled
 from trickgym.analysis import advise_state, hand_odds, wilson_interval
 from trickgym.cards.notation import format_hand, parse_hand
 from trickgym.cli import main
@@ -127,7 +129,7 @@ def test_dd_made_rates_match_the_slow_solver():
     for i in range(n):
         for call in made:
             arr = np.zeros(1, dtype=game.state_dtype)
-            sw.settle_sampled(obs, template, params, np.uint64(seed), i, call, -1, arr)
+            settle_sampled(obs, template, params, np.uint64(seed), i, call, -1, arr)
             r = arr[0]
             assert int(r["declarers"]) == 1 << 1
             hands = [int(h) for h in r["hands"]]
@@ -174,7 +176,7 @@ def test_rule_play_agrees_with_the_simulator():
         hands = [format_hand(int(h)) for h in r["initial_hands"]]
         fresh = game.deal(0, hands=hands, dealer=int(r["dealer"]), turn_up=int(r["turn_up"]))
         eldest = (int(r["dealer"]) + 1) % 4
-        _, tricks, made, payoff = sw.evaluate_state(fresh, eldest, first, play="rule")
+        _, tricks, made, payoff = evaluate_state(fresh, eldest, first, play="rule")
         assert payoff == r["payoffs"][eldest]
         if r["contract"]:
             assert (tricks, made) == (r["declarer_tricks"], r["made"])
@@ -202,10 +204,10 @@ def test_dd_outcomes_agree_with_the_simulators_dd_columns():
                 continue
             hands = [format_hand(int(getattr(r, f"hand_{s}"))) for s in range(4)]
             fresh = game.deal(0, hands=hands, dealer=r.dealer, turn_up=str(r.turn_up))
-            status, _, made, _ = sw.evaluate_state(
+            status, _, made, _ = evaluate_state(
                 fresh, eldest, calls[r.contract], play="dd", node_limit=4_000_000
             )
-            if status in (sw.EXACT, sw.PROBED):  # solved within the budget
+            if status in (EXACT, PROBED):  # solved within the budget
                 assert bool(made) == bool(r.dd_made), (r.deal, r.contract, hands)
                 compared.add(r.contract)
     assert {"Solo", "Misère"} <= compared

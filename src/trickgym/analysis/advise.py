@@ -5,11 +5,12 @@ turn-up card, the auction so far), deals the unseen cards ``deals`` times
 consistently with that knowledge (the Monte Carlo agents' determinisers:
 one implementation of "deal consistently with the information set"), plays
 or solves each deal for every call the seat could make now, and returns
-one row per call (see :func:`advise_state` for the columns). How each call
-is turned into a played contract is the game's part:
-:mod:`~trickgym.analysis.advise_solowhist`, :mod:`~trickgym.analysis.advise_pinochle`,
-:mod:`~trickgym.analysis.advise_troggu` and :mod:`~trickgym.analysis.advise_phat`
-(a module each: state set-up, candidate calls and the compiled loop over deals).
+one row per call (see :func:`advise_state` for the columns). The compiled
+loop over deals is written once (:mod:`trickgym.advisor.kernels`); how each
+call is turned into a played contract is the game's part:
+:mod:`~trickgym.advisor.solowhist`, :mod:`~trickgym.advisor.pinochle`,
+:mod:`~trickgym.advisor.troggu` and :mod:`~trickgym.advisor.phat` (a module
+each: how a call is settled and judged, state set-up, candidate calls).
 
 >>> import trickgym.analysis as ta  # doctest: +SKIP
 >>> ta.hand_odds("solowhist", "AKQJ5.K2.A7.9832", turn_up="2S", seat=1, dealer=0,
@@ -23,6 +24,7 @@ import importlib
 import numpy as np
 import pandas as pd
 
+from ..advisor.codes import EXACT_NODES, LOG2_BUCKETS, NODE_LIMIT
 from ..checks import check_int
 from ..rng import seed_rng
 from .intervals import wilson_interval
@@ -59,22 +61,21 @@ TABLE_LOG2 = 12
 CHUNK = 32  # deals per parallel work item (fixed: results do not depend on threads)
 BLOCK = 8 * CHUNK  # deals per progress-bar step
 
-# Games with an advisor, and the module of each game's part.
-_PARTS = {
-    "solowhist": "advise_solowhist",
-    "pinochle": "advise_pinochle",
-    "troggu": "advise_troggu",
-    "phat": "advise_phat",
-}
-_GAMES = ("solowhist", "pinochle", "troggu", "phat")
+
+def _advised() -> list[str]:
+    """The games with an advisor (``Game.advisor`` set), by name."""
+    from ..games import GAMES
+
+    return sorted(name for name, (cls, _options) in GAMES.items() if cls.advisor)
 
 
 def _part(game):
-    if game.name not in _PARTS:
+    """The game's part of the advisor: the module its class names as ``advisor``."""
+    if game.advisor is None:
         raise ValueError(
-            f"no hand advisor for {game.name!r} yet; games advised: {', '.join(sorted(_PARTS))}"
+            f"no hand advisor for {game.name!r} yet; games advised: {', '.join(_advised())}"
         )
-    return importlib.import_module(f".{_PARTS[game.name]}", __package__)
+    return importlib.import_module(game.advisor)
 
 
 def _as_game(game):
@@ -85,7 +86,7 @@ def _as_game(game):
         return make_game(game)
     if not isinstance(game, Game):
         raise ValueError(
-            f"game must be a game name ({', '.join(_GAMES)}) or a trickgym Game, got {game!r}"
+            f"game must be a game name ({', '.join(_advised())}) or a trickgym Game, got {game!r}"
         )
     return game
 
@@ -279,8 +280,8 @@ def advise_state(
     obs = np.zeros(1, dtype=game.obs_dtype)
     game.kernels.observe_at(state.array, 0, seat, obs, 0)
     variants = part.candidates(state)
-    calls = np.array([v[1] for v in variants], dtype=np.int64)
-    trumps = np.array([v[2] for v in variants], dtype=np.int64)
+    # (call, choice) per variant: the choice is the trump suit the seat would name (-1: none)
+    calls = np.array([(v[1], v[2]) for v in variants], dtype=np.int64).reshape(-1, 2)
     template = game.new_match(0)
     from ..agents.rule import params_matrix
 
@@ -299,47 +300,42 @@ def advise_state(
         bar = progress_bar(total=deals, desc=f"advise {game.name} ({play})", unit="deal")
     try:
         if play == "pimc":
-            _run_pimc(
-                part, game, obs, template, params, seed, calls, trumps, pimc_samples, out, bar
-            )
+            _run_pimc(game, obs, template, params, seed, calls, pimc_samples, out, bar)
         else:
-            _run_compiled(
-                part, obs, template, params, seed, calls, trumps, play, max_nodes, exact_nodes,
-                threads, out, bar,
-            )  # fmt: skip
+            limits = None  # rule play
+            if play == "dd":
+                limits = np.zeros(3, dtype=np.int64)
+                limits[LOG2_BUCKETS], limits[NODE_LIMIT] = TABLE_LOG2, max_nodes
+                limits[EXACT_NODES] = exact_nodes
+            _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar)
     finally:
         if bar is not None:
             bar.close()
     return _frame(part, variants, out)
 
 
-def _run_compiled(
-    part, obs, template, params, seed, calls, trumps, play, max_nodes, exact_nodes, threads,
-    out, bar,
-):  # fmt: skip
+def _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar):
     import numba
+
+    from ..advisor.kernels import advise_block
 
     old = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS))
-    from .advise_common import DD, RULE
-
-    mode = DD if play == "dd" else RULE
     try:
         deals = out["status"].shape[0]
         for first in range(0, deals, BLOCK):
             last = min(deals, first + BLOCK)
-            part.advise_block(
-                obs, template, params, np.uint64(seed), first, calls, trumps, mode, CHUNK,
-                TABLE_LOG2, max_nodes, exact_nodes, *(a[first:last] for a in out.values()),
-            )  # fmt: skip
+            rows = tuple(a[first:last] for a in out.values())
+            advise_block(obs, template, params, np.uint64(seed), first, calls, CHUNK, limits, rows)
             if bar is not None:
                 bar.update(last - first)
     finally:
         numba.set_num_threads(old)
 
 
-def _run_pimc(part, game, obs, template, params, seed, calls, trumps, samples, out, bar):
+def _run_pimc(game, obs, template, params, seed, calls, samples, out, bar):
+    from ..advisor.kernels import outcome_at, settle_sampled
     from ..agents.mc import PIMCAgent
     from ..api import State
     from ..rng import derive_seed
@@ -351,9 +347,8 @@ def _run_pimc(part, game, obs, template, params, seed, calls, trumps, samples, o
     for i in range(deals):
         for v in range(len(calls)):
             array = np.zeros(1, dtype=game.state_dtype)
-            part.settle_sampled(
-                obs, template, params, np.uint64(seed), i, calls[v], trumps[v], array
-            )
+            call, choice = calls[v]
+            settle_sampled(obs, template, params, np.uint64(seed), i, call, choice, array)
             state = State(game, array)
             for s, agent in enumerate(agents):
                 agent.start_deal(int(derive_seed(seed, i, 2 + s)), s)
@@ -362,13 +357,14 @@ def _run_pimc(part, game, obs, template, params, seed, calls, trumps, samples, o
                 game.kernels.observe_at(array, 0, p, record, 0)
                 mask = state.legal_action_mask()
                 state.apply(int(agents[p].act_record(record, mask)))
-            part.record_outcome(state.record, seat, i, v, out)
+            for a, value in zip(out.values(), outcome_at(array, 0, seat), strict=True):
+                a[i, v] = value
         if bar is not None:
             bar.update(1)
 
 
 def _frame(part, variants, out) -> pd.DataFrame:
-    from .advise_common import EXACT, PASSED_OUT, UNSOLVED
+    from ..advisor.codes import EXACT, PASSED_OUT, UNSOLVED
 
     status, tricks, made, payoff = out["status"], out["tricks"], out["made"], out["payoff"]
     rows = []

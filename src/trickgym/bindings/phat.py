@@ -37,3 +37,13 @@ register(
 # The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
 # the games layer cannot import its agents).
 RULE_OPTIONS = RuleOptions
+
+# The hand advisor's hooks (trickgym.advisor.kernels), imported by advisor runs only.
+from trickgym.protocol import register_more  # noqa: E402
+
+register_more(
+    STATE_DTYPE,
+    OBS_DTYPE,
+    advise_settle="trickgym.advisor.phat:settle",
+    advise_outcome="trickgym.advisor.phat:outcome",
+)

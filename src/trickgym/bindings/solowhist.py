@@ -35,3 +35,16 @@ register(
 # The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
 # the games layer cannot import its agents).
 RULE_OPTIONS = RuleOptions
+
+# The hand advisor's hooks (trickgym.advisor.kernels), imported by advisor runs only (and
+# the solver's by its double-dummy runs only).
+from trickgym.protocol import register_more  # noqa: E402
+
+register_more(
+    STATE_DTYPE,
+    OBS_DTYPE,
+    advise_settle="trickgym.advisor.solowhist:settle",
+    advise_outcome="trickgym.advisor.solowhist:outcome",
+    advise_solver="trickgym.advisor.solowhist_dd:new_solver",
+    advise_solve="trickgym.advisor.solowhist_dd:solve",
+)

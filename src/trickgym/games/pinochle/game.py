@@ -113,6 +113,7 @@ class Pinochle(Game):
 
     name = "pinochle"
     bindings = "trickgym.bindings.pinochle"
+    advisor = "trickgym.advisor.pinochle"  # the hand advisor's part (trickgym.analysis.advise)
     title = "Pinochle"
     partnership = True
     phase_names = PHASE_NAMES

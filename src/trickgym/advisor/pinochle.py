@@ -23,27 +23,22 @@ agents in Python.
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from trickgym.agents.loops import rule_act as act_rule
-from trickgym.agents.mc.sample_pinochle import determinize
+from trickgym.agents.loops import rule_act
 
-from ..games.pinochle.constants import AUCTION, HAND_OVER, PASS
+from ..games.pinochle.constants import AUCTION, PASS
 from ..games.pinochle.rules import apply_action
-from ..games.pinochle.state import OBS_DTYPE, STATE_DTYPE
-from ..rng import derive_seed
-from .advise_common import EXACT, PASSED_OUT
+from .codes import EXACT, PASSED_OUT
 
 __all__ = [
     "HAS_DD",
     "LEVELS",
     "MEAN",
-    "advise_block",
     "candidates",
-    "evaluate",
-    "record_outcome",
-    "settle_sampled",
+    "declarer_points",
+    "outcome",
+    "settle",
     "state_for",
 ]
 
@@ -53,12 +48,12 @@ LEVELS = 16  # bid levels shown (250..400 at the opening)
 
 
 @njit(cache=True)
-def settle(t, seat, call, rng, scratch, params):
+def settle(t, seat, call, choice, rng, scratch, params):
     """Apply ``call`` for ``seat`` to ``t``; a bid stands (the others pass), Pass lets them bid."""
     apply_action(t, call)
     while t.phase == AUCTION:
         p = t.to_move
-        a = PASS if call != PASS else act_rule(t, p, rng, scratch, params)
+        a = PASS if call != PASS else rule_act(t, p, rng, scratch, params)
         apply_action(t, a)
 
 
@@ -70,76 +65,11 @@ def declarer_points(t):
 
 
 @njit(cache=True)
-def evaluate(t, seat, call, rng, scratch, params):
-    """``(status, points, made, payoff)`` of ``call`` by ``seat`` on the full deal ``t``."""
-    settle(t, seat, call, rng, scratch, params)
-    while t.phase != HAND_OVER:
-        apply_action(t, act_rule(t, t.to_move, rng, scratch, params))
+def outcome(t, seat):
+    """``(status, points, made, payoff)`` for ``seat`` of the finished hand ``t``."""
     if t.passed_out:
         return PASSED_OUT, -1, False, t.payoffs[seat]
     return EXACT, declarer_points(t), t.made, t.payoffs[seat]
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def advise_block(
-    obs, template, params, seed, first, calls, trumps, mode, chunk, log2_buckets,
-    node_limit, exact_nodes, status, tricks, made, payoff,
-):  # fmt: skip
-    """As :func:`trickgym.analysis.advise_solowhist.advise_block`, rule play only.
-
-    ``trumps``, ``mode``, ``log2_buckets``, ``node_limit`` and
-    ``exact_nodes`` are unused (the signature is shared by every game part).
-    """
-    n = status.shape[0]
-    seat = obs[0].seat
-    n_chunks = (n + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        base = np.empty(1, dtype=STATE_DTYPE)
-        trial = np.empty(1, dtype=STATE_DTYPE)
-        scratch = np.empty(1, dtype=OBS_DTYPE)
-        memory = np.zeros(4, dtype=np.uint64)
-        rng = np.zeros(1, dtype=np.uint64)
-        agent_rng = np.zeros(1, dtype=np.uint64)
-        for i in range(c * chunk, min(n, (c + 1) * chunk)):
-            rng[0] = derive_seed(seed, first + i, 0)
-            determinize(obs, memory, template, base, rng)
-            for v in range(calls.shape[0]):
-                trial[0] = base[0]
-                agent_rng[0] = derive_seed(seed, first + i, 1)
-                st, k, ok, pv = evaluate(trial[0], seat, calls[v], agent_rng, scratch, params)
-                status[i, v] = st
-                tricks[i, v] = k
-                made[i, v] = ok
-                payoff[i, v] = pv
-    return 0
-
-
-@njit(cache=True)
-def settle_sampled(obs, template, params, seed, deal, call, trump, out):
-    """Deal ``deal`` of ``seed`` as in :func:`advise_block`, ``call`` settled, in ``out[0]``."""
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = derive_seed(seed, deal, 0)
-    memory = np.zeros(4, dtype=np.uint64)
-    determinize(obs, memory, template, out, rng)
-    agent_rng = np.zeros(1, dtype=np.uint64)
-    agent_rng[0] = derive_seed(seed, deal, 1)
-    scratch = np.empty(1, dtype=OBS_DTYPE)
-    settle(out[0], obs[0].seat, call, agent_rng, scratch, params)
-    return agent_rng[0]
-
-
-def record_outcome(record, seat, i, v, out):
-    """Store the outcome of the finished hand ``record`` (played in Python) at ``[i, v]``."""
-    if bool(record["passed_out"]):
-        out["status"][i, v] = PASSED_OUT
-        out["tricks"][i, v] = -1
-    else:
-        out["status"][i, v] = EXACT
-        dc = int(record["declarer"]) % 2
-        saved = bool(record["saved"][dc])
-        out["tricks"][i, v] = int(record["team_meld"][dc]) * saved + int(record["counters"][dc])
-    out["made"][i, v] = bool(record["made"])
-    out["payoff"][i, v] = int(record["payoffs"][seat])
 
 
 def state_for(game, hand, seat, dealer, turn_up):
