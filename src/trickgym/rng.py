@@ -13,7 +13,7 @@ from numba import njit
 
 from .checks import SEED_MAX, is_int
 
-__all__ = ["below", "derive_seed", "mix64", "next_u64", "seed_rng"]
+__all__ = ["below", "derive_seed", "fill_shuffled", "mix64", "next_u64", "seed_rng"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -44,6 +44,23 @@ def next_u64(rng):
 def below(rng, n):
     """A uniform integer in ``0..n-1`` (``1 <= n < 2**32``), by multiply-shift."""
     return np.int64(((next_u64(rng) >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True)
+def fill_shuffled(rng, pack):
+    """Fill ``pack`` with ``0 .. len(pack) - 1`` in a uniformly random order.
+
+    Fisher-Yates from the top, one ``below`` draw per position: every game's
+    shuffle is this one, so a deal depends only on the generator's state.
+    """
+    n = pack.shape[0]
+    for i in range(n):
+        pack[i] = i
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = pack[i]
+        pack[i] = pack[j]
+        pack[j] = tmp
 
 
 @njit(cache=True)
