@@ -17,9 +17,10 @@ from numba import njit, prange
 from trickgym.agents.loops import play_until
 from trickgym.games.phat.rules import init_match, match_over, next_deal
 from trickgym.games.phat.state import STATE_DTYPE
+from trickgym.records import copy_fields
 from trickgym.rng import derive_seed
 
-from .features import whist_features
+from .features import FEATURE_COLUMNS, put_features, whist_features
 
 __all__ = ["ROW_DTYPE", "simulate_match_block", "slots_per_match", "write_row"]
 
@@ -48,6 +49,10 @@ ROW_DTYPE = np.dtype(
     align=True,
 )
 
+# The row's fields copied from the state as they are.
+_DEAL_FIELDS = ("pitcher", "trumps", "bonus_to", "bonus", "carry", "game_over", "winner")
+_FEATURES = FEATURE_COLUMNS["phat"]
+
 
 def slots_per_match(games_in_match: int, target: int) -> int:
     """Row slots reserved for one match: the most deals its games can take."""
@@ -60,26 +65,16 @@ def write_row(row, state, match):
     row.match = match
     row.game = state.game_index
     row.deal = state.deal_in_game
-    row.pitcher = state.pitcher
-    row.trumps = state.trumps
     row.tricks = state.trick_no
-    for t in range(2):
-        row.phat[t] = state.phat[t]
-        row.muck[t] = state.muck[t]
-        row.scores[t] = state.scores[t]
-    row.bonus_to = state.bonus_to
-    row.bonus = state.bonus
-    row.carry = state.carry
-    row.game_over = state.game_over
-    row.winner = state.winner
-    for s in range(4):
-        row.hands[s] = state.initial_hands[s]
+    copy_fields(row, state, _DEAL_FIELDS)
+    row.phat[:] = state.phat
+    row.muck[:] = state.muck
+    row.scores[:] = state.scores
+    row.hands[:] = state.initial_hands
     trump_len, _, hcp, voids, _, _ = whist_features(
         state.initial_hands[state.pitcher], state.trumps
     )
-    row.hf_trump_len = trump_len
-    row.hf_hcp = hcp
-    row.hf_voids = voids
+    put_features(row, _FEATURES, (trump_len, hcp, voids))
 
 
 @njit(cache=True, parallel=True, nogil=True)

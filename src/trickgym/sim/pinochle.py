@@ -12,11 +12,13 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym.agents.loops import play_until
+from trickgym.games.auction import copy_calls
 from trickgym.games.pinochle.rules import init_match, match_over, next_deal
 from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
+from trickgym.records import copy_fields
 from trickgym.rng import derive_seed
 
-from .features import pinochle_features
+from .features import FEATURE_COLUMNS, no_features, pinochle_features, put_features
 
 __all__ = [
     "MAX_HANDS",
@@ -69,49 +71,51 @@ ROW_DTYPE = np.dtype(
     align=True,
 )
 
+# The row's fields copied from the state as they are.
+_HAND_FIELDS = (
+    "game_over",
+    "winner",
+    "mode",
+    "dealer",
+    "declarer",
+    "bid",
+    "trumps",
+    "passed_out",
+    "made",
+    "kitty",
+)
+_FEATURES = FEATURE_COLUMNS["pinochle"]
+
 
 @njit(cache=True)
 def write_row(row, state, deal):
     """Copy the result of the hand in ``state`` into the ``ROW_DTYPE`` record ``row``."""
     row.deal = deal
     row.match = deal
-    row.scores[0] = state.scores[0]
-    row.scores[1] = state.scores[1]
-    row.game_over = state.game_over
-    row.winner = state.winner
-    row.mode = state.mode
-    row.dealer = state.dealer
-    row.declarer = state.declarer
-    row.bid = state.bid
-    row.trumps = state.trumps
-    row.passed_out = state.passed_out
-    for t in range(2):
-        row.meld[t] = state.team_meld[t]
-        row.counters[t] = state.counters[t]
-        row.saved[t] = state.saved[t]
-        row.hand_scores[t] = state.hand_scores[t]
-    row.made = state.made
-    row.n_calls = state.n_calls
-    for i in range(MAX_CALLS):
-        row.calls[i] = state.calls[i] if i < state.n_calls else -1
-        row.call_seats[i] = state.call_seats[i] if i < state.n_calls else -1
-    for s in range(4):
-        row.hands[s] = state.initial_hands[s]
-    row.kitty = state.kitty
+    copy_fields(row, state, _HAND_FIELDS)
+    row.scores[:] = state.scores
+    row.meld[:] = state.team_meld
+    row.counters[:] = state.counters
+    row.saved[:] = state.saved
+    row.hand_scores[:] = state.hand_scores
+    copy_calls(row, state, MAX_CALLS)
+    row.hands[:] = state.initial_hands
     if state.declarer >= 0 and state.trumps >= 0:
-        features = pinochle_features(state.initial_hands[state.declarer], state.trumps)
-        row.hf_meld = features[0]
-        row.hf_trump_len = features[1]
-        row.hf_aces = features[2]
+        hand = state.initial_hands[state.declarer]
+        put_features(row, _FEATURES, pinochle_features(hand, state.trumps))
     else:
-        row.hf_meld = -1
-        row.hf_trump_len = -1
-        row.hf_aces = -1
+        no_features(row, _FEATURES)
 
 
 @njit(cache=True)
 def start_deal(state, seed, opts):
     """A one-hand match of ``seed``; ``opts`` is :func:`deal_options`'s row."""
+    _start_match(state, seed, opts, 1 << 30)  # no target within one hand
+
+
+@njit(cache=True)
+def _start_match(state, seed, opts, target):
+    """A match of ``seed`` to ``target`` with the rule options ``opts`` (:func:`deal_options`)."""
     init_match(
         state,
         seed,
@@ -122,7 +126,7 @@ def start_deal(state, seed, opts):
         opts[4] != 0,
         opts[5] != 0,
         opts[6] != 0,
-        1 << 30,  # no target within one hand
+        target,
         -1,
     )
 
@@ -139,19 +143,15 @@ def simulate_match_block(
     kinds,
     params,
     oracle,
-    mode,
-    pass_count,
-    min_bid,
-    max_bid,
-    redeal,
-    must_head,
-    twenty,
+    opts,
     target,
     slots,
     rows,
     counts,
 ):
     """Fill ``rows`` with the hands of matches ``first_match ..`` (``slots`` rows each).
+
+    ``opts`` is the game's :func:`deal_options` row.
 
     ``counts[m]`` gets the number of hands match ``m`` took; when it exceeds
     ``slots`` only the first ``slots`` rows are written (the caller reruns
@@ -163,19 +163,7 @@ def simulate_match_block(
         match = first_match + m
         states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
-        init_match(
-            states[0],
-            derive_seed(seed, match, 0),
-            mode,
-            pass_count,
-            min_bid,
-            max_bid,
-            redeal,
-            must_head,
-            twenty,
-            target,
-            -1,
-        )
+        _start_match(states[0], derive_seed(seed, match, 0), opts, target)
         for s in range(4):
             agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
         for k in range(slots):

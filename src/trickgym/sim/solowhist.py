@@ -14,12 +14,14 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym.agents.loops import play_until
+from trickgym.games.auction import copy_calls
 from trickgym.games.solowhist.constants import MAX_CALLS, NO_CONTRACT
 from trickgym.games.solowhist.rules import init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
+from trickgym.records import copy_fields
 from trickgym.rng import derive_seed
 
-from .features import whist_features
+from .features import FEATURE_COLUMNS, no_features, put_features, whist_features
 
 __all__ = [
     "DD_ROW_DTYPE",
@@ -76,6 +78,20 @@ def _fields(dtype: np.dtype) -> list[tuple]:
     return out
 
 
+# The row's fields copied from the state as they are.
+_DEAL_FIELDS = (
+    "shuffled",
+    "dealer",
+    "turn_up",
+    "contract",
+    "declarer",
+    "partner",
+    "trumps",
+    "declarer_tricks",
+    "made",
+)
+_FEATURES = FEATURE_COLUMNS["solowhist"]
+
 #: Rows of a run with ``dd=True``: ``ROW_DTYPE``'s fields, then ``dd_tricks``
 #: and ``dd_made`` (int8, see the module docstring).
 DD_ROW_DTYPE = np.dtype(
@@ -105,38 +121,16 @@ def write_row(row, state, deal):
     row.match = deal
     row.deal_in_match = 0
     row.passed_out_before = 0
-    row.shuffled = state.shuffled
-    row.dealer = state.dealer
-    row.turn_up = state.turn_up
-    row.contract = state.contract
-    row.declarer = state.declarer
-    row.partner = state.partner
-    row.trumps = state.trumps
-    row.declarer_tricks = state.declarer_tricks
-    row.made = state.made
-    row.n_calls = state.n_calls
-    for i in range(MAX_CALLS):
-        row.calls[i] = state.calls[i] if i < state.n_calls else -1
-        row.call_seats[i] = state.call_seats[i] if i < state.n_calls else -1
-    for s in range(4):
-        row.payoffs[s] = state.payoffs[s]
-        row.hands[s] = state.initial_hands[s]
-        row.scores[s] = state.scores[s]
+    copy_fields(row, state, _DEAL_FIELDS)
+    copy_calls(row, state, MAX_CALLS)
+    row.payoffs[:] = state.payoffs
+    row.hands[:] = state.initial_hands
+    row.scores[:] = state.scores
     if state.declarer >= 0:
-        features = whist_features(state.initial_hands[state.declarer], state.trumps)
-        row.hf_trump_len = features[0]
-        row.hf_trump_top = features[1]
-        row.hf_hcp = features[2]
-        row.hf_voids = features[3]
-        row.hf_singletons = features[4]
-        row.hf_longest = features[5]
+        hand = state.initial_hands[state.declarer]
+        put_features(row, _FEATURES, whist_features(hand, state.trumps))
     else:
-        row.hf_trump_len = -1
-        row.hf_trump_top = -1
-        row.hf_hcp = -1
-        row.hf_voids = -1
-        row.hf_singletons = -1
-        row.hf_longest = -1
+        no_features(row, _FEATURES)
 
 
 @njit(cache=True)

@@ -10,8 +10,9 @@ import numpy as np
 from numba import njit
 
 from trickgym.games.troggu.rules import init_match
+from trickgym.records import copy_fields
 
-from .features import troggu_features
+from .features import FEATURE_COLUMNS, no_features, put_features, troggu_features
 
 __all__ = ["ROW_DTYPE", "deal_options", "start_deal", "write_row"]
 
@@ -42,43 +43,41 @@ ROW_DTYPE = np.dtype(
     align=True,
 )
 
+# The row's fields copied from the state as they are.
+_DEAL_FIELDS = (
+    "dealer",
+    "contract",
+    "declarer",
+    "partner",
+    "called_card",
+    "declarer_points",
+    "made",
+    "fool_held_back_by",
+)
+_FEATURES = FEATURE_COLUMNS["troggu"]
+
 
 @njit(cache=True)
 def write_row(row, state, deal):
     """Copy the result of the deal in ``state`` into the ``ROW_DTYPE`` record ``row``."""
     row.deal = deal
     row.players = state.n_players
-    row.dealer = state.dealer
-    row.contract = state.contract
-    row.declarer = state.declarer
-    row.partner = state.partner
-    row.called_card = state.called_card
-    row.declarer_points = state.declarer_points
+    copy_fields(row, state, _DEAL_FIELDS)
     tricks = 0
     if state.declarer >= 0:
         tricks = state.tricks_won[state.declarer]
         if state.partner >= 0:
             tricks += state.tricks_won[state.partner]
     row.declarer_tricks = tricks
-    row.made = state.made
-    row.fool_held_back_by = state.fool_held_back_by
-    for s in range(8):
-        row.calls[s] = state.calls[s]
-        row.payoffs[s] = state.payoffs[s]
-        row.points[s] = state.points[s]
-        row.hands[s] = state.initial_hands[s]
+    row.calls[:] = state.calls
+    row.payoffs[:] = state.payoffs
+    row.points[:] = state.points
+    row.hands[:] = state.initial_hands
     row.tapp = state.initial_tapp
     if state.declarer >= 0:
-        features = troggu_features(state.initial_hands[state.declarer])
-        row.hf_trumps = features[0]
-        row.hf_high_trumps = features[1]
-        row.hf_fool = features[2]
-        row.hf_kings = features[3]
+        put_features(row, _FEATURES, troggu_features(state.initial_hands[state.declarer]))
     else:
-        row.hf_trumps = -1
-        row.hf_high_trumps = -1
-        row.hf_fool = -1
-        row.hf_kings = -1
+        no_features(row, _FEATURES)
 
 
 @njit(cache=True)
