@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..fields import observed_play_fields, seat_play_fields, whist_trick_fields
+
 __all__ = ["MAX_CALLS", "OBS_DTYPE", "STATE_DTYPE"]
 
 MAX_CALLS = 96  # at most 75 raises and 4 passes in an auction
@@ -53,17 +55,8 @@ STATE_DTYPE = np.dtype(
         ("meld", np.int32, (4,)),
         ("meld_cards", np.uint64, (4,)),
         # Play (§7).
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (4,)),
-        ("win_pos", np.int8),
-        ("led_mask", np.uint64),
-        ("last_trick_cards", np.int8, (4,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (4,)),
-        ("played", np.uint64, (4,)),
-        ("voids", np.uint8, (4,)),
+        *whist_trick_fields(4),
+        *seat_play_fields(4),
         ("won", np.uint64, (2,)),  # cards in each team's tricks
         # Result (§8).
         ("counters", np.int32, (2,)),
@@ -99,15 +92,7 @@ OBS_DTYPE = np.dtype(
         ("passed_back", np.uint64),
         ("meld", np.int32, (4,)),
         ("meld_cards", np.uint64, (4,)),
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (4,)),
-        ("last_trick_cards", np.int8, (4,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (4,)),
-        ("played", np.uint64, (4,)),
-        ("voids", np.uint8, (4,)),
+        *observed_play_fields(4),
         ("scores", np.int32, (2,)),
         ("legal_low", np.uint64),
         ("legal_high", np.uint64),

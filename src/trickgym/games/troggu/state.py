@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..fields import observed_play_fields
 from .constants import MAX_PLAYERS
 
 __all__ = ["OBS_DTYPE", "STATE_DTYPE"]
@@ -85,15 +86,7 @@ OBS_DTYPE = np.dtype(
         ("tapp", np.uint64),  # the Tapp, seen only by the Tappist (TR-D14)
         ("discards", np.uint64),  # seen only by the Tappist
         ("held_back", np.bool_),  # own Fool hold-back
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (P,)),
-        ("last_trick_cards", np.int8, (P,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (P,)),
-        ("played", np.uint64, (P,)),
-        ("voids", np.uint8, (P,)),
+        *observed_play_fields(P),
         ("trick_points", np.int16, (P,)),  # points in the tricks each seat has won
         ("legal_cards", np.uint64),
         ("legal_calls", np.uint64),
