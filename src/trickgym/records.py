@@ -5,7 +5,21 @@ from __future__ import annotations
 from numba import literal_unroll, njit
 from numba.core import types
 
-__all__ = ["copy_fields", "is_record_of"]
+__all__ = ["copy_fields", "fields_of", "is_record_of"]
+
+
+def fields_of(dtype, names=None) -> list[tuple]:
+    """``dtype``'s fields ``names`` (default: all) as a list for ``np.dtype``.
+
+    A record that holds some fields of another as they are takes their
+    types from it, so they are written once (a simulation row from its
+    game's state).
+    """
+    out = []
+    for name in dtype.names if names is None else names:
+        field = dtype.fields[name][0]
+        out.append((name, field.base, field.shape) if field.shape else (name, field))
+    return out
 
 
 def is_record_of(typ, dtype) -> bool:

@@ -33,6 +33,7 @@ from trickgym.games.pinochle.meld import meld
 __all__ = [
     "FEATURE_COLUMNS",
     "FEATURE_DESCRIPTIONS",
+    "feature_fields",
     "no_features",
     "pinochle_features",
     "put_features",
@@ -81,6 +82,12 @@ FEATURE_DESCRIPTIONS = {
         "hf_voids": "suits the pitcher's hand has no card of",
     },
 }
+
+
+def feature_fields(game: str, wide=()) -> list[tuple]:
+    """The rows' ``hf_*`` fields of ``game``: ``int8``, or ``int16`` for the ``wide`` ones."""
+    return [(c, np.int16 if c in wide else np.int8) for c in FEATURE_COLUMNS[game]]
+
 
 _SUIT13 = np.uint64((1 << 13) - 1)
 _TOP4 = np.uint64(0b1111 << 9)  # J Q K A of a 13-card suit (ranks 9..12)

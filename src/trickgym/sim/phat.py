@@ -17,41 +17,33 @@ from numba import njit, prange
 from trickgym.agents.loops import play_until
 from trickgym.games.phat.rules import init_match, match_over, next_deal
 from trickgym.games.phat.state import STATE_DTYPE
-from trickgym.records import copy_fields
+from trickgym.records import copy_fields, fields_of
 from trickgym.rng import derive_seed
 
-from .features import FEATURE_COLUMNS, put_features, whist_features
+from .features import FEATURE_COLUMNS, feature_fields, put_features, whist_features
 
 __all__ = ["ROW_DTYPE", "simulate_match_block", "slots_per_match", "write_row"]
+
+# The row's columns that are the state's fields as they are (names and types).
+_PITCH_FIELDS = ("pitcher", "trumps")
+_DEAL_FIELDS = ("phat", "muck", "bonus_to", "bonus", "carry", "scores", "game_over", "winner")
+_FEATURES = FEATURE_COLUMNS["phat"]
 
 ROW_DTYPE = np.dtype(
     [
         ("match", np.int64),
         ("game", np.int32),
         ("deal", np.int32),  # deal index within the game
-        ("pitcher", np.int8),
-        ("trumps", np.int8),
+        *fields_of(STATE_DTYPE, _PITCH_FIELDS),
         ("tricks", np.int8),  # tricks played (fewer when the game ended mid-deal)
-        ("phat", np.int32, (2,)),
-        ("muck", np.int32, (2,)),
-        ("bonus_to", np.int8),
-        ("bonus", np.int32),
-        ("carry", np.int32),  # carry after the deal
-        ("scores", np.int32, (2,)),  # game scores after the deal
-        ("game_over", np.bool_),
-        ("winner", np.int8),
-        ("hands", np.uint64, (4,)),
-        # Features of the pitcher's dealt hand (see trickgym.sim.features).
-        ("hf_trump_len", np.int8),
-        ("hf_hcp", np.int8),
-        ("hf_voids", np.int8),
+        # phat and muck of the deal, the muck bonus, then the carry and game
+        # scores after it
+        *fields_of(STATE_DTYPE, _DEAL_FIELDS),
+        ("hands", np.uint64, (4,)),  # as dealt
+        *feature_fields("phat"),  # of the pitcher's dealt hand
     ],
     align=True,
 )
-
-# The row's fields copied from the state as they are.
-_DEAL_FIELDS = ("pitcher", "trumps", "bonus_to", "bonus", "carry", "game_over", "winner")
-_FEATURES = FEATURE_COLUMNS["phat"]
 
 
 def slots_per_match(games_in_match: int, target: int) -> int:
@@ -66,10 +58,8 @@ def write_row(row, state, match):
     row.game = state.game_index
     row.deal = state.deal_in_game
     row.tricks = state.trick_no
+    copy_fields(row, state, _PITCH_FIELDS)
     copy_fields(row, state, _DEAL_FIELDS)
-    row.phat[:] = state.phat
-    row.muck[:] = state.muck
-    row.scores[:] = state.scores
     row.hands[:] = state.initial_hands
     trump_len, _, hcp, voids, _, _ = whist_features(
         state.initial_hands[state.pitcher], state.trumps

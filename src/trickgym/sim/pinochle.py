@@ -15,10 +15,16 @@ from trickgym.agents.loops import play_until
 from trickgym.games.auction import copy_calls
 from trickgym.games.pinochle.rules import init_match, match_over, next_deal
 from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
-from trickgym.records import copy_fields
+from trickgym.records import copy_fields, fields_of
 from trickgym.rng import derive_seed
 
-from .features import FEATURE_COLUMNS, no_features, pinochle_features, put_features
+from .features import (
+    FEATURE_COLUMNS,
+    feature_fields,
+    no_features,
+    pinochle_features,
+    put_features,
+)
 
 __all__ = [
     "MAX_HANDS",
@@ -40,51 +46,27 @@ def default_slots(target: int) -> int:
     return 8 + 2 * -(-target // 250)
 
 
+# The row's columns that are the state's fields as they are (names and types).
+_MATCH_FIELDS = ("scores", "game_over", "winner")  # after the hand
+_HAND_FIELDS = ("mode", "dealer", "declarer", "bid", "trumps", "passed_out")
+_SCORE_FIELDS = ("counters", "saved", "made", "hand_scores", "n_calls", "calls", "call_seats")
+_FEATURES = FEATURE_COLUMNS["pinochle"]
+
 ROW_DTYPE = np.dtype(
     [
         ("deal", np.int64),  # hand index: of the seed, or within its match
         ("match", np.int64),
-        ("scores", np.int32, (2,)),  # match scores after the hand
-        ("game_over", np.bool_),
-        ("winner", np.int8),
-        ("mode", np.int8),
-        ("dealer", np.int8),
-        ("declarer", np.int8),
-        ("bid", np.int32),
-        ("trumps", np.int8),
-        ("passed_out", np.bool_),
-        ("meld", np.int32, (2,)),
-        ("counters", np.int32, (2,)),
-        ("saved", np.uint8, (2,)),
-        ("made", np.bool_),
-        ("hand_scores", np.int32, (2,)),
-        ("n_calls", np.int16),
-        ("calls", np.int32, (MAX_CALLS,)),
-        ("call_seats", np.int8, (MAX_CALLS,)),
-        ("hands", np.uint64, (4,)),
+        *fields_of(STATE_DTYPE, _MATCH_FIELDS),
+        *fields_of(STATE_DTYPE, _HAND_FIELDS),
+        ("meld", np.int32, (2,)),  # per team
+        *fields_of(STATE_DTYPE, _SCORE_FIELDS),
+        ("hands", np.uint64, (4,)),  # as dealt
         ("kitty", np.uint64),
-        # Features of the declarer's dealt hand, before the kitty or exchange.
-        ("hf_meld", np.int16),
-        ("hf_trump_len", np.int8),
-        ("hf_aces", np.int8),
+        # of the declarer's dealt hand, before the kitty or exchange
+        *feature_fields("pinochle", wide=("hf_meld",)),
     ],
     align=True,
 )
-
-# The row's fields copied from the state as they are.
-_HAND_FIELDS = (
-    "game_over",
-    "winner",
-    "mode",
-    "dealer",
-    "declarer",
-    "bid",
-    "trumps",
-    "passed_out",
-    "made",
-    "kitty",
-)
-_FEATURES = FEATURE_COLUMNS["pinochle"]
 
 
 @njit(cache=True)
@@ -92,14 +74,13 @@ def write_row(row, state, deal):
     """Copy the result of the hand in ``state`` into the ``ROW_DTYPE`` record ``row``."""
     row.deal = deal
     row.match = deal
+    copy_fields(row, state, _MATCH_FIELDS)
     copy_fields(row, state, _HAND_FIELDS)
-    row.scores[:] = state.scores
     row.meld[:] = state.team_meld
-    row.counters[:] = state.counters
-    row.saved[:] = state.saved
-    row.hand_scores[:] = state.hand_scores
+    copy_fields(row, state, ("counters", "saved", "made", "hand_scores"))
     copy_calls(row, state, MAX_CALLS)
     row.hands[:] = state.initial_hands
+    row.kitty = state.kitty
     if state.declarer >= 0 and state.trumps >= 0:
         hand = state.initial_hands[state.declarer]
         put_features(row, _FEATURES, pinochle_features(hand, state.trumps))

@@ -18,10 +18,16 @@ from trickgym.games.auction import copy_calls
 from trickgym.games.solowhist.constants import MAX_CALLS, NO_CONTRACT
 from trickgym.games.solowhist.rules import init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
-from trickgym.records import copy_fields
+from trickgym.records import copy_fields, fields_of
 from trickgym.rng import derive_seed
 
-from .features import FEATURE_COLUMNS, no_features, put_features, whist_features
+from .features import (
+    FEATURE_COLUMNS,
+    feature_fields,
+    no_features,
+    put_features,
+    whist_features,
+)
 
 __all__ = [
     "DD_ROW_DTYPE",
@@ -37,48 +43,7 @@ __all__ = [
 # keep deal = -1) rather than looping for ever.
 MAX_PASSED_OUT = 10_000
 
-ROW_DTYPE = np.dtype(
-    [
-        ("deal", np.int64),
-        ("match", np.int64),
-        ("deal_in_match", np.int32),  # scored deals before this one in its match
-        ("passed_out_before", np.int32),  # passed-out deals just before this one
-        ("shuffled", np.bool_),
-        ("dealer", np.int8),
-        ("turn_up", np.int8),
-        ("contract", np.int8),
-        ("declarer", np.int8),
-        ("partner", np.int8),
-        ("trumps", np.int8),
-        ("declarer_tricks", np.int8),
-        ("made", np.bool_),
-        ("n_calls", np.int8),
-        ("calls", np.int8, (MAX_CALLS,)),
-        ("call_seats", np.int8, (MAX_CALLS,)),
-        ("payoffs", np.int32, (4,)),
-        ("hands", np.uint64, (4,)),
-        ("scores", np.int32, (4,)),  # match scores after this deal
-        # Features of the declarer's dealt hand (see trickgym.sim.features).
-        ("hf_trump_len", np.int8),
-        ("hf_trump_top", np.int8),
-        ("hf_hcp", np.int8),
-        ("hf_voids", np.int8),
-        ("hf_singletons", np.int8),
-        ("hf_longest", np.int8),
-    ],
-    align=True,
-)
-
-
-def _fields(dtype: np.dtype) -> list[tuple]:
-    out = []
-    for name in dtype.names:
-        field = dtype.fields[name][0]
-        out.append((name, field.base, field.shape) if field.shape else (name, field))
-    return out
-
-
-# The row's fields copied from the state as they are.
+# The row's columns that are the state's fields as they are (names and types).
 _DEAL_FIELDS = (
     "shuffled",
     "dealer",
@@ -92,10 +57,25 @@ _DEAL_FIELDS = (
 )
 _FEATURES = FEATURE_COLUMNS["solowhist"]
 
+ROW_DTYPE = np.dtype(
+    [
+        ("deal", np.int64),
+        ("match", np.int64),
+        ("deal_in_match", np.int32),  # scored deals before this one in its match
+        ("passed_out_before", np.int32),  # passed-out deals just before this one
+        *fields_of(STATE_DTYPE, _DEAL_FIELDS),
+        *fields_of(STATE_DTYPE, ("n_calls", "calls", "call_seats", "payoffs")),
+        ("hands", np.uint64, (4,)),  # as dealt
+        ("scores", np.int32, (4,)),  # match scores after this deal
+        *feature_fields("solowhist"),  # of the declarer's dealt hand
+    ],
+    align=True,
+)
+
 #: Rows of a run with ``dd=True``: ``ROW_DTYPE``'s fields, then ``dd_tricks``
 #: and ``dd_made`` (int8, see the module docstring).
 DD_ROW_DTYPE = np.dtype(
-    [*_fields(ROW_DTYPE), ("dd_tricks", np.int8), ("dd_made", np.int8)], align=True
+    [*fields_of(ROW_DTYPE), ("dd_tricks", np.int8), ("dd_made", np.int8)], align=True
 )
 
 
@@ -123,9 +103,8 @@ def write_row(row, state, deal):
     row.passed_out_before = 0
     copy_fields(row, state, _DEAL_FIELDS)
     copy_calls(row, state, MAX_CALLS)
-    row.payoffs[:] = state.payoffs
+    copy_fields(row, state, ("payoffs", "scores"))
     row.hands[:] = state.initial_hands
-    row.scores[:] = state.scores
     if state.declarer >= 0:
         hand = state.initial_hands[state.declarer]
         put_features(row, _FEATURES, whist_features(hand, state.trumps))

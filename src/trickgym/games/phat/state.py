@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...records import fields_of
 from ..fields import observed_play_fields, seat_play_fields, whist_trick_fields
 
 __all__ = ["OBS_DTYPE", "STATE_DTYPE"]
@@ -46,17 +47,12 @@ STATE_DTYPE = np.dtype(
 OBS_DTYPE = np.dtype(
     [
         ("seat", np.int8),
-        ("pitcher", np.int8),
-        ("phase", np.int8),
-        ("to_move", np.int8),
+        *fields_of(STATE_DTYPE, ("pitcher", "phase", "to_move")),
         ("hand", np.uint64),
-        ("trumps", np.int8),
+        *fields_of(STATE_DTYPE, ("trumps",)),
         *observed_play_fields(4),
-        ("scores", np.int32, (2,)),
-        ("carry", np.int32),
-        ("phat", np.int32, (2,)),
-        ("muck", np.int32, (2,)),  # muck won so far this deal (public: played cards)
-        ("games_won", np.int32, (2,)),
+        # Everything else is public (muck too: it is in the played cards).
+        *fields_of(STATE_DTYPE, ("scores", "carry", "phat", "muck", "games_won")),
         ("legal_cards", np.uint64),
     ],
     align=True,

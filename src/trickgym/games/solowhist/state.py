@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...records import fields_of
 from ..fields import observed_play_fields, seat_play_fields, whist_trick_fields
 from .constants import MAX_CALLS, N_CARDS, N_SEATS
 
@@ -70,23 +71,18 @@ STATE_DTYPE = np.dtype(
 OBS_DTYPE = np.dtype(
     [
         ("seat", np.int8),
-        ("dealer", np.int8),
-        ("turn_up", np.int8),
-        ("phase", np.int8),
-        ("to_move", np.int8),
+        *fields_of(STATE_DTYPE, ("dealer", "turn_up", "phase", "to_move")),
         ("hand", np.uint64),
-        ("n_calls", np.int8),
-        ("calls", np.int8, (MAX_CALLS,)),
-        ("call_seats", np.int8, (MAX_CALLS,)),
-        ("high", np.int8),
-        ("contract", np.int8),
-        ("declarers", np.uint8),
-        ("trumps", np.int8),
+        # The auction and contract as the state holds them (names and types).
+        *fields_of(
+            STATE_DTYPE,
+            ("n_calls", "calls", "call_seats", "high", "contract", "declarers", "trumps"),
+        ),
         *observed_play_fields(N_SEATS),
         ("exposed_hand", np.uint64),  # the Misère Ouverte declarer's cards once exposed, else 0
         ("legal_cards", np.uint64),
         ("legal_calls", np.uint64),  # bit i: action CALL_BASE + i
-        ("scores", np.int32, (N_SEATS,)),
+        *fields_of(STATE_DTYPE, ("scores",)),
     ],
     align=True,
 )
