@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from trickgym import protocol
 from trickgym.agents.loops import play_until
-from trickgym.rng import derive_seed
+from trickgym.rng import derive_seed, seed_agents
 
 __all__ = ["deal_block"]
 
@@ -39,7 +39,6 @@ def deal_block(template, seed, first, kinds, params, oracle, opts, chunk, rows):
         for i in range(c * chunk, min(count, (c + 1) * chunk)):
             deal = first + i
             protocol.start_deal(states[0], derive_seed(seed, deal, 0), opts)
-            for s in range(n_seats):
-                agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
+            seed_agents(agent_rngs, seed, deal)
             play_until(states, 0, kinds, agent_rngs, params, oracle)
             protocol.write_row(rows[i], states[0], deal)

@@ -18,7 +18,7 @@ from trickgym.agents.loops import play_until
 from trickgym.games.phat.rules import init_match, match_over, next_deal
 from trickgym.games.phat.state import STATE_DTYPE
 from trickgym.records import copy_fields, fields_of
-from trickgym.rng import derive_seed
+from trickgym.rng import derive_seed, seed_agents
 
 from .features import FEATURE_COLUMNS, feature_fields, put_features, whist_features
 
@@ -81,8 +81,7 @@ def simulate_match_block(
         states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         init_match(states[0], derive_seed(seed, match, 0), target, games_in_match, -1)
-        for s in range(4):
-            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
+        seed_agents(agent_rngs, seed, match)
         for k in range(slots):
             rows[m * slots + k].deal = -1
         k = 0

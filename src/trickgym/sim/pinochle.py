@@ -16,7 +16,7 @@ from trickgym.games.auction import copy_calls
 from trickgym.games.pinochle.rules import init_match, match_over, next_deal
 from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
 from trickgym.records import copy_fields, fields_of
-from trickgym.rng import derive_seed
+from trickgym.rng import derive_seed, seed_agents
 
 from .features import (
     FEATURE_COLUMNS,
@@ -145,8 +145,7 @@ def simulate_match_block(
         states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         _start_match(states[0], derive_seed(seed, match, 0), opts, target)
-        for s in range(4):
-            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
+        seed_agents(agent_rngs, seed, match)
         for k in range(slots):
             rows[m * slots + k].deal = -1
         k = 0

@@ -19,7 +19,7 @@ from trickgym.games.solowhist.constants import MAX_CALLS, NO_CONTRACT
 from trickgym.games.solowhist.rules import init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.records import copy_fields, fields_of
-from trickgym.rng import derive_seed
+from trickgym.rng import derive_seed, seed_agents
 
 from .features import (
     FEATURE_COLUMNS,
@@ -83,8 +83,7 @@ DD_ROW_DTYPE = np.dtype(
 def play_deal(states, i, seed, deal, kinds, agent_rngs, params, oracle, unit, early_stop):
     """Deal ``deal`` of ``seed`` played in ``states[i]`` by built-in agents of ``kinds``."""
     init_match(states[i], derive_seed(seed, deal, 0), unit, 1, True, early_stop, -1)
-    for s in range(4):
-        agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
+    seed_agents(agent_rngs[:4], seed, deal)
     play_out(states, i, kinds, agent_rngs, params, oracle)
 
 
@@ -143,8 +142,7 @@ def simulate_match_block(
         init_match(
             state, derive_seed(seed, match, 0), unit, num_deals, always_shuffle, early_stop, -1
         )
-        for s in range(4):
-            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
+        seed_agents(agent_rngs, seed, match)
         passed_out = 0
         for i in range(num_deals):
             rows[m * num_deals + i].deal = -1
