@@ -7,16 +7,7 @@ from numba import njit
 
 from ..rng import mix64
 
-__all__ = [
-    "DEFAULT_HOOKS",
-    "KEY_SEED_1",
-    "KEY_SEED_2",
-    "hash_word",
-    "point_hooks",
-    "position_key",
-    "span",
-    "whist_winner",
-]
+__all__ = ["DEFAULT_HOOKS", "hash_word", "point_hooks", "position_key", "span", "whist_winner"]
 
 # Two independent hash chains: a table entry must match both (128 bits).
 KEY_SEED_1 = np.uint64(0x9E3779B97F4A7C15)

@@ -32,15 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import (
-    ObsLayout,
-    play_features,
-    put_bits,
-    put_seat_rows,
-    put_tricks,
-    seat_shapes,
-    trick_shapes,
-)
+from .. import encoding
+from ..encoding import ObsLayout, put_bits, put_seat_rows, put_tricks
 from .constants import N_CARDS, PHASE_NAMES
 
 __all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
@@ -52,8 +45,8 @@ OBS_SHAPES = {
     "trumps": ((), np.int64, 0, 4),
     "trick_leader": ((), np.int64, -1, 3),
     "hand": ((N_CARDS,), np.int8, 0, 1),
-    **trick_shapes(4, N_CARDS),
-    **seat_shapes(4, N_CARDS, 4, 13),
+    **encoding.trick_shapes(4, N_CARDS),
+    **encoding.seat_shapes(4, N_CARDS, 4, 13),
     "scores": ((2,), np.int32, 0, 2**20),
     "phat": ((2,), np.int32, 0, 80),
     "muck": ((2,), np.int32, 0, 80),
@@ -67,7 +60,7 @@ OBS_SHAPES = {
 # (:mod:`trickgym.games.obs_features`; seats and teams relative to the observer).
 FEATURES = (
     ("hand", "bits", None),
-    *play_features(N_CARDS, 13),
+    *encoding.play_features(N_CARDS, 13),
     ("phase", "onehot", (0, 1)),
     ("trumps", "onehot", (0, 4)),
     ("pitcher", "seat", None),

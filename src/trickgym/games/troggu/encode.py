@@ -43,15 +43,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import (
-    ObsLayout,
-    play_features,
-    put_bits,
-    put_seat_rows,
-    put_tricks,
-    seat_shapes,
-    trick_shapes,
-)
+from .. import encoding
+from ..encoding import ObsLayout, put_bits, put_seat_rows, put_tricks
 from .constants import CALL_BASE, CONTRACT_NAMES, MAX_PLAYERS, N_ACTIONS, N_CARDS, PHASE_NAMES
 
 __all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
@@ -72,8 +65,8 @@ OBS_SHAPES = {
     "tapp": ((N_CARDS,), np.int8, 0, 1),
     "discards": ((N_CARDS,), np.int8, 0, 1),
     "auction": ((P,), np.int8, -1, 2),
-    **trick_shapes(P, N_CARDS),
-    **seat_shapes(P, N_CARDS, 5, 18),
+    **encoding.trick_shapes(P, N_CARDS),
+    **encoding.seat_shapes(P, N_CARDS, 5, 18),
     "trick_points": ((P,), np.int16, 0, 114),
     "scores": ((P,), np.int32, -(2**30), 2**30),
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
@@ -86,7 +79,7 @@ FEATURES = (
     ("hand", "bits", None),
     ("tapp", "bits", None),
     ("discards", "bits", None),
-    *play_features(N_CARDS, 18),
+    *encoding.play_features(N_CARDS, 18),
     ("trick_points", "scaled", (114, "seats")),
     ("auction", "onehot", (0, 2, "seats")),
     ("n_players", "onehot", (3, P)),
