@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 
 from trickgym.cards.decks import STANDARD
-from trickgym.games.phat.rules import apply_action, set_deal
+from trickgym.games.phat.rules import PUBLIC_SCORES, apply_action, set_deal
+from trickgym.records import copy_fields
 
 from .deal import SAMPLE_TRIES, deal_standard_hands
 from .restore import restore_play, trick_by_seat
@@ -43,12 +44,7 @@ def determinize(obs_arr, memory, template, out, rng):
     for s in range(4):
         start[s] = hands[s] | obs.played[s]
     set_deal(st, start)
-    for t in range(2):
-        st.scores[t] = obs.scores[t]
-        st.phat[t] = obs.phat[t]
-        st.muck[t] = obs.muck[t]
-        st.games_won[t] = obs.games_won[t]
-    st.carry = obs.carry
+    copy_fields(st, obs, PUBLIC_SCORES)
     st.winner = -1
     restore_play(st, obs, hands, in_trick, 4)
     if obs.trumps >= 0 and not (obs.trick_no == 0 and n > 0):

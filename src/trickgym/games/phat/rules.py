@@ -12,6 +12,7 @@ from numba import njit
 
 from ...cards.bits import bit
 from ...cards.decks import STANDARD
+from ...records import copy_fields
 from ...rng import below, fill_shuffled
 from ...tricks.whist import whist_beats, whist_legal
 from .. import trick_play
@@ -33,6 +34,8 @@ _PHAT_TRUMP = np.array(PHAT_TRUMP, dtype=np.int64)
 _PHAT_PLAIN = np.array(PHAT_PLAIN, dtype=np.int64)
 _MUCK = np.array(MUCK, dtype=np.int64)
 _U1 = np.uint64(1)
+#: The scores every seat sees as the state holds them (the muck too: it is in the played cards).
+PUBLIC_SCORES = ("scores", "phat", "muck", "games_won", "carry")
 
 
 @njit(cache=True, inline="always")
@@ -254,9 +257,4 @@ def observe(state, seat, obs):
     observe_core(state, seat, obs)
     obs.pitcher = state.pitcher
     trick_play.observe_last_trick(state, obs, 4)
-    for t in range(2):
-        obs.scores[t] = state.scores[t]
-        obs.phat[t] = state.phat[t]
-        obs.muck[t] = state.muck[t]
-        obs.games_won[t] = state.games_won[t]
-    obs.carry = state.carry
+    copy_fields(obs, state, PUBLIC_SCORES)
