@@ -56,9 +56,7 @@ def _suit(st, card):
 
 @njit(cache=True)
 def _wins_now(st, card):
-    if st.trick_n == 0:
-        return True
-    return whist_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
+    return st.trick_n == 0 or whist_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
 
 
 @njit(cache=True)

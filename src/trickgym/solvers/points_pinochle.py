@@ -63,9 +63,9 @@ def _suit(st, card):
 
 @njit(cache=True)
 def _wins_now(st, card):
-    if st.trick_n == 0:
-        return True
-    return pinochle_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
+    return st.trick_n == 0 or pinochle_beats(
+        card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask
+    )
 
 
 @njit(cache=True)
