@@ -16,7 +16,7 @@ from trickgym import protocol
 from trickgym.agents.loops import play_until
 from trickgym.rng import derive_seed, seed_agents
 
-__all__ = ["deal_block"]
+__all__ = ["clear_rows", "deal_block"]
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -42,3 +42,10 @@ def deal_block(template, seed, first, kinds, params, oracle, opts, chunk, rows):
             seed_agents(agent_rngs, seed, deal)
             play_until(states, 0, kinds, agent_rngs, params, oracle)
             protocol.write_row(rows[i], states[0], deal)
+
+
+@njit(cache=True)
+def clear_rows(rows, first, count):
+    """Mark ``rows[first : first + count]`` unused (``deal == -1``) until a deal is written."""
+    for k in range(first, first + count):
+        rows[k].deal = -1

@@ -20,6 +20,7 @@ from trickgym.games.phat.state import STATE_DTYPE
 from trickgym.records import copy_fields, fields_of
 from trickgym.rng import derive_seed, seed_agents
 
+from .blocks import clear_rows
 from .features import FEATURE_COLUMNS, feature_fields, put_features, whist_features
 
 __all__ = ["ROW_DTYPE", "simulate_match_block", "slots_per_match", "write_row"]
@@ -82,8 +83,7 @@ def simulate_match_block(
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         init_match(states[0], derive_seed(seed, match, 0), target, games_in_match, -1)
         seed_agents(agent_rngs, seed, match)
-        for k in range(slots):
-            rows[m * slots + k].deal = -1
+        clear_rows(rows, m * slots, slots)
         k = 0
         while True:
             play_until(states, 0, kinds, agent_rngs, params, oracle)

@@ -18,6 +18,7 @@ from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
 from trickgym.records import copy_fields, fields_of
 from trickgym.rng import derive_seed, seed_agents
 
+from .blocks import clear_rows
 from .features import (
     FEATURE_COLUMNS,
     feature_fields,
@@ -146,8 +147,7 @@ def simulate_match_block(
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         _start_match(states[0], derive_seed(seed, match, 0), opts, target)
         seed_agents(agent_rngs, seed, match)
-        for k in range(slots):
-            rows[m * slots + k].deal = -1
+        clear_rows(rows, m * slots, slots)
         k = 0
         while True:
             play_until(states, 0, kinds, agent_rngs, params, oracle)

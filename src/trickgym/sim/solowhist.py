@@ -21,6 +21,7 @@ from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.records import copy_fields, fields_of
 from trickgym.rng import derive_seed, seed_agents
 
+from .blocks import clear_rows
 from .features import (
     FEATURE_COLUMNS,
     feature_fields,
@@ -144,8 +145,7 @@ def simulate_match_block(
         )
         seed_agents(agent_rngs, seed, match)
         passed_out = 0
-        for i in range(num_deals):
-            rows[m * num_deals + i].deal = -1
+        clear_rows(rows, m * num_deals, num_deals)
         while True:
             play_out(states, 0, kinds, agent_rngs, params, oracle)
             if state.contract == NO_CONTRACT:
