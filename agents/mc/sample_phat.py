@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trickgym.cards.bits import bit
 from trickgym.cards.decks import STANDARD
-from trickgym.games.phat.rules import apply_action, set_deal
+from trickgym.games.phat.rules import PUBLIC_SCORES, apply_action, set_deal
+from trickgym.records import copy_fields
 
 from .deal import SAMPLE_TRIES, deal_standard_hands
+from .restore import restore_play, trick_by_seat
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
@@ -38,33 +39,17 @@ def determinize(obs_arr, memory, template, out, rng):
     st = out[0]
     st.pitcher = obs.pitcher
     n = obs.trick_n
-    in_trick = np.zeros(4, dtype=np.uint64)
-    for i in range(n):
-        in_trick[(obs.leader + i) % 4] |= bit(obs.trick_cards[i])
+    in_trick, _ = trick_by_seat(obs, 4)
     start = np.zeros(4, dtype=np.uint64)
     for s in range(4):
         start[s] = hands[s] | obs.played[s]
     set_deal(st, start)
-    for t in range(2):
-        st.scores[t] = obs.scores[t]
-        st.phat[t] = obs.phat[t]
-        st.muck[t] = obs.muck[t]
-        st.games_won[t] = obs.games_won[t]
-    st.carry = obs.carry
+    copy_fields(st, obs, PUBLIC_SCORES)
     st.winner = -1
-    for s in range(4):
-        st.hands[s] = hands[s] | in_trick[s]
-        st.played[s] = obs.played[s] & ~in_trick[s]
-        st.voids[s] = obs.voids[s]
-        st.tricks_won[s] = obs.tricks_won[s]
-        st.last_trick_cards[s] = obs.last_trick_cards[s]
+    restore_play(st, obs, hands, in_trick, 4)
     if obs.trumps >= 0 and not (obs.trick_no == 0 and n > 0):
         st.trumps = obs.trumps
         st.trump_mask = _SUIT_MASKS[obs.trumps]
-    st.trick_no = obs.trick_no
-    st.leader = obs.leader
-    st.to_move = obs.leader
-    st.last_leader = obs.last_leader
     for i in range(n):
         apply_action(st, obs.trick_cards[i])
     return uniform

@@ -32,6 +32,7 @@ from trickgym.games.pinochle.meld import meld
 from trickgym.games.pinochle.rules import apply_action, legal_sets, set_deal
 
 from .deal import MAX_HOLDERS, SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
+from .restore import restore_play, trick_by_seat
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
@@ -203,11 +204,7 @@ def determinize(obs_arr, memory, template, out, rng):
         _replay_calls(st, obs)
         return uniform
     d = obs.declarer
-    in_trick = np.zeros(4, dtype=np.uint64)
-    trick_all = np.uint64(0)
-    for i in range(obs.trick_n):
-        in_trick[(obs.leader + i) % 4] |= bit(obs.trick_cards[i])
-        trick_all |= bit(obs.trick_cards[i])
+    in_trick, trick_all = trick_by_seat(obs, 4)
     start = np.zeros(4, dtype=np.uint64)
     completed = np.uint64(0)
     for s in range(4):
@@ -247,16 +244,8 @@ def determinize(obs_arr, memory, template, out, rng):
     for s in range(4):
         st.meld[s] = obs.meld[s]
         st.meld_cards[s] = obs.meld_cards[s]
-        st.hands[s] = hands[s] | in_trick[s]
-        st.played[s] = obs.played[s] & ~in_trick[s]
-        st.voids[s] = obs.voids[s]
-        st.tricks_won[s] = obs.tricks_won[s]
-        st.last_trick_cards[s] = obs.last_trick_cards[s]
+    restore_play(st, obs, hands, in_trick, 4)
     st.phase = PLAY
-    st.trick_no = obs.trick_no
-    st.leader = obs.leader
-    st.to_move = obs.leader
-    st.last_leader = obs.last_leader
     for i in range(obs.trick_n):
         apply_action(st, obs.trick_cards[i])
     return uniform

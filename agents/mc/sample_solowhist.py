@@ -20,6 +20,7 @@ from trickgym.games.solowhist.rules import (
 )
 
 from .deal import SAMPLE_TRIES, deal_standard_hands
+from .restore import restore_play, trick_by_seat
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
@@ -65,25 +66,10 @@ def determinize(obs_arr, memory, template, out, rng):
     if obs.phase != PLAY:
         return uniform
     # The play so far: public fields as observed, then the current trick replayed.
-    n = obs.trick_n
-    in_trick = np.zeros(4, dtype=np.uint64)
-    for i in range(n):
-        in_trick[(obs.leader + i) % 4] |= bit(obs.trick_cards[i])
-    for s in range(4):
-        st.hands[s] = hands[s] | in_trick[s]
-        st.played[s] = obs.played[s] & ~in_trick[s]
-        st.voids[s] = obs.voids[s]
-        st.tricks_won[s] = obs.tricks_won[s]
-        st.trick_cards[s] = -1
-        st.last_trick_cards[s] = obs.last_trick_cards[s]
-    st.trick_no = obs.trick_no
-    st.trick_n = 0
-    st.leader = obs.leader
-    st.to_move = obs.leader
-    st.led_mask = 0
-    st.last_leader = obs.last_leader
+    in_trick, _ = trick_by_seat(obs, 4)
+    restore_play(st, obs, hands, in_trick, 4)
     st.last_winner = obs.leader if obs.trick_no > 0 else -1
     st.exposed = st.contract == MISERE_OUVERTE and obs.trick_no > 0
-    for i in range(n):
+    for i in range(obs.trick_n):
         apply_action(st, obs.trick_cards[i])
     return uniform

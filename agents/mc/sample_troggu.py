@@ -36,6 +36,7 @@ from trickgym.games.troggu.constants import (
 from trickgym.games.troggu.rules import apply_action, set_deal
 
 from .deal import MAX_HOLDERS, SAMPLE_TRIES, allowed_by_voids, deal_fallback, deal_once, pool_cards
+from .restore import restore_play, trick_by_seat
 
 __all__ = ["SAMPLE_TRIES", "deal_hidden", "determinize"]
 
@@ -196,11 +197,7 @@ def determinize(obs_arr, memory, template, out, rng):
                     apply_action(st, c)
         return uniform
     # The play: public fields as observed, piles rebuilt, the current trick replayed.
-    in_trick = np.zeros(8, dtype=np.uint64)
-    trick_all = np.uint64(0)
-    for i in range(obs.trick_n):
-        in_trick[(obs.leader + i) % n] |= bit(obs.trick_cards[i])
-        trick_all |= bit(obs.trick_cards[i])
+    in_trick, trick_all = trick_by_seat(obs, n)
     start = np.zeros(8, dtype=np.uint64)
     completed = np.uint64(0)
     for s in range(n):
@@ -237,19 +234,11 @@ def determinize(obs_arr, memory, template, out, rng):
         piles[obs.declarer] |= hidden
     for s in range(n):
         st.won[s] = piles[s]
-        st.hands[s] = hands[s] | in_trick[s]
-        st.played[s] = obs.played[s] & ~in_trick[s]
-        st.voids[s] = obs.voids[s]
-        st.tricks_won[s] = obs.tricks_won[s]
-        st.last_trick_cards[s] = obs.last_trick_cards[s]
+    restore_play(st, obs, hands, in_trick, n)
     if obs.held_back:
         st.held_back = 1 << obs.seat
         st.fool_held_back_by = obs.seat
     st.phase = PLAY
-    st.trick_no = obs.trick_no
-    st.leader = obs.leader
-    st.to_move = obs.leader
-    st.last_leader = obs.last_leader
     for i in range(obs.trick_n):
         apply_action(st, obs.trick_cards[i])
     return uniform

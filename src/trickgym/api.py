@@ -97,7 +97,9 @@ class Game:
     ``obs_dtype``, ``obs_layout`` and ``encode_kernel`` (from the game's
     ``encode`` module), ``bindings`` (the module registering the game's
     kernels for :mod:`trickgym.protocol`), and implement ``deal``,
-    ``new_match`` and ``render``.
+    ``new_match`` and the parts of ``render`` that are their own
+    (``_title`` and ``_seat_line``, and where they have them ``_table_lines``,
+    ``_result_lines``, ``_is_declarer`` and ``_face_up``).
 
     Next to ``bindings`` they describe the game for the Python side, so that
     nothing branches on a game's name: ``title`` (its name for people),
@@ -233,9 +235,72 @@ class Game:
 
         return mask_from_sets(legal_cards, legal_calls, self.call_base, self.n_actions)
 
-    def render(self, state: State) -> str:
-        """Text picture of a state."""
+    def render(
+        self,
+        state: State,
+        symbols: bool = True,
+        color: bool = False,
+        viewer: int | None = None,
+        mark_legal: bool = False,
+    ) -> str:
+        """Text picture: a title, one line per seat, the table, the trick and the result.
+
+        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
+        hands (an exposed hand stays shown); ``mark_legal`` marks the legal
+        cards of the player to move (see ``trickgym.render``).
+        """
+        from .render import card_label, seat_hand
+
+        r = state.record
+        lines = [self._title(state, symbols, color)]
+        for s in range(self.n_seats):
+            hand = seat_hand(
+                state,
+                s,
+                viewer=viewer,
+                symbols=symbols,
+                color=color,
+                mark_legal=mark_legal,
+                face_up=self._face_up(state, s),
+            )
+            marks = ["declarer"] if self._is_declarer(state, s) else []
+            if s == state.current_player:
+                marks.append("to move")
+            lines.append(self._seat_line(state, s, hand, " ".join(marks)))
+        lines += self._table_lines(state, symbols, color)
+        if r["trick_n"]:
+            trick = r["trick_cards"][: r["trick_n"]]
+            cards = " ".join(card_label(c, self.deck, symbols, color) for c in trick)
+            lines.append(f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {cards}")
+        lines += self._result_lines(state)
+        return "\n".join(lines)
+
+    # The game's own parts of ``render``.
+
+    def _title(self, state: State, symbols: bool, color: bool) -> str:
+        """The picture's first line: the game, the deal, the phase."""
         raise NotImplementedError
+
+    def _seat_line(self, state: State, seat: int, hand: str, marks: str) -> str:
+        """Seat ``seat``'s line: its ``hand`` as shown, its ``marks`` (declarer, to move)."""
+        raise NotImplementedError
+
+    def _table_lines(self, state: State, symbols: bool, color: bool) -> list[str]:
+        """Lines between the seats and the trick: the auction, the contract, a kitty."""
+        return []
+
+    def _result_lines(self, state: State) -> list[str]:
+        """Lines after the trick: scores, and the result of a finished deal."""
+        return []
+
+    def _is_declarer(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` is marked as the declarer: the state's ``declarer``, if it has one."""
+        r = state.record
+        return "declarer" in r.dtype.names and seat == r["declarer"]
+
+    def _face_up(self, state: State, seat: int) -> bool:
+        """Whether ``seat``'s hand is shown to every viewer (an exposed hand)."""
+        return False
 
     def _wrap(self, array: np.ndarray) -> State:
         return State(self, array)

@@ -128,11 +128,7 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
             )
         kwargs = load_experiment(args.experiment)
         return kwargs.pop("game"), kwargs
-    options = _game_options(args.option)
-    if args.players is not None:
-        options["players"] = args.players
-    if args.mode is not None:
-        options["mode"] = args.mode
+    options = _table_options(args)
     agents = (args.agents or "random").split(",")
     kwargs = {
         "agents": agents[0] if len(agents) == 1 else agents,
@@ -324,11 +320,7 @@ _NOT_OPTIONS = {
 def _tournament(args) -> int:
     from .duplicate import tournament
 
-    options = _game_options(args.option)
-    if args.players is not None:
-        options["players"] = args.players
-    if args.mode is not None:
-        options["mode"] = args.mode
+    options = _table_options(args)
     report = tournament(
         args.game,
         args.competitors.split(","),
@@ -438,9 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="two or more different agents, each named once; they are rotated through the "
         "seats (partnership games: exactly two, one per team)",
     )
-    tour.add_argument(
-        "--agents", dest="competitors", default=argparse.SUPPRESS, help=argparse.SUPPRESS
-    )
+    _add_alias(tour, "--agents", "competitors")
     tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
     tour.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
     tour.add_argument(
@@ -459,6 +449,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_alias(parser, flag: str, dest: str) -> None:
+    """``flag`` as a hidden old name of the option stored in ``dest``."""
+    parser.add_argument(flag, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+
 def _add_table_flags(parser) -> None:
     """The game's table options: --players, --mode and any --option NAME=VALUE."""
     parser.add_argument(
@@ -472,6 +467,16 @@ def _add_table_flags(parser) -> None:
         metavar="NAME=VALUE",
         help="a table option of the game, e.g. unit=2 (repeat the flag for several)",
     )
+
+
+def _table_options(args) -> dict:
+    """The game options the table flags of :func:`_add_table_flags` give."""
+    options = _game_options(args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    if args.mode is not None:
+        options["mode"] = args.mode
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:

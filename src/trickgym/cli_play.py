@@ -12,14 +12,10 @@ __all__ = ["add_parser"]
 
 
 def _play(args) -> int:
-    from .cli import _game_options
+    from .cli import _table_options
     from .play import play_deal
 
-    options = _game_options(args.option)
-    if args.players is not None:
-        options["players"] = args.players
-    if args.mode is not None:
-        options["mode"] = args.mode
+    options = _table_options(args)
     color = False if args.no_color else (True if args.color else None)
     try:
         play_deal(args.game, args.seat, args.opponents, args.seed, options, color=color)
@@ -31,9 +27,7 @@ def _play(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``play`` subcommand on the ``trickgym`` parser's subparsers."""
-    import argparse
-
-    from .cli import _add_parser, _add_table_flags
+    from .cli import _add_alias, _add_parser, _add_table_flags
 
     play = _add_parser(sub, "play", help="play a deal in the terminal against built-in agents")
     play.add_argument("game", help="solowhist, troggu, phat or pinochle")
@@ -44,9 +38,7 @@ def add_parser(sub) -> None:
         help="the agents of the other seats: one name for all of them, or one per seat in "
         "playing order after yours (rule,rule,random)",
     )
-    play.add_argument(
-        "--agents", dest="opponents", default=argparse.SUPPRESS, help=argparse.SUPPRESS
-    )
+    _add_alias(play, "--agents", "opponents")
     play.add_argument(
         "--seed",
         type=int,

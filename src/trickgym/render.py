@@ -24,6 +24,7 @@ from .cards.decks import STANDARD, Deck
 
 __all__ = [
     "TAROT_SUIT_SYMBOLS",
+    "card_label",
     "card_text",
     "color_enabled",
     "hand_text",
@@ -109,6 +110,13 @@ def card_text(card: int, deck: Deck = STANDARD, color: bool = False) -> str:
     else:
         text = deck.rank_names[card] + suit_symbol(deck, suit)
     return _paint(text, deck, suit, color)
+
+
+def card_label(card: int, deck: Deck, symbols: bool, color: bool) -> str:
+    """One card as a table picture shows it: with its suit symbol, or in card notation."""
+    from .cards.notation import format_card
+
+    return card_text(card, deck, color) if symbols else format_card(int(card), deck)
 
 
 def _order(deck: Deck, suit: int) -> list[int]:

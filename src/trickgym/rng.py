@@ -13,7 +13,7 @@ from numba import njit
 
 from .checks import SEED_MAX, is_int
 
-__all__ = ["below", "derive_seed", "mix64", "next_u64", "seed_rng"]
+__all__ = ["below", "derive_seed", "fill_shuffled", "mix64", "next_u64", "seed_agents", "seed_rng"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -47,10 +47,38 @@ def below(rng, n):
 
 
 @njit(cache=True)
+def fill_shuffled(rng, pack):
+    """Fill ``pack`` with ``0 .. len(pack) - 1`` in a uniformly random order.
+
+    Fisher-Yates from the top, one ``below`` draw per position: every game's
+    shuffle is this one, so a deal depends only on the generator's state.
+    """
+    n = pack.shape[0]
+    for i in range(n):
+        pack[i] = i
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = pack[i]
+        pack[i] = pack[j]
+        pack[j] = tmp
+
+
+@njit(cache=True)
 def derive_seed(seed, index, stream):
     """Seed of stream ``stream`` for item ``index`` (a deal, an env reset) of ``seed``."""
     base = mix64(np.uint64(seed) ^ mix64(np.uint64(stream) + _GOLDEN))
     return mix64(base + np.uint64(index) * _GOLDEN)
+
+
+@njit(cache=True)
+def seed_agents(agent_rngs, seed, index):
+    """Seat ``s``'s agent generator ``agent_rngs[s]`` for item ``index``: stream ``1 + s``.
+
+    Stream 0 of an item is its cards; each seat's agent draws from its own,
+    so an agent's choices do not depend on the others'.
+    """
+    for s in range(agent_rngs.shape[0]):
+        agent_rngs[s, 0] = derive_seed(seed, index, 1 + s)
 
 
 def seed_rng(seed: int | None) -> int:

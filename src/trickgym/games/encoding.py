@@ -7,7 +7,15 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-__all__ = ["mask_from_sets", "put_bits"]
+__all__ = [
+    "mask_from_sets",
+    "play_features",
+    "put_bits",
+    "put_seat_rows",
+    "put_tricks",
+    "seat_shapes",
+    "trick_shapes",
+]
 
 _SHIFTS = np.arange(64, dtype=np.uint64)
 
@@ -59,6 +67,61 @@ def put_bits(buf, start, mask, n):
     while i < n:
         buf[start + i] = (bits >> np.uint64(i)) & np.uint64(1)
         i += 1
+
+
+@njit(cache=True, inline="always")
+def put_tricks(buf, trick, last_trick, obs, n_seats, rows):
+    """The current and last trick of ``obs`` by seat: ``buf[trick + seat]`` is ``seat``'s card.
+
+    ``rows`` entries of each are written (the layout's seats, ``-1`` where
+    no card was played), of which ``n_seats`` are at the table. Inlined in
+    each game's encode kernel, which the vector env runs on every step.
+    """
+    for s in range(rows):
+        buf[trick + s] = -1
+        buf[last_trick + s] = -1
+    for pos in range(obs.trick_n):
+        buf[trick + (obs.leader + pos) % n_seats] = obs.trick_cards[pos]
+    if obs.last_leader >= 0:
+        for pos in range(n_seats):
+            buf[last_trick + (obs.last_leader + pos) % n_seats] = obs.last_trick_cards[pos]
+
+
+@njit(cache=True, inline="always")
+def put_seat_rows(buf, played, tricks_won, voids, obs, n_cards, n_suits, rows):
+    """Each of ``rows`` seats' played cards, tricks won and shown voids from ``obs``."""
+    for s in range(rows):
+        put_bits(buf, played + n_cards * s, obs.played[s], n_cards)
+        buf[tricks_won + s] = obs.tricks_won[s]
+        put_bits(buf, voids + n_suits * s, obs.voids[s], n_suits)
+
+
+def trick_shapes(n_seats: int, n_cards: int) -> dict:
+    """``OBS_SHAPES`` entries of the current and last trick: each seat's card, -1 if none."""
+    return {
+        "trick": ((n_seats,), np.int8, -1, n_cards - 1),
+        "last_trick": ((n_seats,), np.int8, -1, n_cards - 1),
+    }
+
+
+def seat_shapes(n_seats: int, n_cards: int, n_suits: int, max_tricks: int) -> dict:
+    """``OBS_SHAPES`` entries per seat: cards played, tricks won, suits shown out of."""
+    return {
+        "played": ((n_seats, n_cards), np.int8, 0, 1),
+        "tricks_won": ((n_seats,), np.int8, 0, max_tricks),
+        "voids": ((n_seats, n_suits), np.int8, 0, 1),
+    }
+
+
+def play_features(n_cards: int, max_tricks: int) -> tuple:
+    """``FEATURES`` of the play (see :mod:`trickgym.games.obs_features`), seats relative."""
+    return (
+        ("played", "bits", "seats"),
+        ("trick", "onehot", (0, n_cards - 1, "seats")),
+        ("last_trick", "onehot", (0, n_cards - 1, "seats")),
+        ("voids", "bits", "seats"),
+        ("tricks_won", "scaled", (max_tricks, "seats")),
+    )
 
 
 def mask_from_sets(legal_cards, legal_calls, call_base: int, n_actions: int) -> np.ndarray:

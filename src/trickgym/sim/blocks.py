@@ -14,9 +14,9 @@ from numba import njit, prange
 
 from trickgym import protocol
 from trickgym.agents.loops import play_until
-from trickgym.rng import derive_seed
+from trickgym.rng import derive_seed, seed_agents
 
-__all__ = ["deal_block"]
+__all__ = ["clear_rows", "deal_block"]
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -39,7 +39,13 @@ def deal_block(template, seed, first, kinds, params, oracle, opts, chunk, rows):
         for i in range(c * chunk, min(count, (c + 1) * chunk)):
             deal = first + i
             protocol.start_deal(states[0], derive_seed(seed, deal, 0), opts)
-            for s in range(n_seats):
-                agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
+            seed_agents(agent_rngs, seed, deal)
             play_until(states, 0, kinds, agent_rngs, params, oracle)
             protocol.write_row(rows[i], states[0], deal)
+
+
+@njit(cache=True)
+def clear_rows(rows, first, count):
+    """Mark ``rows[first : first + count]`` unused (``deal == -1``) until a deal is written."""
+    for k in range(first, first + count):
+        rows[k].deal = -1

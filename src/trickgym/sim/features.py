@@ -25,7 +25,7 @@ Features, by game (the names are a contract with ``trickgym.analysis``):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literal_unroll, njit
 
 from trickgym.cards.bits import popcount
 from trickgym.games.pinochle.meld import meld
@@ -33,7 +33,10 @@ from trickgym.games.pinochle.meld import meld
 __all__ = [
     "FEATURE_COLUMNS",
     "FEATURE_DESCRIPTIONS",
+    "feature_fields",
+    "no_features",
     "pinochle_features",
+    "put_features",
     "troggu_features",
     "whist_features",
 ]
@@ -79,6 +82,12 @@ FEATURE_DESCRIPTIONS = {
         "hf_voids": "suits the pitcher's hand has no card of",
     },
 }
+
+
+def feature_fields(game: str, wide=()) -> list[tuple]:
+    """The rows' ``hf_*`` fields of ``game``: ``int8``, or ``int16`` for the ``wide`` ones."""
+    return [(c, np.int16 if c in wide else np.int8) for c in FEATURE_COLUMNS[game]]
+
 
 _SUIT13 = np.uint64((1 << 13) - 1)
 _TOP4 = np.uint64(0b1111 << 9)  # J Q K A of a 13-card suit (ranks 9..12)
@@ -142,3 +151,23 @@ def pinochle_features(hand, trumps):
     points, _ = meld(hand, trumps)
     trump_len = popcount((hand >> np.uint64(12 * trumps)) & _PINOCHLE_SUIT)
     return points, trump_len, popcount(hand & _PINOCHLE_ACES)
+
+
+@njit(cache=True)
+def put_features(row, columns, values):
+    """Write ``values`` (a tuple of ints, one per column) into ``row``'s ``columns``.
+
+    ``columns`` is the game's ``FEATURE_COLUMNS`` tuple, in the order its
+    features function returns them.
+    """
+    i = 0
+    for name in literal_unroll(columns):
+        row[name] = values[i]
+        i += 1
+
+
+@njit(cache=True)
+def no_features(row, columns):
+    """-1 in every feature column of ``row``: the row has no declarer's hand."""
+    for name in literal_unroll(columns):
+        row[name] = -1

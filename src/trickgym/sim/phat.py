@@ -17,33 +17,31 @@ from numba import njit, prange
 from trickgym.agents.loops import play_until
 from trickgym.games.phat.rules import init_match, match_over, next_deal
 from trickgym.games.phat.state import STATE_DTYPE
-from trickgym.rng import derive_seed
+from trickgym.records import copy_fields, fields_of
+from trickgym.rng import derive_seed, seed_agents
 
-from .features import whist_features
+from .blocks import clear_rows
+from .features import FEATURE_COLUMNS, feature_fields, put_features, whist_features
 
 __all__ = ["ROW_DTYPE", "simulate_match_block", "slots_per_match", "write_row"]
+
+# The row's columns that are the state's fields as they are (names and types).
+_PITCH_FIELDS = ("pitcher", "trumps")
+_DEAL_FIELDS = ("phat", "muck", "bonus_to", "bonus", "carry", "scores", "game_over", "winner")
+_FEATURES = FEATURE_COLUMNS["phat"]
 
 ROW_DTYPE = np.dtype(
     [
         ("match", np.int64),
         ("game", np.int32),
         ("deal", np.int32),  # deal index within the game
-        ("pitcher", np.int8),
-        ("trumps", np.int8),
+        *fields_of(STATE_DTYPE, _PITCH_FIELDS),
         ("tricks", np.int8),  # tricks played (fewer when the game ended mid-deal)
-        ("phat", np.int32, (2,)),
-        ("muck", np.int32, (2,)),
-        ("bonus_to", np.int8),
-        ("bonus", np.int32),
-        ("carry", np.int32),  # carry after the deal
-        ("scores", np.int32, (2,)),  # game scores after the deal
-        ("game_over", np.bool_),
-        ("winner", np.int8),
-        ("hands", np.uint64, (4,)),
-        # Features of the pitcher's dealt hand (see trickgym.sim.features).
-        ("hf_trump_len", np.int8),
-        ("hf_hcp", np.int8),
-        ("hf_voids", np.int8),
+        # phat and muck of the deal, the muck bonus, then the carry and game
+        # scores after it
+        *fields_of(STATE_DTYPE, _DEAL_FIELDS),
+        ("hands", np.uint64, (4,)),  # as dealt
+        *feature_fields("phat"),  # of the pitcher's dealt hand
     ],
     align=True,
 )
@@ -60,26 +58,14 @@ def write_row(row, state, match):
     row.match = match
     row.game = state.game_index
     row.deal = state.deal_in_game
-    row.pitcher = state.pitcher
-    row.trumps = state.trumps
     row.tricks = state.trick_no
-    for t in range(2):
-        row.phat[t] = state.phat[t]
-        row.muck[t] = state.muck[t]
-        row.scores[t] = state.scores[t]
-    row.bonus_to = state.bonus_to
-    row.bonus = state.bonus
-    row.carry = state.carry
-    row.game_over = state.game_over
-    row.winner = state.winner
-    for s in range(4):
-        row.hands[s] = state.initial_hands[s]
+    copy_fields(row, state, _PITCH_FIELDS)
+    copy_fields(row, state, _DEAL_FIELDS)
+    row.hands[:] = state.initial_hands
     trump_len, _, hcp, voids, _, _ = whist_features(
         state.initial_hands[state.pitcher], state.trumps
     )
-    row.hf_trump_len = trump_len
-    row.hf_hcp = hcp
-    row.hf_voids = voids
+    put_features(row, _FEATURES, (trump_len, hcp, voids))
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -96,10 +82,8 @@ def simulate_match_block(
         states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
         init_match(states[0], derive_seed(seed, match, 0), target, games_in_match, -1)
-        for s in range(4):
-            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
-        for k in range(slots):
-            rows[m * slots + k].deal = -1
+        seed_agents(agent_rngs, seed, match)
+        clear_rows(rows, m * slots, slots)
         k = 0
         while True:
             play_until(states, 0, kinds, agent_rngs, params, oracle)

@@ -12,11 +12,20 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym.agents.loops import play_until
+from trickgym.games.auction import copy_calls
 from trickgym.games.pinochle.rules import init_match, match_over, next_deal
 from trickgym.games.pinochle.state import MAX_CALLS, STATE_DTYPE
-from trickgym.rng import derive_seed
+from trickgym.records import copy_fields, fields_of
+from trickgym.rng import derive_seed, seed_agents
 
-from .features import pinochle_features
+from .blocks import clear_rows
+from .features import (
+    FEATURE_COLUMNS,
+    feature_fields,
+    no_features,
+    pinochle_features,
+    put_features,
+)
 
 __all__ = [
     "MAX_HANDS",
@@ -38,33 +47,24 @@ def default_slots(target: int) -> int:
     return 8 + 2 * -(-target // 250)
 
 
+# The row's columns that are the state's fields as they are (names and types).
+_MATCH_FIELDS = ("scores", "game_over", "winner")  # after the hand
+_HAND_FIELDS = ("mode", "dealer", "declarer", "bid", "trumps", "passed_out")
+_SCORE_FIELDS = ("counters", "saved", "made", "hand_scores", "n_calls", "calls", "call_seats")
+_FEATURES = FEATURE_COLUMNS["pinochle"]
+
 ROW_DTYPE = np.dtype(
     [
         ("deal", np.int64),  # hand index: of the seed, or within its match
         ("match", np.int64),
-        ("scores", np.int32, (2,)),  # match scores after the hand
-        ("game_over", np.bool_),
-        ("winner", np.int8),
-        ("mode", np.int8),
-        ("dealer", np.int8),
-        ("declarer", np.int8),
-        ("bid", np.int32),
-        ("trumps", np.int8),
-        ("passed_out", np.bool_),
-        ("meld", np.int32, (2,)),
-        ("counters", np.int32, (2,)),
-        ("saved", np.uint8, (2,)),
-        ("made", np.bool_),
-        ("hand_scores", np.int32, (2,)),
-        ("n_calls", np.int16),
-        ("calls", np.int32, (MAX_CALLS,)),
-        ("call_seats", np.int8, (MAX_CALLS,)),
-        ("hands", np.uint64, (4,)),
+        *fields_of(STATE_DTYPE, _MATCH_FIELDS),
+        *fields_of(STATE_DTYPE, _HAND_FIELDS),
+        ("meld", np.int32, (2,)),  # per team
+        *fields_of(STATE_DTYPE, _SCORE_FIELDS),
+        ("hands", np.uint64, (4,)),  # as dealt
         ("kitty", np.uint64),
-        # Features of the declarer's dealt hand, before the kitty or exchange.
-        ("hf_meld", np.int16),
-        ("hf_trump_len", np.int8),
-        ("hf_aces", np.int8),
+        # of the declarer's dealt hand, before the kitty or exchange
+        *feature_fields("pinochle", wide=("hf_meld",)),
     ],
     align=True,
 )
@@ -75,43 +75,29 @@ def write_row(row, state, deal):
     """Copy the result of the hand in ``state`` into the ``ROW_DTYPE`` record ``row``."""
     row.deal = deal
     row.match = deal
-    row.scores[0] = state.scores[0]
-    row.scores[1] = state.scores[1]
-    row.game_over = state.game_over
-    row.winner = state.winner
-    row.mode = state.mode
-    row.dealer = state.dealer
-    row.declarer = state.declarer
-    row.bid = state.bid
-    row.trumps = state.trumps
-    row.passed_out = state.passed_out
-    for t in range(2):
-        row.meld[t] = state.team_meld[t]
-        row.counters[t] = state.counters[t]
-        row.saved[t] = state.saved[t]
-        row.hand_scores[t] = state.hand_scores[t]
-    row.made = state.made
-    row.n_calls = state.n_calls
-    for i in range(MAX_CALLS):
-        row.calls[i] = state.calls[i] if i < state.n_calls else -1
-        row.call_seats[i] = state.call_seats[i] if i < state.n_calls else -1
-    for s in range(4):
-        row.hands[s] = state.initial_hands[s]
+    copy_fields(row, state, _MATCH_FIELDS)
+    copy_fields(row, state, _HAND_FIELDS)
+    row.meld[:] = state.team_meld
+    copy_fields(row, state, ("counters", "saved", "made", "hand_scores"))
+    copy_calls(row, state, MAX_CALLS)
+    row.hands[:] = state.initial_hands
     row.kitty = state.kitty
     if state.declarer >= 0 and state.trumps >= 0:
-        features = pinochle_features(state.initial_hands[state.declarer], state.trumps)
-        row.hf_meld = features[0]
-        row.hf_trump_len = features[1]
-        row.hf_aces = features[2]
+        hand = state.initial_hands[state.declarer]
+        put_features(row, _FEATURES, pinochle_features(hand, state.trumps))
     else:
-        row.hf_meld = -1
-        row.hf_trump_len = -1
-        row.hf_aces = -1
+        no_features(row, _FEATURES)
 
 
 @njit(cache=True)
 def start_deal(state, seed, opts):
     """A one-hand match of ``seed``; ``opts`` is :func:`deal_options`'s row."""
+    _start_match(state, seed, opts, 1 << 30)  # no target within one hand
+
+
+@njit(cache=True)
+def _start_match(state, seed, opts, target):
+    """A match of ``seed`` to ``target`` with the rule options ``opts`` (:func:`deal_options`)."""
     init_match(
         state,
         seed,
@@ -122,7 +108,7 @@ def start_deal(state, seed, opts):
         opts[4] != 0,
         opts[5] != 0,
         opts[6] != 0,
-        1 << 30,  # no target within one hand
+        target,
         -1,
     )
 
@@ -139,19 +125,15 @@ def simulate_match_block(
     kinds,
     params,
     oracle,
-    mode,
-    pass_count,
-    min_bid,
-    max_bid,
-    redeal,
-    must_head,
-    twenty,
+    opts,
     target,
     slots,
     rows,
     counts,
 ):
     """Fill ``rows`` with the hands of matches ``first_match ..`` (``slots`` rows each).
+
+    ``opts`` is the game's :func:`deal_options` row.
 
     ``counts[m]`` gets the number of hands match ``m`` took; when it exceeds
     ``slots`` only the first ``slots`` rows are written (the caller reruns
@@ -163,23 +145,9 @@ def simulate_match_block(
         match = first_match + m
         states = np.empty(1, dtype=STATE_DTYPE)  # init_match sets every field read
         agent_rngs = np.zeros((4, 1), dtype=np.uint64)
-        init_match(
-            states[0],
-            derive_seed(seed, match, 0),
-            mode,
-            pass_count,
-            min_bid,
-            max_bid,
-            redeal,
-            must_head,
-            twenty,
-            target,
-            -1,
-        )
-        for s in range(4):
-            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
-        for k in range(slots):
-            rows[m * slots + k].deal = -1
+        _start_match(states[0], derive_seed(seed, match, 0), opts, target)
+        seed_agents(agent_rngs, seed, match)
+        clear_rows(rows, m * slots, slots)
         k = 0
         while True:
             play_until(states, 0, kinds, agent_rngs, params, oracle)

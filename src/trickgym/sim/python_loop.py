@@ -11,7 +11,7 @@ import numpy as np
 from trickgym.agents import python_action, resolve_kind, start_deal
 from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.api import State
-from trickgym.rng import derive_seed
+from trickgym.rng import derive_seed, seed_agents
 
 from .solowhist import MAX_PASSED_OUT
 
@@ -21,8 +21,7 @@ __all__ = ["simulate_python", "simulate_python_matches", "simulate_python_whole_
 def _start(game, seed, index, num_deals, agent_rngs, agents) -> State:
     """A fresh match seeded like the compiled loop's item ``index``."""
     array = game.new_match(np.uint64(derive_seed(seed, index, 0)), num_deals)
-    for s in range(game.n_seats):
-        agent_rngs[s, 0] = derive_seed(seed, index, 1 + s)
+    seed_agents(agent_rngs[: game.n_seats], seed, index)
     start_deal(agents, seed, index)
     return State(game, array)
 

@@ -14,12 +14,21 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym.agents.loops import play_until
+from trickgym.games.auction import copy_calls
 from trickgym.games.solowhist.constants import MAX_CALLS, NO_CONTRACT
 from trickgym.games.solowhist.rules import init_match, match_over, next_deal
 from trickgym.games.solowhist.state import STATE_DTYPE
-from trickgym.rng import derive_seed
+from trickgym.records import copy_fields, fields_of
+from trickgym.rng import derive_seed, seed_agents
 
-from .features import whist_features
+from .blocks import clear_rows
+from .features import (
+    FEATURE_COLUMNS,
+    feature_fields,
+    no_features,
+    put_features,
+    whist_features,
+)
 
 __all__ = [
     "DD_ROW_DTYPE",
@@ -35,51 +44,39 @@ __all__ = [
 # keep deal = -1) rather than looping for ever.
 MAX_PASSED_OUT = 10_000
 
+# The row's columns that are the state's fields as they are (names and types).
+_DEAL_FIELDS = (
+    "shuffled",
+    "dealer",
+    "turn_up",
+    "contract",
+    "declarer",
+    "partner",
+    "trumps",
+    "declarer_tricks",
+    "made",
+)
+_FEATURES = FEATURE_COLUMNS["solowhist"]
+
 ROW_DTYPE = np.dtype(
     [
         ("deal", np.int64),
         ("match", np.int64),
         ("deal_in_match", np.int32),  # scored deals before this one in its match
         ("passed_out_before", np.int32),  # passed-out deals just before this one
-        ("shuffled", np.bool_),
-        ("dealer", np.int8),
-        ("turn_up", np.int8),
-        ("contract", np.int8),
-        ("declarer", np.int8),
-        ("partner", np.int8),
-        ("trumps", np.int8),
-        ("declarer_tricks", np.int8),
-        ("made", np.bool_),
-        ("n_calls", np.int8),
-        ("calls", np.int8, (MAX_CALLS,)),
-        ("call_seats", np.int8, (MAX_CALLS,)),
-        ("payoffs", np.int32, (4,)),
-        ("hands", np.uint64, (4,)),
+        *fields_of(STATE_DTYPE, _DEAL_FIELDS),
+        *fields_of(STATE_DTYPE, ("n_calls", "calls", "call_seats", "payoffs")),
+        ("hands", np.uint64, (4,)),  # as dealt
         ("scores", np.int32, (4,)),  # match scores after this deal
-        # Features of the declarer's dealt hand (see trickgym.sim.features).
-        ("hf_trump_len", np.int8),
-        ("hf_trump_top", np.int8),
-        ("hf_hcp", np.int8),
-        ("hf_voids", np.int8),
-        ("hf_singletons", np.int8),
-        ("hf_longest", np.int8),
+        *feature_fields("solowhist"),  # of the declarer's dealt hand
     ],
     align=True,
 )
 
-
-def _fields(dtype: np.dtype) -> list[tuple]:
-    out = []
-    for name in dtype.names:
-        field = dtype.fields[name][0]
-        out.append((name, field.base, field.shape) if field.shape else (name, field))
-    return out
-
-
 #: Rows of a run with ``dd=True``: ``ROW_DTYPE``'s fields, then ``dd_tricks``
 #: and ``dd_made`` (int8, see the module docstring).
 DD_ROW_DTYPE = np.dtype(
-    [*_fields(ROW_DTYPE), ("dd_tricks", np.int8), ("dd_made", np.int8)], align=True
+    [*fields_of(ROW_DTYPE), ("dd_tricks", np.int8), ("dd_made", np.int8)], align=True
 )
 
 
@@ -87,8 +84,7 @@ DD_ROW_DTYPE = np.dtype(
 def play_deal(states, i, seed, deal, kinds, agent_rngs, params, oracle, unit, early_stop):
     """Deal ``deal`` of ``seed`` played in ``states[i]`` by built-in agents of ``kinds``."""
     init_match(states[i], derive_seed(seed, deal, 0), unit, 1, True, early_stop, -1)
-    for s in range(4):
-        agent_rngs[s, 0] = derive_seed(seed, deal, 1 + s)
+    seed_agents(agent_rngs[:4], seed, deal)
     play_out(states, i, kinds, agent_rngs, params, oracle)
 
 
@@ -105,38 +101,15 @@ def write_row(row, state, deal):
     row.match = deal
     row.deal_in_match = 0
     row.passed_out_before = 0
-    row.shuffled = state.shuffled
-    row.dealer = state.dealer
-    row.turn_up = state.turn_up
-    row.contract = state.contract
-    row.declarer = state.declarer
-    row.partner = state.partner
-    row.trumps = state.trumps
-    row.declarer_tricks = state.declarer_tricks
-    row.made = state.made
-    row.n_calls = state.n_calls
-    for i in range(MAX_CALLS):
-        row.calls[i] = state.calls[i] if i < state.n_calls else -1
-        row.call_seats[i] = state.call_seats[i] if i < state.n_calls else -1
-    for s in range(4):
-        row.payoffs[s] = state.payoffs[s]
-        row.hands[s] = state.initial_hands[s]
-        row.scores[s] = state.scores[s]
+    copy_fields(row, state, _DEAL_FIELDS)
+    copy_calls(row, state, MAX_CALLS)
+    copy_fields(row, state, ("payoffs", "scores"))
+    row.hands[:] = state.initial_hands
     if state.declarer >= 0:
-        features = whist_features(state.initial_hands[state.declarer], state.trumps)
-        row.hf_trump_len = features[0]
-        row.hf_trump_top = features[1]
-        row.hf_hcp = features[2]
-        row.hf_voids = features[3]
-        row.hf_singletons = features[4]
-        row.hf_longest = features[5]
+        hand = state.initial_hands[state.declarer]
+        put_features(row, _FEATURES, whist_features(hand, state.trumps))
     else:
-        row.hf_trump_len = -1
-        row.hf_trump_top = -1
-        row.hf_hcp = -1
-        row.hf_voids = -1
-        row.hf_singletons = -1
-        row.hf_longest = -1
+        no_features(row, _FEATURES)
 
 
 @njit(cache=True)
@@ -170,11 +143,9 @@ def simulate_match_block(
         init_match(
             state, derive_seed(seed, match, 0), unit, num_deals, always_shuffle, early_stop, -1
         )
-        for s in range(4):
-            agent_rngs[s, 0] = derive_seed(seed, match, 1 + s)
+        seed_agents(agent_rngs, seed, match)
         passed_out = 0
-        for i in range(num_deals):
-            rows[m * num_deals + i].deal = -1
+        clear_rows(rows, m * num_deals, num_deals)
         while True:
             play_out(states, 0, kinds, agent_rngs, params, oracle)
             if state.contract == NO_CONTRACT:

@@ -125,9 +125,9 @@ def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
     slots = pinochle.default_slots(target)
     rows = np.zeros(matches * slots, dtype=pinochle.ROW_DTYPE)
     counts = np.zeros(matches, dtype=np.int64)
-    rules = game.rule_args()
+    opts = pinochle.deal_options(game)
     pinochle.simulate_match_block(
-        seed, first_match, kinds, params, oracle_flag(kinds), *rules, target, slots, rows, counts
+        seed, first_match, kinds, params, oracle_flag(kinds), opts, target, slots, rows, counts
     )
     if (counts > pinochle.MAX_HANDS).any():
         m = first_match + int(np.argmax(counts > pinochle.MAX_HANDS))
@@ -148,7 +148,7 @@ def _pinochle_whole_matches(game, seed, first_match, matches, kinds, params):
             kinds,
             params,
             oracle_flag(kinds),
-            *rules,
+            opts,
             target,
             counts[m],
             long_rows,

@@ -10,34 +10,34 @@ import numpy as np
 from numba import njit
 
 from trickgym.games.troggu.rules import init_match
+from trickgym.games.troggu.state import STATE_DTYPE
+from trickgym.records import copy_fields, fields_of
 
-from .features import troggu_features
+from .features import (
+    FEATURE_COLUMNS,
+    feature_fields,
+    no_features,
+    put_features,
+    troggu_features,
+)
 
 __all__ = ["ROW_DTYPE", "deal_options", "start_deal", "write_row"]
+
+# The row's columns that are the state's fields as they are (names and types).
+_DEAL_FIELDS = ("dealer", "contract", "declarer", "partner", "called_card", "declarer_points")
+_RESULT_FIELDS = ("made", "fool_held_back_by", "calls", "payoffs", "points")
+_FEATURES = FEATURE_COLUMNS["troggu"]
 
 ROW_DTYPE = np.dtype(
     [
         ("deal", np.int64),
         ("players", np.int8),
-        ("dealer", np.int8),
-        ("contract", np.int8),
-        ("declarer", np.int8),
-        ("partner", np.int8),
-        ("called_card", np.int8),
-        ("declarer_points", np.int16),
-        ("declarer_tricks", np.int8),
-        ("made", np.bool_),
-        ("fool_held_back_by", np.int8),
-        ("calls", np.int8, (8,)),
-        ("payoffs", np.int32, (8,)),
-        ("points", np.int16, (8,)),
-        ("hands", np.uint64, (8,)),
+        *fields_of(STATE_DTYPE, _DEAL_FIELDS),
+        ("declarer_tricks", np.int8),  # of the declarer and any partner
+        *fields_of(STATE_DTYPE, _RESULT_FIELDS),
+        ("hands", np.uint64, (8,)),  # as dealt
         ("tapp", np.uint64),
-        # Features of the declarer's dealt hand, before the Tapp exchange.
-        ("hf_trumps", np.int8),
-        ("hf_high_trumps", np.int8),
-        ("hf_fool", np.int8),
-        ("hf_kings", np.int8),
+        *feature_fields("troggu"),  # of the declarer's dealt hand, before the Tapp exchange
     ],
     align=True,
 )
@@ -48,37 +48,20 @@ def write_row(row, state, deal):
     """Copy the result of the deal in ``state`` into the ``ROW_DTYPE`` record ``row``."""
     row.deal = deal
     row.players = state.n_players
-    row.dealer = state.dealer
-    row.contract = state.contract
-    row.declarer = state.declarer
-    row.partner = state.partner
-    row.called_card = state.called_card
-    row.declarer_points = state.declarer_points
+    copy_fields(row, state, _DEAL_FIELDS)
     tricks = 0
     if state.declarer >= 0:
         tricks = state.tricks_won[state.declarer]
         if state.partner >= 0:
             tricks += state.tricks_won[state.partner]
     row.declarer_tricks = tricks
-    row.made = state.made
-    row.fool_held_back_by = state.fool_held_back_by
-    for s in range(8):
-        row.calls[s] = state.calls[s]
-        row.payoffs[s] = state.payoffs[s]
-        row.points[s] = state.points[s]
-        row.hands[s] = state.initial_hands[s]
+    copy_fields(row, state, _RESULT_FIELDS)
+    row.hands[:] = state.initial_hands
     row.tapp = state.initial_tapp
     if state.declarer >= 0:
-        features = troggu_features(state.initial_hands[state.declarer])
-        row.hf_trumps = features[0]
-        row.hf_high_trumps = features[1]
-        row.hf_fool = features[2]
-        row.hf_kings = features[3]
+        put_features(row, _FEATURES, troggu_features(state.initial_hands[state.declarer]))
     else:
-        row.hf_trumps = -1
-        row.hf_high_trumps = -1
-        row.hf_fool = -1
-        row.hf_kings = -1
+        no_features(row, _FEATURES)
 
 
 @njit(cache=True)

@@ -231,6 +231,20 @@ def _probe_target(goal, misere: bool) -> int:
     return int(goal) + 1 if misere else int(goal)
 
 
+def _search(position, tt_mb, misere, goal, max_nodes, exact, probe, *out):
+    """``exact`` (without ``goal``) or the null-window ``probe`` of ``position``, budget checked.
+
+    ``out`` is handed on to the kernel (the per-card values).
+    """
+    table = _table(tt_mb, max_nodes)
+    if goal is None:
+        value = exact(*position, bool(misere), table, *out)
+    else:
+        value = probe(*position, bool(misere), _probe_target(goal, misere), table, *out)
+    _check_budget(table, max_nodes)
+    return value
+
+
 def solve(
     hands,
     trumps: str,
@@ -267,15 +281,10 @@ def solve(
         None for none; past it a ``RuntimeError`` is raised.
     """
     position = _position(hands, trumps, leader, declarers, trick)
-    table = _table(tt_mb, max_nodes)
+    value = _search(position, tt_mb, misere, goal, max_nodes, dd_tricks, dd_reaches)
     if goal is None:
-        value = int(dd_tricks(*position, bool(misere), table))
-        _check_budget(table, max_nodes)
-        return value
-    target = _probe_target(goal, misere)
-    reached = bool(dd_reaches(*position, bool(misere), target, table))
-    _check_budget(table, max_nodes)
-    return not reached if misere else reached
+        return int(value)
+    return not value if misere else bool(value)
 
 
 def card_values(
@@ -300,15 +309,10 @@ def card_values(
     it (as in :func:`solve`).
     """
     position = _position(hands, trumps, leader, declarers, trick)
-    table = _table(tt_mb, max_nodes)
     out = np.empty(52, dtype=np.int64)
+    _search(position, tt_mb, misere, goal, max_nodes, dd_card_values, dd_card_reaches, out)
     if goal is None:
-        dd_card_values(*position, bool(misere), table, out)
-        _check_budget(table, max_nodes)
         return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
-    target = _probe_target(goal, misere)
-    dd_card_reaches(*position, bool(misere), target, table, out)
-    _check_budget(table, max_nodes)
     return {
         int(c): bool(out[c] == 0) if misere else bool(out[c] == 1) for c in np.flatnonzero(out >= 0)
     }

@@ -1,4 +1,4 @@
-"""Small kernels shared by the games' solver hooks: position hashing and rank spans."""
+"""What the games' point-trick solver hooks share: position keys, rank spans, default hooks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from numba import njit
 
 from ..rng import mix64
 
-__all__ = ["DEFAULT_HOOKS", "KEY_SEED_1", "KEY_SEED_2", "hash_word", "span"]
+__all__ = ["DEFAULT_HOOKS", "hash_word", "point_hooks", "position_key", "span", "whist_winner"]
 
 # Two independent hash chains: a table entry must match both (128 bits).
 KEY_SEED_1 = np.uint64(0x9E3779B97F4A7C15)
@@ -23,12 +23,31 @@ def hash_word(k1, k2, word):
 
 
 @njit(cache=True, inline="always")
+def position_key(hands, n_seats, info):
+    """The table key of a position: the ``n_seats`` hands, then ``info``.
+
+    ``info`` is one word of what else decides the rest of the deal (the
+    leader, trumps, the side, and a tag telling the games apart).
+    """
+    k1, k2 = KEY_SEED_1, KEY_SEED_2
+    for s in range(n_seats):
+        k1, k2 = hash_word(k1, k2, hands[s])
+    return hash_word(k1, k2, info)
+
+
+@njit(cache=True, inline="always")
 def span(low_card, high_card):
     """The cards with ids ``low_card..high_card`` inclusive."""
     one = np.uint64(1)
     hi = np.uint64(high_card)
     top = np.uint64(0xFFFFFFFFFFFFFFFF) if hi >= np.uint64(63) else (one << (hi + one)) - one
     return top & ~((one << np.uint64(low_card)) - one)
+
+
+@njit(cache=True)
+def whist_winner(st):
+    """The seat winning the trick so far in a four-seat game that keeps ``win_pos``; -1 if none."""
+    return -1 if st.trick_n == 0 else (st.leader + st.win_pos) % 4
 
 
 # Default solver hooks (see trickgym.protocol) for a game that does not give its own.
@@ -54,3 +73,16 @@ def _ids_span(st, low_card, high_card):
 
 #: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids.
 DEFAULT_HOOKS = {"fixed": _no_fixed, "prepare": _no_prepare, "unit": _unit_one, "span": _ids_span}
+
+
+def point_hooks(*kernels, **named) -> dict:
+    """The point-trick solver's hooks of a game (see :mod:`trickgym.protocol`).
+
+    Each of ``kernels`` is the hook its name says without the leading
+    underscore (``_key`` is ``key``); ``named`` gives hooks whose kernel is
+    named otherwise. Hooks a game does not give take the defaults.
+    """
+    hooks = dict(DEFAULT_HOOKS)
+    hooks.update({k.__name__.removeprefix("_"): k for k in kernels})
+    hooks.update(named)
+    return hooks

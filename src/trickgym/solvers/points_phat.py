@@ -13,7 +13,7 @@ from numba import njit
 
 from ..games.phat.rules import SUIT_MASKS, SUIT_OF, phat_value
 from ..tricks.whist import whist_beats
-from .points_common import DEFAULT_HOOKS, KEY_SEED_1, KEY_SEED_2, hash_word
+from .points_common import point_hooks, position_key, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_PHAT"]
 
@@ -38,11 +38,9 @@ def _bounds(st):
 
 @njit(cache=True)
 def _key(st):
-    k1, k2 = KEY_SEED_1, KEY_SEED_2
-    for s in range(4):
-        k1, k2 = hash_word(k1, k2, st.hands[s])
-    k1, k2 = hash_word(k1, k2, st.leader | (st.trumps + 1) << 4 | (st.pitcher % 2) << 8 | 1 << 12)
-    return k1, k2
+    return position_key(
+        st.hands, 4, st.leader | (st.trumps + 1) << 4 | (st.pitcher % 2) << 8 | 1 << 12
+    )
 
 
 @njit(cache=True)
@@ -58,14 +56,7 @@ def _suit(st, card):
 
 @njit(cache=True)
 def _wins_now(st, card):
-    if st.trick_n == 0:
-        return True
-    return whist_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
-
-
-@njit(cache=True)
-def _winner(st):
-    return -1 if st.trick_n == 0 else (st.leader + st.win_pos) % 4
+    return st.trick_n == 0 or whist_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
 
 
 @njit(cache=True)
@@ -74,15 +65,6 @@ def _prepare(st):
 
 
 #: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
-POINT_HOOKS = {
-    **DEFAULT_HOOKS,
-    "in_side": _in_side,
-    "side_points": _side_points,
-    "bounds": _bounds,
-    "key": _key,
-    "points": _points,
-    "suit": _suit,
-    "wins_now": _wins_now,
-    "winner": _winner,
-    "prepare": _prepare,
-}
+POINT_HOOKS = point_hooks(
+    _in_side, _side_points, _bounds, _key, _points, _suit, _wins_now, _prepare, winner=whist_winner
+)

@@ -17,7 +17,7 @@ from ..cards.bits import bit
 from ..games.pinochle.constants import HAND_OVER, LAST_TRICK_POINTS
 from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, counter_points
 from ..tricks.pinochle import pinochle_beats
-from .points_common import DEFAULT_HOOKS, KEY_SEED_1, KEY_SEED_2, hash_word, span
+from .points_common import point_hooks, position_key, span, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_COUNTERS"]
 
@@ -47,12 +47,8 @@ def _bounds(st):
 
 @njit(cache=True)
 def _key(st):
-    k1, k2 = KEY_SEED_1, KEY_SEED_2
-    for s in range(4):
-        k1, k2 = hash_word(k1, k2, st.hands[s])
     info = st.leader | (st.trumps + 1) << 4 | (st.declarer % 2) << 8 | np.int64(st.must_head) << 9
-    k1, k2 = hash_word(k1, k2, info | 2 << 12)
-    return k1, k2
+    return position_key(st.hands, 4, info | 2 << 12)
 
 
 @njit(cache=True)
@@ -67,14 +63,9 @@ def _suit(st, card):
 
 @njit(cache=True)
 def _wins_now(st, card):
-    if st.trick_n == 0:
-        return True
-    return pinochle_beats(card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask)
-
-
-@njit(cache=True)
-def _winner(st):
-    return -1 if st.trick_n == 0 else (st.leader + st.win_pos) % 4
+    return st.trick_n == 0 or pinochle_beats(
+        card, st.trick_cards[st.win_pos], SUIT_OF, st.trump_mask
+    )
 
 
 @njit(cache=True)
@@ -89,16 +80,15 @@ def _span(st, low_card, high_card):
 
 
 #: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
-POINT_HOOKS = {
-    **DEFAULT_HOOKS,
-    "in_side": _in_side,
-    "side_points": _side_points,
-    "bounds": _bounds,
-    "key": _key,
-    "points": _points,
-    "suit": _suit,
-    "wins_now": _wins_now,
-    "winner": _winner,
-    "unit": _unit,
-    "span": _span,
-}
+POINT_HOOKS = point_hooks(
+    _in_side,
+    _side_points,
+    _bounds,
+    _key,
+    _points,
+    _suit,
+    _wins_now,
+    _unit,
+    _span,
+    winner=whist_winner,
+)

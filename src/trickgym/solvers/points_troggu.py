@@ -23,7 +23,7 @@ from ..cards.decks import TAROT
 from ..games.troggu.constants import FOOL, TOTAL_POINTS
 from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, card_points
 from ..tricks.troggu import troggu_trick_winner
-from .points_common import DEFAULT_HOOKS, KEY_SEED_1, KEY_SEED_2, hash_word
+from .points_common import point_hooks, position_key
 
 __all__ = ["POINT_HOOKS"]
 
@@ -77,10 +77,7 @@ def _pile_low(pile):
 
 @njit(cache=True)
 def _key(st):
-    k1, k2 = KEY_SEED_1, KEY_SEED_2
     n = st.n_players
-    for s in range(n):
-        k1, k2 = hash_word(k1, k2, st.hands[s])
     side = 0
     for s in range(n):
         if _in_side(st, s):
@@ -88,8 +85,7 @@ def _key(st):
     holder = _fool_in_play(st)
     low = _pile_low(st.won[holder]) if holder >= 0 else 0
     info = st.leader | n << 4 | side << 8 | np.int64(st.held_back) << 16 | low << 24
-    k1, k2 = hash_word(k1, k2, info | np.int64(3) << 32)
-    return k1, k2
+    return position_key(st.hands, n, info | np.int64(3) << 32)
 
 
 @njit(cache=True)
@@ -134,15 +130,6 @@ def _winner(st):
 
 
 #: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
-POINT_HOOKS = {
-    **DEFAULT_HOOKS,
-    "in_side": _in_side,
-    "side_points": _side_points,
-    "bounds": _bounds,
-    "key": _key,
-    "points": _points,
-    "suit": _suit,
-    "fixed": _fixed,
-    "wins_now": _wins_now,
-    "winner": _winner,
-}
+POINT_HOOKS = point_hooks(
+    _in_side, _side_points, _bounds, _key, _points, _suit, _fixed, _wins_now, _winner
+)

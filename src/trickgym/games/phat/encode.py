@@ -32,7 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import ObsLayout, put_bits
+from .. import encoding
+from ..encoding import ObsLayout, put_bits, put_seat_rows, put_tricks
 from .constants import N_CARDS, PHASE_NAMES
 
 __all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
@@ -44,11 +45,8 @@ OBS_SHAPES = {
     "trumps": ((), np.int64, 0, 4),
     "trick_leader": ((), np.int64, -1, 3),
     "hand": ((N_CARDS,), np.int8, 0, 1),
-    "trick": ((4,), np.int8, -1, N_CARDS - 1),
-    "last_trick": ((4,), np.int8, -1, N_CARDS - 1),
-    "played": ((4, N_CARDS), np.int8, 0, 1),
-    "tricks_won": ((4,), np.int8, 0, 13),
-    "voids": ((4, 4), np.int8, 0, 1),
+    **encoding.trick_shapes(4, N_CARDS),
+    **encoding.seat_shapes(4, N_CARDS, 4, 13),
     "scores": ((2,), np.int32, 0, 2**20),
     "phat": ((2,), np.int32, 0, 80),
     "muck": ((2,), np.int32, 0, 80),
@@ -62,11 +60,7 @@ OBS_SHAPES = {
 # (:mod:`trickgym.games.obs_features`; seats and teams relative to the observer).
 FEATURES = (
     ("hand", "bits", None),
-    ("played", "bits", "seats"),
-    ("trick", "onehot", (0, N_CARDS - 1, "seats")),
-    ("last_trick", "onehot", (0, N_CARDS - 1, "seats")),
-    ("voids", "bits", "seats"),
-    ("tricks_won", "scaled", (13, "seats")),
+    *encoding.play_features(N_CARDS, 13),
     ("phase", "onehot", (0, 1)),
     ("trumps", "onehot", (0, 4)),
     ("pitcher", "seat", None),
@@ -95,18 +89,8 @@ def encode_kernel(observations, j, buf, scalars, scores, phat, muck, games_won):
     """Write ``observations[j]`` into the flat int8 ``buf`` and the other arrays."""
     obs = observations[j]
     put_bits(buf, HAND, obs.hand, N_CARDS)
-    for s in range(4):
-        buf[TRICK + s] = -1
-        buf[LAST_TRICK + s] = -1
-    for pos in range(obs.trick_n):
-        buf[TRICK + (obs.leader + pos) % 4] = obs.trick_cards[pos]
-    if obs.last_leader >= 0:
-        for pos in range(4):
-            buf[LAST_TRICK + (obs.last_leader + pos) % 4] = obs.last_trick_cards[pos]
-    for s in range(4):
-        put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
-        buf[TRICKS_WON + s] = obs.tricks_won[s]
-        put_bits(buf, VOIDS + 4 * s, obs.voids[s], 4)
+    put_tricks(buf, TRICK, LAST_TRICK, obs, 4, 4)
+    put_seat_rows(buf, PLAYED, TRICKS_WON, VOIDS, obs, N_CARDS, 4, 4)
     put_bits(buf, MASK, obs.legal_cards, N_CARDS)
     for t in range(2):
         scores[t] = obs.scores[t]

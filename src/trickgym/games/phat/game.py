@@ -8,9 +8,8 @@ import numpy as np
 
 from ...api import Game, SearchDefaults, State
 from ...cards.decks import STANDARD
-from ...cards.notation import format_card
 from ...checks import check_int
-from ...render import card_text, ljust, seat_hand
+from ...render import ljust
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -101,51 +100,28 @@ class Phat(Game):
         rules.init_match(array[0], np.uint64(seed), opts.target, opts.games_in_match, dealer)
         return array
 
-    def render(
-        self,
-        state: State,
-        symbols: bool = True,
-        color: bool = False,
-        viewer: int | None = None,
-        mark_legal: bool = False,
-    ) -> str:
-        """Text picture: hands, trumps, trick, phat and scores.
-
-        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
-        hands; ``mark_legal`` marks the legal cards of the player to move
-        (see ``trickgym.render``).
-        """
+    def _title(self, state, symbols, color):
         r = state.record
         trumps = STANDARD.suit_symbols[r["trumps"]] if r["trumps"] >= 0 else "not pitched"
-        lines = [
+        return (
             f"Phat  game {int(r['game_index']) + 1}  deal {int(r['deal_in_game']) + 1}  "
             f"pitcher {int(r['pitcher'])}  trumps {trumps}  phase {PHASE_NAMES[r['phase']]}"
-        ]
-        for s in range(N_SEATS):
-            mark = "to move" if s == state.current_player else ""
-            hand = seat_hand(
-                state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
-            )
-            lines.append(
-                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 40)} "
-                f"tricks {int(r['tricks_won'][s])}  {mark}"
-            )
-        if r["trick_n"]:
-            cards = [
-                card_text(c, STANDARD, color) if symbols else format_card(c)
-                for c in r["trick_cards"][: r["trick_n"]]
-            ]
-            lines.append(
-                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
-            )
-        lines.append(
+        )
+
+    def _seat_line(self, state, seat, hand, marks):
+        tricks = int(state.record["tricks_won"][seat])
+        return f"  {seat} {TEAM_NAMES[seat % 2]}: {ljust(hand, 40)} tricks {tricks}  {marks}"
+
+    def _result_lines(self, state):
+        r = state.record
+        lines = [
             f"  phat NS {int(r['phat'][0])} EW {int(r['phat'][1])}   muck NS {int(r['muck'][0])} "
             f"EW {int(r['muck'][1])}   score NS {int(r['scores'][0])} EW {int(r['scores'][1])}"
             f"   carry {int(r['carry'])}"
-        )
+        ]
         if r["game_over"]:
             lines.append(f"  game won by {TEAM_NAMES[r['winner']]}")
-        return "\n".join(lines)
+        return lines
 
 
 def _check_hands(hands) -> np.ndarray:

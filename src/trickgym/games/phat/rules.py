@@ -12,18 +12,11 @@ from numba import njit
 
 from ...cards.bits import bit
 from ...cards.decks import STANDARD
-from ...rng import below
+from ...records import copy_fields
+from ...rng import below, fill_shuffled
 from ...tricks.whist import whist_beats, whist_legal
-
-# The batch entry points, written once over the game protocol.
-from ..kernels import (  # noqa: F401
-    apply_action_at,
-    is_legal_at,
-    legal_sets_at,
-    next_deal_at,
-    observe_at,
-    status_at,
-)
+from .. import trick_play
+from ..kernels import *  # noqa: F403 (the batch entry points, written once over the protocol)
 from .constants import (
     DEAL_OVER,
     MUCK,
@@ -41,6 +34,8 @@ _PHAT_TRUMP = np.array(PHAT_TRUMP, dtype=np.int64)
 _PHAT_PLAIN = np.array(PHAT_PLAIN, dtype=np.int64)
 _MUCK = np.array(MUCK, dtype=np.int64)
 _U1 = np.uint64(1)
+#: The scores every seat sees as the state holds them (the muck too: it is in the played cards).
+PUBLIC_SCORES = ("scores", "phat", "muck", "games_won", "carry")
 
 
 @njit(cache=True, inline="always")
@@ -89,13 +84,7 @@ def _new_game(state):
 def shuffle_and_deal(state):
     """Shuffle and deal singly clockwise from the pitcher, 13 each (§3, PH-D6)."""
     pack = np.empty(N_CARDS, dtype=np.int64)
-    for i in range(N_CARDS):
-        pack[i] = i
-    for i in range(N_CARDS - 1, 0, -1):
-        j = below(state.rng, i + 1)
-        tmp = pack[i]
-        pack[i] = pack[j]
-        pack[j] = tmp
+    fill_shuffled(state.rng, pack)
     hands = np.zeros(4, dtype=np.uint64)
     for i in range(N_CARDS):
         hands[(state.pitcher + i) % 4] |= bit(pack[i])
@@ -108,26 +97,17 @@ def set_deal(state, hands):
     for s in range(4):
         state.hands[s] = hands[s]
         state.initial_hands[s] = hands[s]
-        state.trick_cards[s] = -1
-        state.last_trick_cards[s] = -1
-        state.tricks_won[s] = 0
-        state.played[s] = 0
-        state.voids[s] = 0
-        state.payoffs[s] = 0
     for t in range(2):
         state.won[t] = 0
         state.phat[t] = 0
         state.muck[t] = 0
+    trick_play.clear_play(state, 4)
+    state.win_pos = 0
     state.phase = PLAY
     state.to_move = state.pitcher
     state.leader = state.pitcher
     state.trumps = -1
     state.trump_mask = 0
-    state.trick_no = 0
-    state.trick_n = 0
-    state.win_pos = 0
-    state.led_mask = 0
-    state.last_leader = -1
     state.bonus_to = -1
     state.bonus = 0
     state.game_over = False
@@ -187,29 +167,14 @@ def is_legal(state, action):
 @njit(cache=True)
 def apply_action(state, card):
     """Play ``card`` (legal) for ``state.to_move``; the pitch sets trumps (§2)."""
-    p = state.to_move
-    card_bit = bit(card)
     if state.trumps < 0:
         state.trumps = SUIT_OF[card]
         state.trump_mask = SUIT_MASKS[state.trumps]
-    state.hands[p] &= ~card_bit
-    state.played[p] |= card_bit
-    n = state.trick_n
-    state.trick_cards[n] = card
-    if n == 0:
-        state.led_mask = SUIT_MASKS[SUIT_OF[card]]
-        state.win_pos = 0
-    else:
-        if not (card_bit & state.led_mask):
-            state.voids[p] |= 1 << SUIT_OF[state.trick_cards[0]]
-        if whist_beats(card, state.trick_cards[state.win_pos], SUIT_OF, state.trump_mask):
-            state.win_pos = n
-    n += 1
-    if n < 4:
-        state.trick_n = n
-        state.to_move = (p + 1) % 4
-        return
-    _complete_trick(state)
+    pos = trick_play.lay_card(state, card, SUIT_OF, SUIT_MASKS)
+    if pos and whist_beats(card, state.trick_cards[state.win_pos], SUIT_OF, state.trump_mask):
+        state.win_pos = pos
+    if trick_play.pass_turn(state, pos, 4):
+        _complete_trick(state)
 
 
 @njit(cache=True)
@@ -223,17 +188,9 @@ def _complete_trick(state):
         phat += phat_value(card, state.trumps)
         state.muck[team] += muck_value(card)
         state.won[team] |= bit(card)
-        state.last_trick_cards[i] = card
-        state.trick_cards[i] = -1
     state.phat[team] += phat
     state.scores[team] += phat
-    state.tricks_won[winner] += 1
-    state.last_leader = state.leader
-    state.trick_no += 1
-    state.trick_n = 0
-    state.led_mask = 0
-    state.leader = winner
-    state.to_move = winner
+    trick_play.close_trick(state, winner, 4)
     if state.scores[team] >= state.target:
         _end_deal(state, team)  # the rest of the deal is not played, the muck not counted
     elif state.trick_no == N_TRICKS:
@@ -281,22 +238,13 @@ def _end_deal(state, winner):
 def observe_core(state, seat, obs):
     """The part of ``observe`` a player needs to choose: hand, trumps, trick, legal set.
 
-    Fills ``seat, phase, to_move, hand, trumps, trick_no, leader, trick_n,
-    trick_cards, played, voids, legal_cards`` and leaves the other fields as
-    they were: the built-in rule agent reads only these.
+    Fills ``seat, phase, hand, trick_no, leader, trick_n, trick_cards,
+    played, voids, to_move, trumps, legal_cards`` and leaves the other
+    fields as they were: the built-in rule agent reads only these.
     """
-    obs.seat = seat
-    obs.phase = state.phase
+    trick_play.observe_trick(state, seat, obs, 4)
     obs.to_move = state.to_move
-    obs.hand = state.hands[seat]
     obs.trumps = state.trumps
-    obs.trick_no = state.trick_no
-    obs.leader = state.leader
-    obs.trick_n = state.trick_n
-    for s in range(4):
-        obs.trick_cards[s] = state.trick_cards[s]
-        obs.played[s] = state.played[s]
-        obs.voids[s] = state.voids[s]
     obs.legal_cards = legal_sets(state)[0] if state.to_move == seat else np.uint64(0)
 
 
@@ -308,13 +256,5 @@ def observe(state, seat, obs):
     """
     observe_core(state, seat, obs)
     obs.pitcher = state.pitcher
-    obs.last_leader = state.last_leader
-    for s in range(4):
-        obs.last_trick_cards[s] = state.last_trick_cards[s]
-        obs.tricks_won[s] = state.tricks_won[s]
-    for t in range(2):
-        obs.scores[t] = state.scores[t]
-        obs.phat[t] = state.phat[t]
-        obs.muck[t] = state.muck[t]
-        obs.games_won[t] = state.games_won[t]
-    obs.carry = state.carry
+    trick_play.observe_last_trick(state, obs, 4)
+    copy_fields(obs, state, PUBLIC_SCORES)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...records import fields_of
+from ..fields import observed_play_fields, seat_play_fields, whist_trick_fields
+
 __all__ = ["OBS_DTYPE", "STATE_DTYPE"]
 
 STATE_DTYPE = np.dtype(
@@ -26,17 +29,8 @@ STATE_DTYPE = np.dtype(
         ("to_move", np.int8),
         ("trumps", np.int8),  # set by the pitcher's first card, -1 before
         ("trump_mask", np.uint64),
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (4,)),
-        ("win_pos", np.int8),
-        ("led_mask", np.uint64),
-        ("last_trick_cards", np.int8, (4,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (4,)),
-        ("played", np.uint64, (4,)),
-        ("voids", np.uint8, (4,)),
+        *whist_trick_fields(4),
+        *seat_play_fields(4),
         ("won", np.uint64, (2,)),  # cards won per team this deal
         # Result of the deal.
         ("phat", np.int32, (2,)),  # phat scored per team this deal
@@ -53,25 +47,12 @@ STATE_DTYPE = np.dtype(
 OBS_DTYPE = np.dtype(
     [
         ("seat", np.int8),
-        ("pitcher", np.int8),
-        ("phase", np.int8),
-        ("to_move", np.int8),
+        *fields_of(STATE_DTYPE, ("pitcher", "phase", "to_move")),
         ("hand", np.uint64),
-        ("trumps", np.int8),
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (4,)),
-        ("last_trick_cards", np.int8, (4,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (4,)),
-        ("played", np.uint64, (4,)),
-        ("voids", np.uint8, (4,)),
-        ("scores", np.int32, (2,)),
-        ("carry", np.int32),
-        ("phat", np.int32, (2,)),
-        ("muck", np.int32, (2,)),  # muck won so far this deal (public: played cards)
-        ("games_won", np.int32, (2,)),
+        *fields_of(STATE_DTYPE, ("trumps",)),
+        *observed_play_fields(4),
+        # Everything else is public (muck too: it is in the played cards).
+        *fields_of(STATE_DTYPE, ("scores", "carry", "phat", "muck", "games_won")),
         ("legal_cards", np.uint64),
     ],
     align=True,

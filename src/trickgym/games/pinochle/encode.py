@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import ObsLayout, put_bits
+from ..encoding import ObsLayout, play_features, put_bits, put_seat_rows, put_tricks, trick_shapes
 from .constants import CALL_BASE, MAX_ACTIONS, MAX_BID, N_CARDS, PHASE_NAMES
 from .state import MAX_CALLS
 
@@ -61,8 +61,7 @@ OBS_SHAPES = {
     "passed_back": ((N_CARDS,), np.int8, 0, 1),
     "meld_cards": ((4, N_CARDS), np.int8, 0, 1),
     "played": ((4, N_CARDS), np.int8, 0, 1),
-    "trick": ((4,), np.int8, -1, N_CARDS - 1),
-    "last_trick": ((4,), np.int8, -1, N_CARDS - 1),
+    **trick_shapes(4, N_CARDS),
     "tricks_won": ((4,), np.int8, 0, 12),
     "voids": ((4, 4), np.int8, 0, 1),
     "auction": ((MAX_CALLS, 2), np.int32, -1, MAX_BID),
@@ -82,11 +81,7 @@ FEATURES = (
     ("passed_in", "bits", None),
     ("passed_back", "bits", None),
     ("meld_cards", "bits", "seats"),
-    ("played", "bits", "seats"),
-    ("trick", "onehot", (0, N_CARDS - 1, "seats")),
-    ("last_trick", "onehot", (0, N_CARDS - 1, "seats")),
-    ("voids", "bits", "seats"),
-    ("tricks_won", "scaled", (12, "seats")),
+    *play_features(N_CARDS, 12),
     ("auction", "last_bid", 500),
     ("meld", "scaled", (500, "seats")),
     ("bids", "scaled", 500),
@@ -126,19 +121,11 @@ def encode_kernel(observations, j, buf, scalars, auction, meld, bids, scores):
     put_bits(buf, DISCARDS, obs.discards, N_CARDS)
     put_bits(buf, PASSED_IN, obs.passed_in, N_CARDS)
     put_bits(buf, PASSED_BACK, obs.passed_back, N_CARDS)
+    put_tricks(buf, TRICK, LAST_TRICK, obs, 4, 4)
+    put_seat_rows(buf, PLAYED, TRICKS_WON, VOIDS, obs, N_CARDS, 4, 4)
     for s in range(4):
         put_bits(buf, MELD_CARDS + N_CARDS * s, obs.meld_cards[s], N_CARDS)
-        put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
-        buf[TRICK + s] = -1
-        buf[LAST_TRICK + s] = -1
-        buf[TRICKS_WON + s] = obs.tricks_won[s]
-        put_bits(buf, VOIDS + 4 * s, obs.voids[s], 4)
         meld[s] = obs.meld[s]
-    for pos in range(obs.trick_n):
-        buf[TRICK + (obs.leader + pos) % 4] = obs.trick_cards[pos]
-    if obs.last_leader >= 0:
-        for pos in range(4):
-            buf[LAST_TRICK + (obs.last_leader + pos) % 4] = obs.last_trick_cards[pos]
     put_bits(buf, MASK, obs.legal_low, CALL_BASE)
     put_bits(buf, MASK + CALL_BASE, obs.legal_high, MAX_ACTIONS - CALL_BASE)
     for i in range(MAX_CALLS):

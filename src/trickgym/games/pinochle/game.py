@@ -8,9 +8,9 @@ import numpy as np
 
 from ...api import Game, SearchDefaults, State
 from ...cards.decks import PINOCHLE
-from ...cards.notation import format_card, format_hand
+from ...cards.notation import format_hand
 from ...checks import check_flag, is_int
-from ...render import card_text, hand_text, ljust, seat_hand
+from ...render import hand_text, ljust
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -215,57 +215,38 @@ class Pinochle(Game):
         rules.init_match(array[0], np.uint64(seed), *self.rule_args(), self.options.target, dealer)
         return array
 
-    def render(
-        self,
-        state: State,
-        symbols: bool = True,
-        color: bool = False,
-        viewer: int | None = None,
-        mark_legal: bool = False,
-    ) -> str:
-        """Text picture: hands, auction, contract, meld, trick and scores.
-
-        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
-        hands; ``mark_legal`` marks the legal cards of the player to move
-        (see ``trickgym.render``).
-        """
+    def _title(self, state, symbols, color):
         r = state.record
         trumps = PINOCHLE.suit_symbols[r["trumps"]] if r["trumps"] >= 0 else "-"
-        lines = [
+        return (
             f"Pinochle ({self.options.mode})  hand {int(r['hand_index']) + 1}  dealer "
             f"{int(r['dealer'])}  trumps {trumps}  phase {PHASE_NAMES[r['phase']]}"
-        ]
-        for s in range(4):
-            marks = ["declarer"] if s == r["declarer"] else []
-            if s == state.current_player:
-                marks.append("to move")
-            hand = seat_hand(
-                state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
-            )
-            lines.append(
-                f"  {s} {TEAM_NAMES[s % 2]}: {ljust(hand, 44)}"
-                f" meld {int(r['meld'][s]):>4}  tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
-            )
+        )
+
+    def _seat_line(self, state, seat, hand, marks):
+        r = state.record
+        return (
+            f"  {seat} {TEAM_NAMES[seat % 2]}: {ljust(hand, 44)}"
+            f" meld {int(r['meld'][seat]):>4}  tricks {int(r['tricks_won'][seat])}  {marks}"
+        )
+
+    def _table_lines(self, state, symbols, color):
+        r = state.record
         calls = " ".join(
             f"{int(seat)}:{int(v) if v else 'Pass'}"
             for seat, v in zip(
                 r["call_seats"][: r["n_calls"]], r["calls"][: r["n_calls"]], strict=True
             )
         )
-        lines.append(f"  auction: {calls or '-'}")
+        lines = [f"  auction: {calls or '-'}"]
         if self.options.mode == "kitty" and r["declarer"] >= 0:
             kitty = r["kitty"]
             shown = (
                 hand_text(kitty, PINOCHLE, color=color) if symbols else format_hand(kitty, PINOCHLE)
             )
             lines.append(f"  kitty: {shown}")
-        if r["trick_n"]:
-            cards = [
-                card_text(c, PINOCHLE, color) if symbols else format_card(c, PINOCHLE)
-                for c in r["trick_cards"][: r["trick_n"]]
-            ]
-            lines.append(
-                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
-            )
-        lines.append(f"  scores NS {int(r['scores'][0])} EW {int(r['scores'][1])}")
-        return "\n".join(lines)
+        return lines
+
+    def _result_lines(self, state):
+        r = state.record
+        return [f"  scores NS {int(r['scores'][0])} EW {int(r['scores'][1])}"]

@@ -12,18 +12,10 @@ from numba import njit
 
 from ...cards.bits import bit, popcount
 from ...cards.decks import PINOCHLE
-from ...rng import below
+from ...rng import below, fill_shuffled
 from ...tricks.pinochle import pinochle_beats, pinochle_legal
-
-# The batch entry points, written once over the game protocol.
-from ..kernels import (  # noqa: F401
-    apply_action_at,
-    is_legal_at,
-    legal_sets_at,
-    next_deal_at,
-    observe_at,
-    status_at,
-)
+from .. import trick_play
+from ..kernels import *  # noqa: F403 (the batch entry points, written once over the protocol)
 from .constants import (
     AUCTION,
     BID_BASE,
@@ -109,13 +101,7 @@ def shuffle_and_deal(state):
     distribution after a uniform shuffle.
     """
     pack = np.empty(N_CARDS, dtype=np.int64)
-    for i in range(N_CARDS):
-        pack[i] = i
-    for i in range(N_CARDS - 1, 0, -1):
-        j = below(state.rng, i + 1)
-        tmp = pack[i]
-        pack[i] = pack[j]
-        pack[j] = tmp
+    fill_shuffled(state.rng, pack)
     per_seat = 11 if state.mode == KITTY_MODE else 12
     hands = np.zeros(4, dtype=np.uint64)
     for j in range(4):
@@ -135,12 +121,6 @@ def set_deal(state, hands, kitty):
         state.initial_hands[s] = hands[s]
         state.meld[s] = 0
         state.meld_cards[s] = 0
-        state.trick_cards[s] = -1
-        state.last_trick_cards[s] = -1
-        state.tricks_won[s] = 0
-        state.played[s] = 0
-        state.voids[s] = 0
-        state.payoffs[s] = 0
     for t in range(2):
         state.won[t] = 0
         state.counters[t] = 0
@@ -164,12 +144,8 @@ def set_deal(state, hands, kitty):
     state.n_moved = 0
     state.passed_in = 0
     state.passed_back = 0
-    state.trick_no = 0
-    state.leader = -1
-    state.trick_n = 0
+    trick_play.clear_play(state, 4)
     state.win_pos = 0
-    state.led_mask = 0
-    state.last_leader = -1
     state.made = False
 
 
@@ -358,38 +334,17 @@ def _start_play(state):
 
 @njit(cache=True)
 def _play_card(state, card):
-    p = state.to_move
-    card_bit = bit(card)
-    state.hands[p] &= ~card_bit
-    state.played[p] |= card_bit
-    n = state.trick_n
-    state.trick_cards[n] = card
-    if n == 0:
-        state.led_mask = SUIT_MASKS[SUIT_OF[card]]
-        state.win_pos = 0
-    else:
-        if not (card_bit & state.led_mask):
-            state.voids[p] |= 1 << SUIT_OF[state.trick_cards[0]]
-        if pinochle_beats(card, state.trick_cards[state.win_pos], SUIT_OF, state.trump_mask):
-            state.win_pos = n  # strictly beats: the first of two identical cards wins
-    n += 1
-    if n < 4:
-        state.trick_n = n
-        state.to_move = (p + 1) % 4
+    pos = trick_play.lay_card(state, card, SUIT_OF, SUIT_MASKS)
+    # Strictly beats: the first of two identical cards wins.
+    if pos and pinochle_beats(card, state.trick_cards[state.win_pos], SUIT_OF, state.trump_mask):
+        state.win_pos = pos
+    if not trick_play.pass_turn(state, pos, 4):
         return
     winner = (state.leader + state.win_pos) % 4
     team = winner % 2
     for i in range(4):
         state.won[team] |= bit(state.trick_cards[i])
-        state.last_trick_cards[i] = state.trick_cards[i]
-        state.trick_cards[i] = -1
-    state.tricks_won[winner] += 1
-    state.last_leader = state.leader
-    state.trick_no += 1
-    state.trick_n = 0
-    state.led_mask = 0
-    state.leader = winner
-    state.to_move = winner
+    trick_play.close_trick(state, winner, 4)
     if state.trick_no == state.n_tricks:
         _score_hand(state, team)
 
@@ -434,17 +389,15 @@ def _score_hand(state, last_team):
 def observe_core(state, seat, obs):
     """The part of ``observe`` a player needs to choose: hand, auction, trick, legal sets.
 
-    Fills ``seat, mode, phase, to_move, hand, high, holder, n_calls,
-    calls, call_seats, declarer, trumps, discards, passed_back, leader,
-    trick_n, meld_cards, trick_cards, played, voids, legal_low,
+    Fills ``seat, phase, hand, trick_no, leader, trick_n, trick_cards,
+    played, voids, mode, to_move, high, holder, n_calls, calls, call_seats,
+    declarer, trumps, discards, passed_back, meld_cards, legal_low,
     legal_high`` and leaves the other fields as they were: the built-in
     rule agent reads only these, and copying less per decision keeps it fast.
     """
-    obs.seat = seat
+    trick_play.observe_trick(state, seat, obs, 4)
     obs.mode = state.mode
-    obs.phase = state.phase
     obs.to_move = state.to_move
-    obs.hand = state.hands[seat]
     obs.high = state.high
     obs.holder = state.holder
     obs.n_calls = state.n_calls
@@ -457,17 +410,9 @@ def observe_core(state, seat, obs):
     obs.discards = state.discards if seat == d else _ZERO
     partners = d >= 0 and (seat == d or seat == (d + 2) % 4)
     obs.passed_back = state.passed_back if partners else _ZERO
-    obs.leader = state.leader
-    obs.trick_n = state.trick_n
     for s in range(4):
         obs.meld_cards[s] = state.meld_cards[s]
-        obs.trick_cards[s] = state.trick_cards[s]
-        obs.played[s] = state.played[s]
-        obs.voids[s] = state.voids[s]
-    if state.to_move == seat:
-        low, high = legal_sets(state)
-    else:
-        low, high = _ZERO, _ZERO
+    low, high = legal_sets(state) if state.to_move == seat else (_ZERO, _ZERO)
     obs.legal_low = low
     obs.legal_high = high
 
@@ -489,11 +434,8 @@ def observe(state, seat, obs):
     d = state.declarer
     partners = d >= 0 and (seat == d or seat == (d + 2) % 4)
     obs.passed_in = state.passed_in if partners else _ZERO
-    obs.trick_no = state.trick_no
-    obs.last_leader = state.last_leader
+    trick_play.observe_last_trick(state, obs, 4)
     for s in range(4):
         obs.meld[s] = state.meld[s]
-        obs.last_trick_cards[s] = state.last_trick_cards[s]
-        obs.tricks_won[s] = state.tricks_won[s]
     obs.scores[0] = state.scores[0]
     obs.scores[1] = state.scores[1]

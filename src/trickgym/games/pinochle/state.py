@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...records import fields_of
+from ..fields import observed_play_fields, seat_play_fields, whist_trick_fields
+
 __all__ = ["MAX_CALLS", "OBS_DTYPE", "STATE_DTYPE"]
 
 MAX_CALLS = 96  # at most 75 raises and 4 passes in an auction
@@ -53,17 +56,8 @@ STATE_DTYPE = np.dtype(
         ("meld", np.int32, (4,)),
         ("meld_cards", np.uint64, (4,)),
         # Play (§7).
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (4,)),
-        ("win_pos", np.int8),
-        ("led_mask", np.uint64),
-        ("last_trick_cards", np.int8, (4,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (4,)),
-        ("played", np.uint64, (4,)),
-        ("voids", np.uint8, (4,)),
+        *whist_trick_fields(4),
+        *seat_play_fields(4),
         ("won", np.uint64, (2,)),  # cards in each team's tricks
         # Result (§8).
         ("counters", np.int32, (2,)),
@@ -79,36 +73,31 @@ STATE_DTYPE = np.dtype(
 OBS_DTYPE = np.dtype(
     [
         ("seat", np.int8),
-        ("mode", np.int8),
-        ("dealer", np.int8),
-        ("phase", np.int8),
-        ("to_move", np.int8),
+        *fields_of(STATE_DTYPE, ("mode", "dealer", "phase", "to_move")),
         ("hand", np.uint64),
-        ("kitty", np.uint64),  # shown to all once the auction is over (PN-D4)
-        ("high", np.int32),
-        ("holder", np.int8),
-        ("passed", np.uint8),
-        ("n_calls", np.int16),
-        ("calls", np.int32, (MAX_CALLS,)),  # only the first n_calls entries are meaningful
-        ("call_seats", np.int8, (MAX_CALLS,)),
-        ("declarer", np.int8),
-        ("bid", np.int32),
-        ("trumps", np.int8),
-        ("discards", np.uint64),  # the declarer's only
-        ("passed_in", np.uint64),  # the partners' only
-        ("passed_back", np.uint64),
-        ("meld", np.int32, (4,)),
-        ("meld_cards", np.uint64, (4,)),
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (4,)),
-        ("last_trick_cards", np.int8, (4,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (4,)),
-        ("played", np.uint64, (4,)),
-        ("voids", np.uint8, (4,)),
-        ("scores", np.int32, (2,)),
+        # The other fields the seat sees as the state holds them (names and types).
+        *fields_of(
+            STATE_DTYPE,
+            (
+                "kitty",  # shown to all once the auction is over (PN-D4)
+                "high",
+                "holder",
+                "passed",
+                "n_calls",
+                "calls",  # only the first n_calls entries are meaningful
+                "call_seats",
+                "declarer",
+                "bid",
+                "trumps",
+                "discards",  # the declarer's only
+                "passed_in",  # the partners' only
+                "passed_back",
+                "meld",
+                "meld_cards",
+            ),
+        ),
+        *observed_play_fields(4),
+        *fields_of(STATE_DTYPE, ("scores",)),
         ("legal_low", np.uint64),
         ("legal_high", np.uint64),
     ],

@@ -37,10 +37,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import ObsLayout, mask_from_sets, put_bits
+from ..encoding import ObsLayout, put_bits, put_seat_rows, put_tricks, seat_shapes
 from .constants import CALL_BASE, CONTRACT_NAMES, MAX_CALLS, N_ACTIONS, N_CARDS, PHASE_NAMES
 
-__all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
+__all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
 
 OBS_SHAPES = {
     "seat": ((), np.int64, 0, 3),
@@ -55,9 +55,7 @@ OBS_SHAPES = {
     "trick": ((4,), np.int8, -1, 51),
     "trick_leader": ((), np.int64, -1, 3),
     "last_trick": ((4,), np.int8, -1, 51),
-    "played": ((4, N_CARDS), np.int8, 0, 1),
-    "tricks_won": ((4,), np.int8, 0, 13),
-    "voids": ((4, 4), np.int8, 0, 1),
+    **seat_shapes(4, N_CARDS, 4, 13),
     "exposed": ((N_CARDS,), np.int8, 0, 1),
     "scores": ((4,), np.int32, -(2**30), 2**30),
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
@@ -112,18 +110,9 @@ def encode_kernel(observations, j, buf, scalars, scores):
         buf[AUCTION + 2 * i] = obs.call_seats[i] if in_auction else -1
         buf[AUCTION + 2 * i + 1] = obs.calls[i] - CALL_BASE if in_auction else -1
     put_bits(buf, DECLARERS, obs.declarers, 4)
+    put_tricks(buf, TRICK, LAST_TRICK, obs, 4, 4)
+    put_seat_rows(buf, PLAYED, TRICKS_WON, VOIDS, obs, N_CARDS, 4, 4)
     for s in range(4):
-        buf[TRICK + s] = -1
-        buf[LAST_TRICK + s] = -1
-    for pos in range(obs.trick_n):
-        buf[TRICK + (obs.leader + pos) % 4] = obs.trick_cards[pos]
-    if obs.last_leader >= 0:
-        for pos in range(4):
-            buf[LAST_TRICK + (obs.last_leader + pos) % 4] = obs.last_trick_cards[pos]
-    for s in range(4):
-        put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
-        buf[TRICKS_WON + s] = obs.tricks_won[s]
-        put_bits(buf, VOIDS + 4 * s, obs.voids[s], 4)
         scores[s] = obs.scores[s]
     put_bits(buf, EXPOSED, obs.exposed_hand, N_CARDS)
     put_bits(buf, MASK, obs.legal_cards, CALL_BASE)
@@ -135,17 +124,3 @@ def encode_kernel(observations, j, buf, scalars, scores):
     scalars[4] = obs.contract
     scalars[5] = obs.trumps + 1
     scalars[6] = obs.leader if obs.phase == 4 else -1
-
-
-def encode_observation(observations, j: int = 0) -> dict[str, np.ndarray]:
-    """Dict of fixed-shape arrays (see the module table) from ``observations[j]``.
-
-    The arrays are views of freshly allocated arrays, so a stored observation
-    is never changed by a later one.
-    """
-    return LAYOUT.encode(encode_kernel, observations, j)
-
-
-def action_mask(legal_cards, legal_calls) -> np.ndarray:
-    """0/1 ``int8`` mask over all actions from the two legal bit sets."""
-    return mask_from_sets(legal_cards, legal_calls, CALL_BASE, N_ACTIONS)

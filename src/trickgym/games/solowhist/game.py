@@ -10,7 +10,7 @@ from ...api import Game, SearchDefaults, State
 from ...cards.decks import STANDARD
 from ...cards.notation import format_card, parse_card
 from ...checks import check_flag, check_int
-from ...render import card_text, ljust, seat_hand
+from ...render import card_label, ljust
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -136,46 +136,29 @@ class SoloWhist(Game):
         )
         return array
 
-    def render(
-        self,
-        state: State,
-        symbols: bool = True,
-        color: bool = False,
-        viewer: int | None = None,
-        mark_legal: bool = False,
-    ) -> str:
-        """Text picture: hands, turn-up, auction, contract, trick and scores.
-
-        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
-        hands (a Misère Ouverte hand once exposed stays shown);
-        ``mark_legal`` marks the legal cards of the player to move (see
-        ``trickgym.render``).
-        """
+    def _title(self, state, symbols, color):
         r = state.record
-        lines = [
+        return (
             f"Solo Whist  deal {int(r['deal_index']) + 1}  dealer {int(r['dealer'])}  "
-            f"turn-up {_card(r['turn_up'], symbols, color)}  "
+            f"turn-up {card_label(r['turn_up'], STANDARD, symbols, color)}  "
             f"phase {PHASE_NAMES[r['phase']]}"
-        ]
-        for s in range(N_SEATS):
-            marks = []
-            if (int(r["declarers"]) >> s) & 1:
-                marks.append("declarer")
-            if s == state.current_player:
-                marks.append("to move")
-            hand = seat_hand(
-                state,
-                s,
-                viewer=viewer,
-                symbols=symbols,
-                color=color,
-                mark_legal=mark_legal,
-                face_up=bool(r["exposed"]) and s == r["declarer"],
-            )
-            lines.append(
-                f"  {s}: {ljust(hand, 40)} tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
-            )
-        lines.append("  auction: " + (auction_string(r) or "-"))
+        )
+
+    def _is_declarer(self, state, seat):
+        return bool((int(state.record["declarers"]) >> seat) & 1)
+
+    def _face_up(self, state, seat):
+        # A Misère Ouverte hand, once exposed, stays shown to every viewer.
+        r = state.record
+        return bool(r["exposed"]) and seat == r["declarer"]
+
+    def _seat_line(self, state, seat, hand, marks):
+        tricks = int(state.record["tricks_won"][seat])
+        return f"  {seat}: {ljust(hand, 40)} tricks {tricks}  {marks}"
+
+    def _table_lines(self, state, symbols, color):
+        r = state.record
+        lines = ["  auction: " + (auction_string(r) or "-")]
         if r["contract"]:
             trumps = (
                 "no trumps" if r["trumps"] < 0 else "trumps " + STANDARD.suit_symbols[r["trumps"]]
@@ -183,18 +166,12 @@ class SoloWhist(Game):
             lines.append(
                 f"  contract: {CONTRACT_NAMES[r['contract']]} by {int(r['declarer'])}, {trumps}"
             )
-        if r["trick_n"]:
-            cards = [_card(c, symbols, color) for c in r["trick_cards"][: r["trick_n"]]]
-            lines.append(
-                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
-            )
-        if state.is_over:
-            lines.append(f"  payoffs: {state.payoffs.tolist()}  scores: {state.scores.tolist()}")
-        return "\n".join(lines)
+        return lines
 
-
-def _card(card: int, symbols: bool, color: bool) -> str:
-    return card_text(card, STANDARD, color) if symbols else format_card(card)
+    def _result_lines(self, state):
+        if not state.is_over:
+            return []
+        return [f"  payoffs: {state.payoffs.tolist()}  scores: {state.scores.tolist()}"]
 
 
 def auction_string(record) -> str:

@@ -13,18 +13,11 @@ from numba import njit
 
 from ...cards.bits import bit, popcount
 from ...cards.decks import STANDARD
-from ...rng import below
+from ...rng import below, fill_shuffled
 from ...tricks.whist import whist_beats, whist_legal
-
-# The batch entry points, written once over the game protocol.
-from ..kernels import (  # noqa: F401
-    apply_action_at,
-    is_legal_at,
-    legal_sets_at,
-    next_deal_at,
-    observe_at,
-    status_at,
-)
+from .. import trick_play
+from ..auction import copy_calls
+from ..kernels import *  # noqa: F403 (the batch entry points, written once over the protocol)
 from .constants import (
     ABUNDANCE,
     ABUNDANCE_DECLARED,
@@ -37,6 +30,7 @@ from .constants import (
     DEAL_OVER,
     DECLINE,
     GOAL,
+    MAX_CALLS,
     MISERE,
     MISERE_OUVERTE,
     N_CARDS,
@@ -88,6 +82,7 @@ TRUMP_CALLS = np.uint64(sum(_call_bit(TRUMP_BASE + s) for s in range(4)))
 SHUFFLE_AFTER = np.array([c >= ABUNDANCE for c in range(8)], dtype=np.bool_)  # §3.1, SW-D5
 
 _U1 = np.uint64(1)
+_NO_SETS = (np.uint64(0), np.uint64(0))  # the legal sets of a seat not to move
 
 
 @njit(cache=True, inline="always")
@@ -126,14 +121,7 @@ def shuffle_pack(state):
     The cut that follows a shuffle (SW-D3) leaves the pack uniform, so it is
     not drawn.
     """
-    pack = state.pack
-    for i in range(N_CARDS):
-        pack[i] = i
-    for i in range(N_CARDS - 1, 0, -1):
-        j = below(state.rng, i + 1)
-        tmp = pack[i]
-        pack[i] = pack[j]
-        pack[j] = tmp
+    fill_shuffled(state.rng, state.pack)
     state.shuffled = True
 
 
@@ -208,20 +196,9 @@ def _reset_deal(state):
     state.declarers = 0
     state.trumps = -1
     state.trump_mask = 0
-    state.trick_no = 0
-    state.leader = -1
-    state.trick_n = 0
+    trick_play.clear_play(state, 4)
     state.win_pos = 0
-    state.led_mask = 0
-    state.last_leader = -1
     state.last_winner = -1
-    for s in range(4):
-        state.trick_cards[s] = -1
-        state.last_trick_cards[s] = -1
-        state.tricks_won[s] = 0
-        state.played[s] = 0
-        state.voids[s] = 0
-        state.payoffs[s] = 0
     state.exposed = False
     state.declarer_tricks = 0
     state.made = False
@@ -412,38 +389,15 @@ def _start_play(state, trumps):
 
 @njit(cache=True)
 def _play_card(state, card):
-    p = state.to_move
-    card_bit = bit(card)
-    state.hands[p] &= ~card_bit
-    state.played[p] |= card_bit
-    n = state.trick_n
-    state.play_order[state.trick_no * 4 + n] = card
-    state.trick_cards[n] = card
-    if n == 0:
-        state.led_mask = SUIT_MASKS[SUIT_OF[card]]
-        state.win_pos = 0
-    else:
-        if not (card_bit & state.led_mask):
-            state.voids[p] |= 1 << SUIT_OF[state.trick_cards[0]]
-        if whist_beats(card, state.trick_cards[state.win_pos], SUIT_OF, state.trump_mask):
-            state.win_pos = n
-    n += 1
-    if n < 4:
-        state.trick_n = n
-        state.to_move = (p + 1) % 4
+    pos = trick_play.lay_card(state, card, SUIT_OF, SUIT_MASKS)
+    state.play_order[state.trick_no * 4 + pos] = card
+    if pos and whist_beats(card, state.trick_cards[state.win_pos], SUIT_OF, state.trump_mask):
+        state.win_pos = pos
+    if not trick_play.pass_turn(state, pos, 4):
         return
     winner = (state.leader + state.win_pos) % 4
-    state.tricks_won[winner] += 1
-    for i in range(4):
-        state.last_trick_cards[i] = state.trick_cards[i]
-        state.trick_cards[i] = -1
-    state.last_leader = state.leader
+    trick_play.close_trick(state, winner, 4)
     state.last_winner = winner
-    state.trick_no += 1
-    state.trick_n = 0
-    state.led_mask = 0
-    state.leader = winner
-    state.to_move = winner
     if state.contract == MISERE_OUVERTE:
         state.exposed = True  # after trick 1, and it stays so
     if state.trick_no == N_TRICKS or (state.early_stop and _result_fixed(state)):
@@ -523,29 +477,19 @@ def _end_deal(state):
 def observe_core(state, seat, obs):
     """The part of ``observe`` a player needs to choose: hand, contract, trick, legal sets.
 
-    Fills ``seat, turn_up, phase, hand, contract, declarers, trumps, leader,
-    trick_n, trick_cards, played, voids, exposed_hand, legal_cards,
-    legal_calls`` and leaves the other fields as they were: the built-in
-    rule agent reads only these, and copying less per decision keeps it fast.
+    Fills ``seat, phase, hand, trick_no, leader, trick_n, trick_cards,
+    played, voids, turn_up, contract, declarers, trumps, exposed_hand,
+    legal_cards, legal_calls`` and leaves the other fields as they were: the
+    built-in rule agent reads only these, and copying less per decision
+    keeps it fast.
     """
-    obs.seat = seat
+    trick_play.observe_trick(state, seat, obs, 4)
     obs.turn_up = state.turn_up
-    obs.phase = state.phase
-    obs.hand = state.hands[seat]
     obs.contract = state.contract
     obs.declarers = state.declarers
     obs.trumps = state.trumps
-    obs.leader = state.leader
-    obs.trick_n = state.trick_n
-    for s in range(4):
-        obs.trick_cards[s] = state.trick_cards[s]
-        obs.played[s] = state.played[s]
-        obs.voids[s] = state.voids[s]
     obs.exposed_hand = state.hands[state.declarer] if state.exposed else np.uint64(0)
-    if state.to_move == seat:
-        cards, calls = legal_sets(state)
-    else:
-        cards, calls = np.uint64(0), np.uint64(0)
+    cards, calls = legal_sets(state) if state.to_move == seat else _NO_SETS
     obs.legal_cards = cards
     obs.legal_calls = calls
 
@@ -562,20 +506,10 @@ def observe(state, seat, obs):
     observe_core(state, seat, obs)
     obs.dealer = state.dealer
     obs.to_move = state.to_move
-    obs.n_calls = state.n_calls
-    for i in range(obs.calls.shape[0]):
-        if i < state.n_calls:
-            obs.calls[i] = state.calls[i]
-            obs.call_seats[i] = state.call_seats[i]
-        else:
-            obs.calls[i] = -1
-            obs.call_seats[i] = -1
+    copy_calls(obs, state, MAX_CALLS)
     obs.high = state.high
-    obs.trick_no = state.trick_no
-    obs.last_leader = state.last_leader
+    trick_play.observe_last_trick(state, obs, 4)
     for s in range(4):
-        obs.last_trick_cards[s] = state.last_trick_cards[s]
-        obs.tricks_won[s] = state.tricks_won[s]
         obs.scores[s] = state.scores[s]
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...records import fields_of
+from ..fields import observed_play_fields, seat_play_fields, whist_trick_fields
 from .constants import MAX_CALLS, N_CARDS, N_SEATS
 
 __all__ = ["OBS_DTYPE", "STATE_DTYPE"]
@@ -53,18 +55,9 @@ STATE_DTYPE = np.dtype(
         ("trumps", np.int8),  # suit index, -1 for no trumps
         ("trump_mask", np.uint64),
         # Play.
-        ("trick_no", np.int8),  # completed tricks
-        ("leader", np.int8),
-        ("trick_n", np.int8),  # cards in the current trick
-        ("trick_cards", np.int8, (N_SEATS,)),
-        ("win_pos", np.int8),  # position of the currently winning card in the trick
-        ("led_mask", np.uint64),
-        ("last_trick_cards", np.int8, (N_SEATS,)),
-        ("last_leader", np.int8),
+        *whist_trick_fields(N_SEATS),
         ("last_winner", np.int8),
-        ("tricks_won", np.int8, (N_SEATS,)),
-        ("played", np.uint64, (N_SEATS,)),  # cards each seat has played
-        ("voids", np.uint8, (N_SEATS,)),  # suits each seat has shown out of, as bit sets
+        *seat_play_fields(N_SEATS),
         ("exposed", np.bool_),  # Misère Ouverte hand face up
         ("play_order", np.uint8, (N_CARDS,)),
         # Result of the deal.
@@ -78,31 +71,18 @@ STATE_DTYPE = np.dtype(
 OBS_DTYPE = np.dtype(
     [
         ("seat", np.int8),
-        ("dealer", np.int8),
-        ("turn_up", np.int8),
-        ("phase", np.int8),
-        ("to_move", np.int8),
+        *fields_of(STATE_DTYPE, ("dealer", "turn_up", "phase", "to_move")),
         ("hand", np.uint64),
-        ("n_calls", np.int8),
-        ("calls", np.int8, (MAX_CALLS,)),
-        ("call_seats", np.int8, (MAX_CALLS,)),
-        ("high", np.int8),
-        ("contract", np.int8),
-        ("declarers", np.uint8),
-        ("trumps", np.int8),
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (N_SEATS,)),
-        ("last_trick_cards", np.int8, (N_SEATS,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (N_SEATS,)),
-        ("played", np.uint64, (N_SEATS,)),
-        ("voids", np.uint8, (N_SEATS,)),
+        # The auction and contract as the state holds them (names and types).
+        *fields_of(
+            STATE_DTYPE,
+            ("n_calls", "calls", "call_seats", "high", "contract", "declarers", "trumps"),
+        ),
+        *observed_play_fields(N_SEATS),
         ("exposed_hand", np.uint64),  # the Misère Ouverte declarer's cards once exposed, else 0
         ("legal_cards", np.uint64),
         ("legal_calls", np.uint64),  # bit i: action CALL_BASE + i
-        ("scores", np.int32, (N_SEATS,)),
+        *fields_of(STATE_DTYPE, ("scores",)),
     ],
     align=True,
 )

@@ -43,10 +43,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..encoding import ObsLayout, mask_from_sets, put_bits
+from .. import encoding
+from ..encoding import ObsLayout, put_bits, put_seat_rows, put_tricks
 from .constants import CALL_BASE, CONTRACT_NAMES, MAX_PLAYERS, N_ACTIONS, N_CARDS, PHASE_NAMES
 
-__all__ = ["OBS_SHAPES", "action_mask", "encode_observation"]
+__all__ = ["LAYOUT", "OBS_SHAPES", "encode_kernel"]
 
 P = MAX_PLAYERS
 OBS_SHAPES = {
@@ -64,11 +65,8 @@ OBS_SHAPES = {
     "tapp": ((N_CARDS,), np.int8, 0, 1),
     "discards": ((N_CARDS,), np.int8, 0, 1),
     "auction": ((P,), np.int8, -1, 2),
-    "trick": ((P,), np.int8, -1, N_CARDS - 1),
-    "last_trick": ((P,), np.int8, -1, N_CARDS - 1),
-    "played": ((P, N_CARDS), np.int8, 0, 1),
-    "tricks_won": ((P,), np.int8, 0, 18),
-    "voids": ((P, 5), np.int8, 0, 1),
+    **encoding.trick_shapes(P, N_CARDS),
+    **encoding.seat_shapes(P, N_CARDS, 5, 18),
     "trick_points": ((P,), np.int16, 0, 114),
     "scores": ((P,), np.int32, -(2**30), 2**30),
     "action_mask": ((N_ACTIONS,), np.int8, 0, 1),
@@ -81,11 +79,7 @@ FEATURES = (
     ("hand", "bits", None),
     ("tapp", "bits", None),
     ("discards", "bits", None),
-    ("played", "bits", "seats"),
-    ("trick", "onehot", (0, N_CARDS - 1, "seats")),
-    ("last_trick", "onehot", (0, N_CARDS - 1, "seats")),
-    ("voids", "bits", "seats"),
-    ("tricks_won", "scaled", (18, "seats")),
+    *encoding.play_features(N_CARDS, 18),
     ("trick_points", "scaled", (114, "seats")),
     ("auction", "onehot", (0, 2, "seats")),
     ("n_players", "onehot", (3, P)),
@@ -122,19 +116,10 @@ def encode_kernel(observations, j, buf, scalars, points, scores):
     put_bits(buf, HAND, obs.hand, N_CARDS)
     put_bits(buf, TAPP, obs.tapp, N_CARDS)
     put_bits(buf, DISCARDS, obs.discards, N_CARDS)
+    put_tricks(buf, TRICK, LAST_TRICK, obs, n, P)
+    put_seat_rows(buf, PLAYED, TRICKS_WON, VOIDS, obs, N_CARDS, 5, P)
     for s in range(P):
         buf[AUCTION + s] = obs.calls[s]
-        buf[TRICK + s] = -1
-        buf[LAST_TRICK + s] = -1
-    for pos in range(obs.trick_n):
-        buf[TRICK + (obs.leader + pos) % n] = obs.trick_cards[pos]
-    if obs.last_leader >= 0:
-        for pos in range(n):
-            buf[LAST_TRICK + (obs.last_leader + pos) % n] = obs.last_trick_cards[pos]
-    for s in range(P):
-        put_bits(buf, PLAYED + N_CARDS * s, obs.played[s], N_CARDS)
-        buf[TRICKS_WON + s] = obs.tricks_won[s]
-        put_bits(buf, VOIDS + 5 * s, obs.voids[s], 5)
         points[s] = obs.trick_points[s]
         scores[s] = obs.scores[s]
     put_bits(buf, MASK, obs.legal_cards, CALL_BASE)
@@ -149,17 +134,3 @@ def encode_kernel(observations, j, buf, scalars, points, scores):
     scalars[7] = obs.partner
     scalars[8] = obs.leader if obs.phase == 3 else -1
     scalars[9] = obs.held_back
-
-
-def encode_observation(observations, j: int = 0) -> dict[str, np.ndarray]:
-    """Dict of fixed-shape arrays (see the module table) from ``observations[j]``.
-
-    The arrays are views of freshly allocated arrays, so a stored observation
-    is never changed by a later one.
-    """
-    return LAYOUT.encode(encode_kernel, observations, j)
-
-
-def action_mask(legal_cards, legal_calls) -> np.ndarray:
-    """0/1 ``int8`` mask over all actions from the two legal bit sets."""
-    return mask_from_sets(legal_cards, legal_calls, CALL_BASE, N_ACTIONS)

@@ -10,7 +10,7 @@ from ...api import Game, SearchDefaults, State
 from ...cards.decks import TAROT
 from ...cards.notation import format_card
 from ...checks import check_int
-from ...render import card_text, ljust, seat_hand
+from ...render import ljust
 from ...rng import seed_rng
 from ..dealing import check_hands, check_seat
 from . import rules
@@ -135,59 +135,37 @@ class Troggu(Game):
         rules.init_match(array[0], np.uint64(seed), self.n_seats, n_deals, dealer)
         return array
 
-    def render(
-        self,
-        state: State,
-        symbols: bool = True,
-        color: bool = False,
-        viewer: int | None = None,
-        mark_legal: bool = False,
-    ) -> str:
-        """Text picture: hands, auction, contract, trick and scores.
-
-        ``color`` paints the suits (ANSI); ``viewer`` hides the other seats'
-        hands; ``mark_legal`` marks the legal cards of the player to move
-        (see ``trickgym.render``).
-        """
+    def _title(self, state, symbols, color):
         r = state.record
-        n = self.n_seats
-        lines = [
-            f"Troggu, {n} players  deal {int(r['deal_index']) + (0 if state.is_over else 1)}  "
+        deal = int(r["deal_index"]) + (0 if state.is_over else 1)
+        return (
+            f"Troggu, {self.n_seats} players  deal {deal}  "
             f"dealer {int(r['dealer'])}  phase {PHASE_NAMES[r['phase']]}"
+        )
+
+    def _seat_line(self, state, seat, hand, marks):
+        r = state.record
+        call = int(r["calls"][seat])
+        said = CALL_NAMES[call] if call >= 0 else ""
+        tricks = int(r["tricks_won"][seat])
+        return f"  {seat}: {ljust(hand, 48)} {said:<5} tricks {tricks}  {marks}"
+
+    def _table_lines(self, state, symbols, color):
+        r = state.record
+        if not r["contract"]:
+            return []
+        text = f"  contract: {CONTRACT_NAMES[r['contract']]}"
+        if r["declarer"] >= 0:
+            text += f" by {int(r['declarer'])}"
+        if r["called_card"] >= 0:
+            text += f", partner's card {format_card(r['called_card'], TAROT)}"
+        return [text]
+
+    def _result_lines(self, state):
+        if not state.is_over:
+            return []
+        points = state.record["points"][: self.n_seats].tolist()
+        return [
+            f"  points: {points}  payoffs: {state.payoffs.tolist()}  "
+            f"scores: {state.scores.tolist()}"
         ]
-        for s in range(n):
-            marks = []
-            if s == r["declarer"]:
-                marks.append("declarer")
-            if s == state.current_player:
-                marks.append("to move")
-            call = int(r["calls"][s])
-            said = CALL_NAMES[call] if call >= 0 else ""
-            hand = seat_hand(
-                state, s, viewer=viewer, symbols=symbols, color=color, mark_legal=mark_legal
-            )
-            lines.append(
-                f"  {s}: {ljust(hand, 48)} {said:<5} "
-                f"tricks {int(r['tricks_won'][s])}  {' '.join(marks)}"
-            )
-        if r["contract"]:
-            text = f"  contract: {CONTRACT_NAMES[r['contract']]}"
-            if r["declarer"] >= 0:
-                text += f" by {int(r['declarer'])}"
-            if r["called_card"] >= 0:
-                text += f", partner's card {format_card(r['called_card'], TAROT)}"
-            lines.append(text)
-        if r["trick_n"]:
-            cards = [
-                card_text(c, TAROT, color) if symbols else format_card(c, TAROT)
-                for c in r["trick_cards"][: r["trick_n"]]
-            ]
-            lines.append(
-                f"  trick {int(r['trick_no']) + 1} led by {int(r['leader'])}: {' '.join(cards)}"
-            )
-        if state.is_over:
-            lines.append(
-                f"  points: {r['points'][:n].tolist()}  payoffs: {state.payoffs.tolist()}  "
-                f"scores: {state.scores.tolist()}"
-            )
-        return "\n".join(lines)

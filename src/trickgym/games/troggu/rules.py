@@ -11,18 +11,10 @@ from numba import njit
 
 from ...cards.bits import bit, lowest_bit, popcount
 from ...cards.decks import TAROT
-from ...rng import below
+from ...rng import below, fill_shuffled
 from ...tricks.troggu import troggu_holds_back, troggu_legal, troggu_trick_winner
-
-# The batch entry points, written once over the game protocol.
-from ..kernels import (  # noqa: F401
-    apply_action_at,
-    is_legal_at,
-    legal_sets_at,
-    next_deal_at,
-    observe_at,
-    status_at,
-)
+from .. import trick_play
+from ..kernels import *  # noqa: F403 (the batch entry points, written once over the protocol)
 from .constants import (
     AUCTION,
     BASE,
@@ -115,13 +107,7 @@ def shuffle_and_deal(state):
     the same distribution after a uniform shuffle (TR-D2).
     """
     pack = np.empty(N_CARDS, dtype=np.int64)
-    for i in range(N_CARDS):
-        pack[i] = i
-    for i in range(N_CARDS - 1, 0, -1):
-        j = below(state.rng, i + 1)
-        tmp = pack[i]
-        pack[i] = pack[j]
-        pack[j] = tmp
+    fill_shuffled(state.rng, pack)
     n = state.n_players
     h = state.hand_size
     hands = np.zeros(8, dtype=np.uint64)
@@ -145,13 +131,8 @@ def set_deal(state, hands, tapp):
         state.initial_hands[s] = h
         state.calls[s] = -1
         state.won[s] = 0
-        state.tricks_won[s] = 0
-        state.trick_cards[s] = -1
-        state.last_trick_cards[s] = -1
-        state.played[s] = 0
-        state.voids[s] = 0
         state.points[s] = 0
-        state.payoffs[s] = 0
+    trick_play.clear_play(state, 8)
     state.initial_tapp = tapp
     state.phase = AUCTION
     state.to_move = (state.dealer + 1) % n
@@ -164,13 +145,8 @@ def set_deal(state, hands, tapp):
     state.discards = 0
     state.n_discarded = 0
     state.kings_discarded = 0
-    state.trick_no = 0
-    state.leader = -1
-    state.trick_n = 0
-    state.led_mask = 0
     state.held_back_pos = -1
     state.held_back = 0
-    state.last_leader = -1
     state.fool_held_back_by = -1
     state.fool_exchange_card = -1
     state.declarer_points = 0
@@ -381,31 +357,19 @@ def _play_card(state, card):
     state.trick_cards[pos] = card
     if card == state.called_card:
         state.partner_revealed = True
-    pos += 1
-    if pos < n:
-        state.trick_n = pos
-        state.to_move = (p + 1) % n
+    if not trick_play.pass_turn(state, pos, n):
         return
-    win_pos = troggu_trick_winner(state.trick_cards, n, SUIT_OF, _TRUMPS, state.held_back_pos)
+    hb = state.held_back_pos
+    win_pos = troggu_trick_winner(state.trick_cards, n, SUIT_OF, _TRUMPS, hb)
     winner = (state.leader + win_pos) % n
+    fool_holder = (state.leader + hb) % n
     for i in range(n):
-        c = state.trick_cards[i]
-        if i == state.held_back_pos:
-            state.won[(state.leader + i) % n] |= bit(c)  # the Fool returns to its holder (§6.2)
-        else:
-            state.won[winner] |= bit(c)
-        state.last_trick_cards[i] = c
-        state.trick_cards[i] = -1
-    state.tricks_won[winner] += 1
-    state.last_leader = state.leader
-    state.trick_no += 1
-    state.trick_n = 0
-    state.led_mask = 0
-    if state.held_back_pos >= 0:
-        _fool_exchange(state, (state.leader + state.held_back_pos) % n, winner)
+        # A held-back Fool returns to its holder (§6.2).
+        state.won[fool_holder if i == hb else winner] |= bit(state.trick_cards[i])
+    trick_play.close_trick(state, winner, n)
+    if hb >= 0:
+        _fool_exchange(state, fool_holder, winner)
     state.held_back_pos = -1
-    state.leader = winner
-    state.to_move = winner
     if state.trick_no == state.hand_size:
         _end_deal(state)
 
@@ -514,18 +478,15 @@ def misere_payoffs(points, n, out):
 def observe_core(state, seat, obs):
     """The part of ``observe`` a player needs to choose: hand, contract, trick, legal sets.
 
-    Fills ``seat, n_players, phase, to_move, hand, contract, declarer,
-    called_card, partner, tapp, discards, held_back, trick_no, leader,
-    trick_n, trick_cards, played, voids, legal_cards, legal_calls`` and
+    Fills ``seat, phase, hand, trick_no, leader, trick_n, trick_cards,
+    played, voids, n_players, to_move, contract, declarer, called_card,
+    partner, tapp, discards, held_back, legal_cards, legal_calls`` and
     leaves the other fields as they were: the built-in rule agent reads only
     these, and copying less per decision keeps it fast.
     """
-    n = state.n_players
-    obs.seat = seat
-    obs.n_players = n
-    obs.phase = state.phase
+    trick_play.observe_trick(state, seat, obs, 8)
+    obs.n_players = state.n_players
     obs.to_move = state.to_move
-    obs.hand = state.hands[seat]
     obs.contract = state.contract
     obs.declarer = state.declarer
     obs.called_card = state.called_card
@@ -535,17 +496,7 @@ def observe_core(state, seat, obs):
     obs.tapp = state.initial_tapp if tappist_view else np.uint64(0)
     obs.discards = state.discards if tappist_view else np.uint64(0)
     obs.held_back = (state.held_back >> seat) & 1 != 0
-    obs.trick_no = state.trick_no
-    obs.leader = state.leader
-    obs.trick_n = state.trick_n
-    for s in range(8):
-        obs.trick_cards[s] = state.trick_cards[s]
-        obs.played[s] = state.played[s]
-        obs.voids[s] = state.voids[s]
-    if state.to_move == seat:
-        cards, calls = legal_sets(state)
-    else:
-        cards, calls = np.uint64(0), np.uint64(0)
+    cards, calls = legal_sets(state) if state.to_move == seat else (_NO_CALLS, _NO_CALLS)
     obs.legal_cards = cards
     obs.legal_calls = calls
 
@@ -560,12 +511,10 @@ def observe(state, seat, obs):
     """
     observe_core(state, seat, obs)
     obs.dealer = state.dealer
-    obs.last_leader = state.last_leader
+    trick_play.observe_last_trick(state, obs, 8)
     # Cards only the Tappist saw leave the piles: discards, and a Soloist's Tapp.
     unseen = state.discards | (state.initial_tapp if state.contract == SOLO else np.uint64(0))
     for s in range(8):
         obs.calls[s] = state.calls[s]
-        obs.last_trick_cards[s] = state.last_trick_cards[s]
-        obs.tricks_won[s] = state.tricks_won[s]
         obs.scores[s] = state.scores[s]
         obs.trick_points[s] = card_points(state.won[s] & ~unseen)

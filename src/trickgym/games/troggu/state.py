@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...records import fields_of
+from ..fields import observed_play_fields
 from .constants import MAX_PLAYERS
 
 __all__ = ["OBS_DTYPE", "STATE_DTYPE"]
@@ -72,32 +74,27 @@ STATE_DTYPE = np.dtype(
 OBS_DTYPE = np.dtype(
     [
         ("seat", np.int8),
-        ("n_players", np.int8),
-        ("dealer", np.int8),
-        ("phase", np.int8),
-        ("to_move", np.int8),
+        *fields_of(STATE_DTYPE, ("n_players", "dealer", "phase", "to_move")),
         ("hand", np.uint64),
-        ("calls", np.int8, (P,)),
-        ("contract", np.int8),
-        ("declarer", np.int8),
-        ("called_card", np.int8),
-        ("partner", np.int8),  # known partner: once revealed, or to the partner itself
+        # The other fields the seat sees as the state holds them (names and types).
+        *fields_of(
+            STATE_DTYPE,
+            (
+                "calls",
+                "contract",
+                "declarer",
+                "called_card",
+                "partner",  # known partner: once revealed, or to the partner itself
+            ),
+        ),
         ("tapp", np.uint64),  # the Tapp, seen only by the Tappist (TR-D14)
-        ("discards", np.uint64),  # seen only by the Tappist
+        *fields_of(STATE_DTYPE, ("discards",)),  # seen only by the Tappist
         ("held_back", np.bool_),  # own Fool hold-back
-        ("trick_no", np.int8),
-        ("leader", np.int8),
-        ("trick_n", np.int8),
-        ("trick_cards", np.int8, (P,)),
-        ("last_trick_cards", np.int8, (P,)),
-        ("last_leader", np.int8),
-        ("tricks_won", np.int8, (P,)),
-        ("played", np.uint64, (P,)),
-        ("voids", np.uint8, (P,)),
+        *observed_play_fields(P),
         ("trick_points", np.int16, (P,)),  # points in the tricks each seat has won
         ("legal_cards", np.uint64),
         ("legal_calls", np.uint64),
-        ("scores", np.int32, (P,)),
+        *fields_of(STATE_DTYPE, ("scores",)),
     ],
     align=True,
 )
