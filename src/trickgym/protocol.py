@@ -64,7 +64,7 @@ Point-trick solver (see :mod:`trickgym.solvers.points_search`)
   ``key(state)``, ``points(state, card)``, ``suit(state, card)``,
   ``fixed(state)``, ``wins_now(state, card)``, ``winner(state)``,
   ``prepare(state)``, ``unit(state)``, ``span(state, low_card, high_card)``.
-Hand advisor (see :mod:`trickgym.advisor.kernels`; registered with :func:`register_more`)
+Hand advisor (see :mod:`trickgym.advisor.kernels`)
   ``advise_settle(state, seat, call, choice, rng, obs_scratch, params)``:
   ``seat`` makes ``call`` and the auction is settled as the advisor values
   it (``choice``: a follow-up the seat fixes now, such as Solo Whist's
@@ -92,7 +92,7 @@ from numba.extending import overload
 
 from .records import is_record_of
 
-__all__ = ["HOOKS", "kernel", "register", "register_more", "require"]
+__all__ = ["HOOKS", "kernel", "register", "require"]
 
 
 @dataclass(frozen=True)
@@ -306,25 +306,3 @@ def kernel(game, name: str):
     """
     require(game)
     return _resolve(_REGISTERED[game.state_dtype][name])
-
-
-def register_more(state_dtype, obs_dtype, **impls) -> None:
-    """Register more of one game's hooks after its :func:`register` call (e.g. the advisor's).
-
-    Keywords as in :func:`register` (a kernel, or ``"module:name"`` imported
-    when a kernel using the hook is first compiled). A hook the game has
-    registered already is left as it is, so a bindings module may be
-    imported more than once.
-    """
-    unknown = sorted(set(impls) - set(HOOKS))
-    if unknown:
-        raise ValueError(f"unknown protocol hooks {unknown}; hooks: {sorted(HOOKS)}")
-    if state_dtype not in _REGISTERED:
-        raise ValueError("register_more: call register for this game's dtypes first")
-    registered = _REGISTERED[state_dtype]
-    for name, impl in impls.items():
-        if name in registered:
-            continue
-        registered[name] = impl
-        hook = HOOKS[name]
-        _bind(hook, impl, state_dtype if hook.on == "state" else obs_dtype)

@@ -3,47 +3,30 @@
 from __future__ import annotations
 
 from trickgym.agents.mc.sample_troggu import determinize
-from trickgym.agents.rule.troggu import RuleOptions
-from trickgym.agents.rule.troggu import rule_action as rule_policy
+from trickgym.agents.rule.troggu import RuleOptions, rule_action
 from trickgym.envs.vector.troggu import start_match
-from trickgym.games.troggu import rules
-from trickgym.games.troggu.constants import CALL_BASE
-from trickgym.games.troggu.encode import encode_kernel
-from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
-from trickgym.protocol import register
+from trickgym.games import troggu as game
 from trickgym.solvers.points_troggu import POINT_HOOKS
 
-from . import POINTS_ORACLE
+from . import POINTS_ORACLE, register_game
 
-# Solvers and the oracle are named as "module:kernel": imported only when a kernel that
-# calls them is compiled, so rule and random runs never load a solver.
-register(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    rules=rules,
-    call_base=CALL_BASE,
-    encode_kernel=encode_kernel,
-    encode_wide=2,
-    rule_policy=rule_policy,
-    **POINTS_ORACLE,
-    oracle_solves="trickgym.agents.troggu:oracle_solves",
-    determinize=determinize,
-    start_deal="trickgym.sim.troggu:start_deal",
-    write_row="trickgym.sim.troggu:write_row",
-    start_match=start_match,
-    **POINT_HOOKS,
-)
-
-# The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
-# the games layer cannot import its agents).
+#: The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
+#: the games layer cannot import its agents).
 RULE_OPTIONS = RuleOptions
 
-# The hand advisor's hooks (trickgym.advisor.kernels), imported by advisor runs only.
-from trickgym.protocol import register_more  # noqa: E402
-
-register_more(
-    STATE_DTYPE,
-    OBS_DTYPE,
+# Solvers, the oracle and the advisor are named as "module:kernel": imported only when a
+# kernel that calls them is compiled, so rule and random runs never load a solver.
+register_game(
+    game,
+    encode_wide=2,
+    rule_policy=rule_action,
+    determinize=determinize,
+    start_match=start_match,
+    start_deal="trickgym.sim.troggu:start_deal",
+    write_row="trickgym.sim.troggu:write_row",
+    **POINTS_ORACLE,
+    oracle_solves="trickgym.agents.troggu:oracle_solves",
     advise_settle="trickgym.advisor.troggu:settle",
     advise_outcome="trickgym.advisor.troggu:outcome",
+    **POINT_HOOKS,
 )
