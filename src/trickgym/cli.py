@@ -6,6 +6,14 @@ import argparse
 import sys
 import time
 
+from .cli_common import (
+    HelpFormatter,
+    add_alias,
+    add_parser,
+    add_table_flags,
+    table_options,
+)
+
 __all__ = ["HelpFormatter", "build_parser", "main"]
 
 DESCRIPTION = (
@@ -23,58 +31,6 @@ EPILOG = """examples:
   trickgym dd positions.jsonl --cards
   trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S --seat 1 --dealer 0 --deals 2000
   trickgym warm --agents random,rule    # compile the kernels ahead of time (cluster images)"""
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """Help that shows every flag's default (unless the help text already says it).
-
-    A description or epilog of one line is wrapped; one of several lines
-    (the examples) is kept as written.
-    """
-
-    def _fill_text(self, text, width, indent):
-        if "\n" in text:
-            return "".join(indent + line for line in text.splitlines(keepends=True))
-        return super()._fill_text(text, width, indent)
-
-    def _get_help_string(self, action):
-        text = action.help or ""
-        default = action.default
-        if (
-            "default" in text
-            or default is None
-            or default is False
-            or default == []
-            or default == argparse.SUPPRESS
-        ):
-            return text
-        if action.option_strings or action.nargs in ("?", "*"):
-            return f"{text} (default: %(default)s)"
-        return text
-
-
-def _add_parser(sub, name: str, **kwargs) -> argparse.ArgumentParser:
-    """A subcommand parser with the shared help formatter; its description is its help."""
-    kwargs.setdefault("description", kwargs.get("help"))
-    return sub.add_parser(name, formatter_class=HelpFormatter, **kwargs)
-
-
-def _game_options(pairs: list[str]) -> dict:
-    """Parse ``--option unit=2`` style pairs into typed values."""
-    options = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise ValueError(f"option {pair!r} must be written NAME=VALUE, e.g. unit=2")
-        name, value = pair.split("=", 1)
-        low = value.lower()
-        if low in ("true", "false"):
-            options[name] = low == "true"
-        else:
-            try:
-                options[name] = int(value)
-            except ValueError:
-                options[name] = value
-    return options
 
 
 def _check_writable(path: str) -> None:
@@ -128,7 +84,7 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
             )
         kwargs = load_experiment(args.experiment)
         return kwargs.pop("game"), kwargs
-    options = _table_options(args)
+    options = table_options(args)
     agents = (args.agents or "random").split(",")
     kwargs = {
         "agents": agents[0] if len(agents) == 1 else agents,
@@ -320,7 +276,7 @@ _NOT_OPTIONS = {
 def _tournament(args) -> int:
     from .duplicate import tournament
 
-    options = _table_options(args)
+    options = table_options(args)
     report = tournament(
         args.game,
         args.competitors.split(","),
@@ -340,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="trickgym", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    sim = _add_parser(sub, "simulate", help="simulate deals and print the bid success table")
+    sim = add_parser(sub, "simulate", help="simulate deals and print the bid success table")
     sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
     sim.add_argument("--deals", type=int, default=None, help="deals to simulate (default: 100000)")
     sim.add_argument(
@@ -377,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="deals (or matches) per chunk file (default: about 65536 rows; 1024 with --dd)",
     )
-    _add_table_flags(sim)
+    add_table_flags(sim)
     sim.add_argument(
         "--dd",
         action="store_true",
@@ -418,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)
 
-    tour = _add_parser(
+    tour = add_parser(
         sub,
         "tournament",
         help="duplicate tournament: the same deals with the competitors rotated through the seats",
@@ -430,13 +386,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="two or more different agents, each named once; they are rotated through the "
         "seats (partnership games: exactly two, one per team)",
     )
-    _add_alias(tour, "--agents", "competitors")
+    add_alias(tour, "--agents", "competitors")
     tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
     tour.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
     tour.add_argument(
         "--threads", type=int, default=None, help="threads to use (default: all cores)"
     )
-    _add_table_flags(tour)
+    add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
     from . import cli_advise, cli_dd, cli_play, cli_report, cli_warm
@@ -447,36 +403,6 @@ def build_parser() -> argparse.ArgumentParser:
     cli_advise.add_parser(sub)
     cli_warm.add_parser(sub)
     return parser
-
-
-def _add_alias(parser, flag: str, dest: str) -> None:
-    """``flag`` as a hidden old name of the option stored in ``dest``."""
-    parser.add_argument(flag, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-
-
-def _add_table_flags(parser) -> None:
-    """The game's table options: --players, --mode and any --option NAME=VALUE."""
-    parser.add_argument(
-        "--players", type=int, default=None, help="players, Troggu only: 3..8 (required there)"
-    )
-    parser.add_argument("--mode", default=None, help="Pinochle only: kitty (default) or exchange")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a table option of the game, e.g. unit=2 (repeat the flag for several)",
-    )
-
-
-def _table_options(args) -> dict:
-    """The game options the table flags of :func:`_add_table_flags` give."""
-    options = _game_options(args.option)
-    if args.players is not None:
-        options["players"] = args.players
-    if args.mode is not None:
-        options["mode"] = args.mode
-    return options
 
 
 def main(argv: list[str] | None = None) -> int:

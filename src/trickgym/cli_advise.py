@@ -15,9 +15,9 @@ def add_parser(sub) -> None:
         DEFAULT_PIMC_SAMPLES,
         PLAYS,
     )
-    from .cli import _add_parser
+    from .cli_common import add_parser
 
-    p = _add_parser(
+    p = add_parser(
         sub,
         "advise",
         help="how each call the seat could make now would fare, over sampled deals",
@@ -78,10 +78,10 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Handler of ``trickgym advise``."""
     from .analysis.advise import format_advice, hand_odds
-    from .cli import _game_options
+    from .cli_common import game_options
     from .games import game as make_game
 
-    options = _game_options(args.option)
+    options = game_options(args.option)
     if args.players is not None:
         options["players"] = args.players
     game = make_game(args.game, **options)

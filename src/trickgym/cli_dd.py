@@ -26,9 +26,9 @@ _KEYS = {"hands", "trumps", "leader", "declarers", "trick", "misere"}
 
 def add_parser(sub) -> None:
     """Register the ``dd`` subcommand on the ``trickgym`` subparsers ``sub``."""
-    from .cli import _add_parser
+    from .cli_common import add_parser
 
-    p = _add_parser(
+    p = add_parser(
         sub,
         "dd",
         help="double-dummy tricks for JSON-lines positions",

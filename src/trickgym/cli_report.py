@@ -38,9 +38,9 @@ def _report(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``report`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli import _add_parser
+    from .cli_common import add_parser
 
-    rep = _add_parser(
+    rep = add_parser(
         sub, "report", help="write an HTML report (tables and plots) of a simulation dataset"
     )
     rep.add_argument(

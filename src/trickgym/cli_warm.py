@@ -28,10 +28,10 @@ def _warm(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``warm`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli import _add_parser
+    from .cli_common import add_parser
     from .warm import AGENTS, GAMES
 
-    w = _add_parser(
+    w = add_parser(
         sub,
         "warm",
         help="compile the kernels ahead of time (numba caches them on disk), e.g. while "
