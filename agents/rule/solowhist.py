@@ -231,12 +231,6 @@ def _trump_mask(obs):
 
 
 @njit(cache=True, inline="always")
-def _view(obs):
-    """``(hand, seat, unseen cards, trump mask)``: what every play rule starts from."""
-    return obs.hand, obs.seat, _unseen(obs), _trump_mask(obs)
-
-
-@njit(cache=True, inline="always")
 def _same_side(obs, a, b):
     return ((obs.declarers >> a) & 1) == ((obs.declarers >> b) & 1)
 
@@ -353,16 +347,22 @@ def _suit_values(y, king_value, queen_value):
 @njit(cache=True, inline="always")
 def _tricks_with(t, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, ruff_value):
     """``hand_tricks`` with trump suit ``t`` (>= 0) from the four suits' ``_suit_values``."""
-    lengths = (n0, n1, n2, n3)
-    plain = (s0, s1, s2, s3)
-    trump = (t0, t1, t2, t3)
     total = 0.0
     short = 0.0
-    for q in range(4):  # in suit order, so the float sums are the same
-        total += trump[q] if t == q else plain[q]
-        if t != q and lengths[q] < 2:
-            short += 2 - lengths[q]
-    total += ruff_value * min(short, float(max(0, lengths[t] - 3)))
+    total += t0 if t == 0 else s0
+    if t != 0 and n0 < 2:
+        short += 2 - n0
+    total += t1 if t == 1 else s1
+    if t != 1 and n1 < 2:
+        short += 2 - n1
+    total += t2 if t == 2 else s2
+    if t != 2 and n2 < 2:
+        short += 2 - n2
+    total += t3 if t == 3 else s3
+    if t != 3 and n3 < 2:
+        short += 2 - n3
+    nt = n0 if t == 0 else (n1 if t == 1 else (n2 if t == 2 else n3))
+    total += ruff_value * min(short, float(max(0, nt - 3)))
     return total
 
 
@@ -530,7 +530,10 @@ def rule_trump_choice(obs, params):
 @njit(cache=True, inline="always")
 def rule_lead(obs, params):
     """Lead: draw trumps (declaring side), cash a safe master, else low from the longest suit."""
-    hand, me, out, tm = _view(obs)
+    hand = obs.hand
+    me = obs.seat
+    out = _unseen(obs)
+    tm = _trump_mask(obs)
     declaring = (obs.declarers >> me) & 1 == 1
     my_trumps = hand & tm
     out_trumps = out & tm
@@ -583,7 +586,10 @@ def rule_lead(obs, params):
 @njit(cache=True, inline="always")
 def rule_follow(obs, params):
     """Follow suit: partner's safe winner low, 2nd low / cover, 3rd high, last cheapest."""
-    hand, me, out, tm = _view(obs)
+    hand = obs.hand
+    me = obs.seat
+    out = _unseen(obs)
+    tm = _trump_mask(obs)
     led = np.int64(obs.trick_cards[0]) // 13
     follow = hand & SUIT_MASKS[led]
     wpos = _trick_winner(obs, tm)
@@ -622,7 +628,10 @@ def rule_follow(obs, params):
 @njit(cache=True, inline="always")
 def rule_void(obs, params):
     """Out of the led suit: ruff (over-ruff) when the opponents may win, else discard low."""
-    hand, me, out, tm = _view(obs)
+    hand = obs.hand
+    me = obs.seat
+    out = _unseen(obs)
+    tm = _trump_mask(obs)
     wpos = _trick_winner(obs, tm)
     w = np.int64(obs.trick_cards[wpos])
     partner_wins = _same_side(obs, (obs.leader + wpos) % 4, me)

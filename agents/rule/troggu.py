@@ -144,6 +144,10 @@ _FOOL_BIT = np.uint64(1 << FOOL)
 _I_BIT = np.uint64(1 << TRUMP_I)
 _XXI_BIT = np.uint64(1 << TRUMP_XXI)
 _HAND_SIZE = np.array([HAND_SIZE.get(n, 0) for n in range(9)], dtype=np.int64)
+_POINT_CLASSES = np.array(
+    [sum(1 << c for c in range(N_CARDS) if TAROT.points[c] == v) for v in range(6)],
+    dtype=np.uint64,
+)
 _KINGS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "K"))
 _QUEENS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "Q"))
 _KNIGHTS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "N"))
@@ -198,6 +202,15 @@ def _above(c):
 def _rank(c):
     """Rank inside the suit (trumps: 0 for I up to 21 for the Fool; plain: 0..9)."""
     return c if c <= FOOL else (c - FOOL - 1) % 10
+
+
+@njit(cache=True, inline="always")
+def set_points(cards):
+    """Card points of a set of cards."""
+    total = 0
+    for v in range(1, 6):
+        total += v * popcount(cards & _POINT_CLASSES[v])
+    return total
 
 
 @njit(cache=True, inline="always")
@@ -421,10 +434,11 @@ def hand_strength(hand, n, void_bonus):
     return total / (_VALUE_MEAN * _HAND_SIZE[n])
 
 
-@njit(cache=True, inline="always")
-def _bid_params(params):
-    """The bidding parameters of a parameter row, as scalars (see ``rule_action``)."""
-    return (
+@njit(cache=True)
+def bid_call(obs, params):
+    """Solo, Tapp or Pass from the hand strength against thresholds scaled by player count."""
+    return _bid_call(
+        obs,
         params[P_TAPP_BASE],
         params[P_TAPP_PER_PLAYER],
         params[P_PARTNER_DISCOUNT],
@@ -432,12 +446,6 @@ def _bid_params(params):
         params[P_SOLO_PER_PLAYER],
         params[P_VOID_BONUS],
     )
-
-
-@njit(cache=True)
-def bid_call(obs, params):
-    """Solo, Tapp or Pass from the hand strength against thresholds scaled by player count."""
-    return _bid_call(obs, *_bid_params(params))
 
 
 # The rules proper take the thresholds as scalars: passing the ``params`` array
@@ -779,7 +787,12 @@ def rule_action(obs, params, rng):
     """
     return _rule_action(
         obs,
-        _bid_params(params),
+        params[P_TAPP_BASE],
+        params[P_TAPP_PER_PLAYER],
+        params[P_PARTNER_DISCOUNT],
+        params[P_SOLO_BASE],
+        params[P_SOLO_PER_PLAYER],
+        params[P_VOID_BONUS],
         params[P_FOOL_TRICK_MIN],
         params[P_WIN_MIN_POINTS],
         params[P_DRAW_SHARE],
@@ -787,11 +800,30 @@ def rule_action(obs, params, rng):
 
 
 @njit(cache=True)
-def _rule_action(obs, bid_params, fool_trick_min, win_min_points, draw_share):
+def _rule_action(
+    obs,
+    tapp_base,
+    tapp_per_player,
+    partner_discount,
+    solo_base,
+    solo_per_player,
+    void_bonus,
+    fool_trick_min,
+    win_min_points,
+    draw_share,
+):
     phase = obs.phase
     legal = obs.legal_cards
     if phase == AUCTION:
-        action = _bid_call(obs, *bid_params)
+        action = _bid_call(
+            obs,
+            tapp_base,
+            tapp_per_player,
+            partner_discount,
+            solo_base,
+            solo_per_player,
+            void_bonus,
+        )
     elif phase == DISCARD:
         action = discard_choice(obs)
     elif phase == CALL:
