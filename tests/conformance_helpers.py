@@ -371,16 +371,16 @@ def assert_obs_equal(a: dict, b: dict, context: str = "") -> None:
 def builtin_action(kind: str, state, seat: int, seed: int) -> int:
     """The action built-in agent ``kind`` (``"random"``, ``"rule"``) takes for ``seat``.
 
-    Through the agents' compiled entry point ``act_<game>`` with the default
-    rule settings: the one place to change if that entry point moves.
+    Through the built-in agents' compiled entry point
+    (:func:`trickgym.agents.loops.act`, no oracle linked) with the default
+    rule settings.
     """
     from trickgym.agents import kernel_scratch, resolve_kind
+    from trickgym.agents.loops import act
 
-    module = importlib.import_module(f"trickgym.agents.{state.game.name}")
-    act = getattr(module, f"act_{state.game.name}")
     rng = np.array([seed], dtype=np.uint64)
     record = state.array.copy()[0]  # the agent must not change the state it reads
-    return int(act(resolve_kind(kind), record, seat, rng, *kernel_scratch(state.game)))
+    return int(act(resolve_kind(kind), record, seat, rng, *kernel_scratch(state.game), None))
 
 
 # ------------------------------------------------------------------ simulate rows

@@ -92,7 +92,7 @@ from numba.extending import overload
 
 from .records import is_record_of
 
-__all__ = ["HOOKS", "kernel", "register", "require"]
+__all__ = ["HOOKS", "kernel", "register", "register_game", "require"]
 
 
 @dataclass(frozen=True)
@@ -286,6 +286,24 @@ def register(
     _bind(HOOKS["new_states"], lambda state: np.empty(1, dtype=state_dtype), state_dtype, True)
     _bind(HOOKS["new_obs"], lambda state: np.empty(1, dtype=obs_dtype), state_dtype, True)
     _bind(HOOKS["encode"], _encode_adapter(encode_kernel, encode_wide), obs_dtype, True)
+
+
+def register_game(game, *, encode_wide: int, **impls) -> None:
+    """Register the kernels of ``game``, a package laid out as ``trickgym.games.<game>``.
+
+    Its ``rules`` module, ``constants.CALL_BASE``, ``encode.encode_kernel``
+    (with ``encode_wide`` wide arrays) and ``state`` dtypes, and the hooks
+    given as keywords (see :func:`trickgym.protocol.register`).
+    """
+    register(
+        game.state.STATE_DTYPE,
+        game.state.OBS_DTYPE,
+        rules=game.rules,
+        call_base=game.constants.CALL_BASE,
+        encode_kernel=game.encode.encode_kernel,
+        encode_wide=encode_wide,
+        **impls,
+    )
 
 
 def require(game):

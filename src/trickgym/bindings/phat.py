@@ -6,9 +6,10 @@ from trickgym.agents.mc.sample_phat import determinize
 from trickgym.agents.rule.phat import RuleOptions, rule_action
 from trickgym.envs.vector.phat import episode_over, episode_reward, start_match
 from trickgym.games import phat as game
+from trickgym.protocol import register_game
 from trickgym.solvers.points_phat import POINT_HOOKS
 
-from . import POINTS_ORACLE, register_game
+from . import POINTS_ORACLE
 
 #: The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
 #: the games layer cannot import its agents).

@@ -6,8 +6,7 @@ from trickgym.agents.mc.sample_solowhist import determinize
 from trickgym.agents.rule.solowhist import RuleOptions, rule_action
 from trickgym.envs.vector.solowhist import start_match
 from trickgym.games import solowhist as game
-
-from . import register_game
+from trickgym.protocol import register_game
 
 #: The rule agent's options dataclass, for the Python side (trickgym.api.Game.rule_options:
 #: the games layer cannot import its agents).
