@@ -41,6 +41,7 @@ from trickgym.cards.decks import STANDARD
 from trickgym.cards.notation import format_card, format_hand
 from trickgym.games import kernels as generic_kernels
 from trickgym.games.encoding import ObsLayout, put_bits
+from trickgym.games.trick_play import close_trick
 from trickgym.rng import below, seed_rng
 from trickgym.tricks.whist import whist_beats, whist_legal
 
@@ -293,17 +294,7 @@ def _play_card(state, card):
         state.trick_n = n + 1
         state.to_move = (p + 1) % N_SEATS
         return
-    winner = (state.leader + state.win_pos) % N_SEATS
-    state.tricks_won[winner] += 1
-    for i in range(N_SEATS):
-        state.last_trick_cards[i] = state.trick_cards[i]
-        state.trick_cards[i] = -1
-    state.last_leader = state.leader
-    state.trick_no += 1
-    state.trick_n = 0
-    state.led_mask = 0
-    state.leader = winner
-    state.to_move = winner
+    close_trick(state, (state.leader + state.win_pos) % N_SEATS, N_SEATS)
     if state.trick_no == N_TRICKS:
         _end_deal(state)
 
