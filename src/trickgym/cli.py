@@ -26,6 +26,7 @@ EPILOG = """examples:
   trickgym simulate --deals 200000 --agents rule --seed 1 --out runs/sw   # a Parquet dataset
   trickgym simulate --deals 2000 --agents rule --dd     # + why contracts failed (double dummy)
   trickgym report runs/sw --out report.html
+  trickgym verify runs/sw                 # check every chunk of a dataset
   trickgym tournament --game pinochle --competitors rule,random --deals 1000
   trickgym play solowhist --seat 0 --opponents rule --seed 7
   trickgym dd positions.jsonl --cards
