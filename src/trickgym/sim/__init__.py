@@ -138,9 +138,10 @@ def simulate(
     rebuild : bool
         With ``resume``: rebuild the metadata of ``out`` if it is missing or
         damaged, from its chunk files and this call's settings, which must
-        be the run's: each chunk is checked by its content and by replaying
-        its first deal or match (a chunk of other settings raises
-        ``ValueError`` and nothing is deleted); damaged chunks are redone.
+        be the run's: each chunk is checked by its content and, with
+        built-in or registered agents, by replaying its first deal or match
+        (a chunk of other settings raises ``ValueError`` and nothing is
+        deleted); damaged chunks are redone.
         See :mod:`trickgym.sim.dataset`.
     backend : ``"local"`` or ``"dask"``
         Run chunks in this process, or on a Dask distributed cluster.

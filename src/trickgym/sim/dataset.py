@@ -31,10 +31,11 @@ digest of an older folder.
 Damaged or deleted metadata is rebuilt from the chunk files by running
 the same simulation again with ``resume=True, rebuild=True``
 (``--resume --rebuild-metadata``): the settings given are the run's, so
-each chunk is checked by its content and by replaying its first deal or
-match with them (a chunk written with other settings stops the rebuild
-and nothing is deleted); damaged chunks are redone, a damaged metadata file
-is kept as ``_trickgym_run.json.damaged``. Temporary files of an
+each chunk is checked by its content and, with built-in or registered
+agents (a Python agent object could keep state from a replay), by
+replaying its first deal or match with them (a chunk written with other
+settings stops the rebuild and nothing is deleted); damaged chunks are
+redone, a damaged metadata file is kept as ``_trickgym_run.json.damaged``. Temporary files of an
 interrupted write are removed by the next run.
 
 ``pandas.read_parquet(folder)`` also reads the chunk files (it skips the
