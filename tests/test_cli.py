@@ -241,7 +241,16 @@ def test_every_flag_has_help_and_shows_its_default():
     parser, commands = _subparsers()
     top = parser.format_help()
     assert "``" not in top and "Command line:" not in top
-    assert set(commands) == {"simulate", "tournament", "report", "play", "dd", "advise", "warm"}
+    assert set(commands) == {
+        "simulate",
+        "tournament",
+        "report",
+        "play",
+        "dd",
+        "advise",
+        "warm",
+        "verify",
+    }
     for name, sub in commands.items():
         text = sub.format_help()
         assert "``" not in text, name

@@ -1,4 +1,4 @@
-"""Command line: ``trickgym simulate|tournament|report|play|dd|advise|warm`` (``DESCRIPTION``)."""
+"""Command line: ``trickgym simulate|tournament|report|play|dd|advise|warm|verify``."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ EPILOG = """examples:
   trickgym simulate --deals 200000 --agents rule --seed 1 --out runs/sw   # a Parquet dataset
   trickgym simulate --deals 2000 --agents rule --dd     # + why contracts failed (double dummy)
   trickgym report runs/sw --out report.html
+  trickgym verify runs/sw                 # check every chunk of a dataset
   trickgym tournament --game pinochle --competitors rule,random --deals 1000
   trickgym play solowhist --seat 0 --opponents rule --seed 7
   trickgym dd positions.jsonl --cards
@@ -181,6 +182,8 @@ def _simulate(args) -> int:
         _check_writable(args.out)
     if args.resume and not args.out:
         raise ValueError("--resume needs --out (the dataset folder to complete)")
+    if args.rebuild_metadata and not args.resume:
+        raise ValueError("--rebuild-metadata is for --resume (the run to complete)")
     if args.scheduler and args.backend != "dask":
         raise ValueError("--scheduler is for --backend dask")
     game, kwargs = _simulate_kwargs(args)
@@ -202,7 +205,8 @@ def _simulate(args) -> int:
     if dd and summary is not None:
         summary.append("dd_made")
     if args.out:
-        result = simulate(game, out=args.out, resume=args.resume, **kwargs, **run)
+        rebuild = {"rebuild": True} if args.rebuild_metadata else {}
+        result = simulate(game, out=args.out, resume=args.resume, **rebuild, **kwargs, **run)
         spec = result.spec
         parts = (read_dataset(args.out, summary, chunks=[i]) for i in range(spec.n_chunks))
     else:
@@ -361,6 +365,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--resume", action="store_true", help="complete the interrupted run in --out")
     sim.add_argument(
+        "--rebuild-metadata",
+        action="store_true",
+        help="with --resume: rebuild the missing or damaged metadata of --out from its chunk "
+        "files; give the run's exact settings (each chunk is checked by replaying its first "
+        "deal; damaged chunks are redone)",
+    )
+    sim.add_argument(
         "--backend",
         choices=["local", "dask"],
         default="local",
@@ -395,13 +406,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(run=_tournament)
-    from . import cli_advise, cli_dd, cli_play, cli_report, cli_warm
+    from . import cli_advise, cli_dd, cli_play, cli_report, cli_verify, cli_warm
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)
     cli_dd.add_parser(sub)
     cli_advise.add_parser(sub)
     cli_warm.add_parser(sub)
+    cli_verify.add_parser(sub)
     return parser
 
 
@@ -419,6 +431,17 @@ def main(argv: list[str] | None = None) -> int:
         # The reader left (``trickgym dd ... | head``): stop quietly, as Unix tools do.
         _silence_stdout()
         return 1
+    except OSError as err:  # a full disk, a folder that cannot be written: one line, no traceback
+        print(f"trickgym: error: {_os_error(err)}", file=sys.stderr)
+        return 1
+
+
+def _os_error(err: OSError) -> str:
+    """``err`` in one line: ``cannot write PATH: No space left on device``."""
+    message = err.strerror or str(err)
+    if err.filename is not None and str(err.filename) not in message:
+        message = f"{err.filename}: {message}"
+    return message
 
 
 def _silence_stdout() -> None:

@@ -335,7 +335,7 @@ def test_resume_a_run_recorded_before_the_dd_keys(tmp_path):
         simulate("solowhist", 10, "rule", seed=4, chunk=5, out=out, on_chunk=stop)
     path = out / "_trickgym_run.json"
     meta = json.loads(path.read_text())
-    del meta["dd"], meta["dd_max_nodes"]
+    del meta["dd"], meta["dd_max_nodes"], meta["spec_sha256"]  # as written then
     path.write_text(json.dumps(meta))
     run = simulate("solowhist", 10, "rule", seed=4, chunk=5, out=out, resume=True)
     assert (run.chunks_skipped, run.chunks_run) == (1, 1)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..checks import require_extra
+from ..checks import check_flag, require_extra
 from ..compiling import NOTICE_AFTER
 from .backends import BACKENDS
 from .dataset import check_columns, read_dataset
@@ -65,6 +65,7 @@ def simulate(
     rule_options=None,
     out=None,
     resume: bool = False,
+    rebuild: bool = False,
     backend: str = "local",
     scheduler=None,
     on_chunk=None,
@@ -134,6 +135,14 @@ def simulate(
     resume : bool
         Complete the run already in ``out`` (same spec, else ``ValueError``)
         by running only its missing chunks.
+    rebuild : bool
+        With ``resume``: rebuild the metadata of ``out`` if it is missing or
+        damaged, from its chunk files and this call's settings, which must
+        be the run's: each chunk is checked by its content and, with
+        built-in or registered agents, by replaying its first deal or match
+        (a chunk of other settings raises ``ValueError`` and nothing is
+        deleted); damaged chunks are redone.
+        See :mod:`trickgym.sim.dataset`.
     backend : ``"local"`` or ``"dask"``
         Run chunks in this process, or on a Dask distributed cluster.
     scheduler : str or distributed.Client, optional
@@ -210,6 +219,15 @@ def simulate(
         require_extra("distributed", "dask", "backend='dask' (--backend dask)")
     if resume and out is None:
         raise ValueError("resume=True needs out= (the dataset folder to complete)")
+    check_flag("rebuild", rebuild)
+    if rebuild and not resume:
+        raise ValueError("rebuild=True is for resume=True (the run to complete is rebuilt)")
+    for name, hook, args in (
+        ("on_chunk", on_chunk, "index, rows"),
+        ("on_warm_up", on_warm_up, "compiled"),
+    ):
+        if hook is not None and not callable(hook):
+            raise ValueError(f"{name} must be a function {name}({args}) or None, got {hook!r}")
     _check_threads(threads)
     spec = make_spec(
         game,
@@ -242,7 +260,7 @@ def simulate(
     if columns is not None:
         raise ValueError("columns= is for runs without out= (read_dataset reads columns)")
     return _write_dataset(
-        spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up
+        spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up, rebuild
     )
 
 
@@ -267,7 +285,6 @@ def _warm_up(spec: RunSpec, progress: bool = True):
     the cache stays silent). Only for built-in agents (a Python agent's own
     state must not see an extra deal); the rows are discarded.
     """
-    import dataclasses
     import sys
 
     from trickgym.agents import KINDS
@@ -277,8 +294,7 @@ def _warm_up(spec: RunSpec, progress: bool = True):
 
     if not all(isinstance(a, str) and a in KINDS for a in spec.agents) or not spec.count:
         return None
-    one = spec.options["num_deals"] if spec.unit == "match" and spec.items == "deals" else 1
-    tiny = dataclasses.replace(spec, count=one, chunk=one)
+    tiny = spec.smallest_part(spec.first)
     noticed = []
 
     def notice():
@@ -332,14 +348,16 @@ def _execute(spec, indices, kind, backend, scheduler, threads, progress, on_warm
             yield from run_local(spec, indices, kind, threads, bar.update)
 
 
-def _write_dataset(spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up):
+def _write_dataset(
+    spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up, rebuild=False
+):
     """Run the missing chunks of ``spec`` into the dataset folder ``out``."""
     import pyarrow.parquet as pq
 
     from .dataset import Dataset
 
     start = time.perf_counter()
-    with Dataset(out, spec, resume) as dataset:  # holds the folder's lock to the end
+    with Dataset(out, spec, resume, rebuild) as dataset:  # holds the folder's lock to the end
         todo = dataset.missing()
         rows = 0
         chunks = _execute(spec, todo, "parquet", backend, scheduler, threads, progress, on_warm_up)

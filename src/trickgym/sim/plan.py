@@ -73,12 +73,21 @@ class RunSpec:
     @property
     def n_chunks(self) -> int:
         """Number of chunks of the run."""
-        return -(-self.count // self.chunk)
+        return count_chunks(self.count, self.chunk)
 
     def chunk_range(self, index: int) -> tuple[int, int]:
         """``(start, stop)``: the items (absolute indices) of chunk ``index``."""
-        start = self.first + index * self.chunk
-        return start, min(start + self.chunk, self.first + self.count)
+        return chunk_bounds(self.first, self.count, self.chunk, index)
+
+    def smallest_part(self, start: int) -> RunSpec:
+        """The run cut down to the smallest piece starting at item ``start``.
+
+        One deal or match; for Solo Whist's BGA dealing one whole match of
+        ``num_deals`` deals (``start`` must begin a match). Its rows are the
+        first rows of the chunk starting at ``start``.
+        """
+        one = self.options["num_deals"] if self.unit == "match" and self.items == "deals" else 1
+        return dataclasses.replace(self, first=start, count=one, chunk=one)
 
     def agent_names(self) -> list[str]:
         """Per-seat agent names; a Python object is ``python:module.Class``."""
@@ -105,6 +114,46 @@ class RunSpec:
             "dd_max_nodes": self.dd_max_nodes,
             "trickgym_version": __version__,
         }
+
+
+def count_chunks(count: int, chunk: int) -> int:
+    """Number of chunks of ``chunk`` items that hold ``count`` items."""
+    return -(-count // chunk)
+
+
+def chunk_bounds(first: int, count: int, chunk: int, index: int) -> tuple[int, int]:
+    """``(start, stop)`` of chunk ``index`` of items ``first .. first+count-1`` cut by ``chunk``."""
+    start = first + index * chunk
+    return start, min(start + chunk, first + count)
+
+
+def spec_from_metadata(meta: dict) -> RunSpec:
+    """The :class:`RunSpec` a dataset's metadata records (to replay its chunks).
+
+    ``ValueError`` if a seat had a Python agent object (only its class name
+    was recorded, not the object).
+    """
+    objects = [a for a in meta["agents"] if a.startswith("python:")]
+    if objects:
+        raise ValueError(
+            f"the run had Python agent objects ({', '.join(objects)}), which cannot be "
+            "rebuilt from its metadata to replay it"
+        )
+    return RunSpec(
+        game=meta["game"],
+        options=dict(meta["options"]),
+        agents=tuple(meta["agents"]),
+        rule_params=tuple(tuple(float(x) for x in row) for row in meta["rule_params"]),
+        seed=int(meta["seed"]),
+        dealing=meta["dealing"],
+        unit=meta["unit"],
+        items=meta["items"],
+        first=int(meta["first"]),
+        count=int(meta["count"]),
+        chunk=int(meta["chunk"]),
+        dd=bool(meta.get("dd", False)),
+        dd_max_nodes=meta.get("dd_max_nodes"),
+    )
 
 
 def _object_name(agent) -> str:
