@@ -21,7 +21,6 @@ __all__ = [
     "MissingExtraError",
     "as_int",
     "check_callable",
-    "check_choice",
     "check_flag",
     "check_int",
     "check_real",
@@ -108,17 +107,6 @@ def check_real(
 def check_tt_mb(value, name: str = "tt_mb") -> float:
     """A solver table size in megabytes: a finite number ``> 0`` and ``<= TT_MB_MAX``."""
     return check_real(name, value, 0, TT_MB_MAX, above=True)
-
-
-def check_choice(name: str, value, choices) -> str:
-    """``value`` if it is one of ``choices`` (strings), else a ``ValueError`` listing them.
-
-    Unhashable values (a list) are refused like any other, never a ``TypeError``.
-    """
-    if not isinstance(value, str) or value not in choices:
-        listed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
-    return value
 
 
 def check_callable(name: str, value, optional: bool = True):
