@@ -60,19 +60,52 @@ def is_builtin(name: str) -> bool:
 def make_agent(name: str, game, **kwargs):
     """A fresh agent called ``name`` for ``game`` (a ``Game`` or a game name).
 
-    A built-in name is returned as is (the simulator runs it compiled); a
-    registered name calls its factory. An unknown name raises ``ValueError``
-    listing the known ones.
+    A built-in name is returned as is (the simulator runs it compiled; it
+    takes no options: they are refused, never ignored); a registered name
+    calls its factory. An unknown name, or an option the factory does not
+    take, raises ``ValueError`` listing the known ones.
     """
-    if name in KINDS:
-        return name
-    if name not in _FACTORIES:
+    if not isinstance(name, str) or name not in (*KINDS, *_FACTORIES):
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known_agents())}")
+    if name in KINDS:
+        if kwargs:
+            given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+            raise ValueError(
+                f"agent {name!r} is built in and takes no options, got {given} "
+                "(rule agents' settings: simulate(rule_options=...))"
+            )
+        return name
     if isinstance(game, str):
         from trickgym.games import game as make_game
 
         game = make_game(game)
-    return _FACTORIES[name](game, **kwargs)
+    factory = _FACTORIES[name]
+    check_options(name, factory, game, kwargs)
+    return factory(game, **kwargs)
+
+
+def check_options(name: str, target, game, kwargs: dict) -> None:
+    """Refuse an option that ``target`` (an agent class or factory) does not take.
+
+    A ``ValueError`` naming the agent and the option, before the agent is made
+    (Python's own ``TypeError`` names ``__init__``, not what the user typed).
+    """
+    import inspect
+
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):  # no signature to read: the call itself will say
+        return
+    try:
+        signature.bind(game, **kwargs)
+    except TypeError as err:
+        params = [p for p in signature.parameters if p != "game"]
+        unknown = [f"{k}={v!r}" for k, v in kwargs.items() if k not in params]
+        if not unknown:
+            raise ValueError(f"agent {name!r}: {err}") from None
+        raise ValueError(
+            f"agent {name!r} has no option {', '.join(unknown)}; its options: {', '.join(params)}"
+        ) from None
 
 
 def _monte_carlo(name: str, game, **kwargs):
@@ -86,6 +119,7 @@ def _learnt(game, **kwargs):
     """Factory of the learnt agent (the game's shipped value network unless ``weights=``)."""
     from .learnt import LearntAgent
 
+    check_options("learnt", LearntAgent, game, kwargs)
     return LearntAgent(game, **kwargs)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.checks import check_real
 from trickgym.rng import mix64, seed_rng
 
 from .net import ValueNet, feature_digest
@@ -71,6 +72,11 @@ class LearntAgent:
                     "train some with experiments/train_learnt.py and pass weights=<path>"
                 )
             weights = path
+        if not isinstance(weights, ValueNet | str | Path) or weights == "":
+            raise ValueError(
+                f"weights must be a path to a .npz file or a ValueNet (None: the shipped "
+                f"weights), got {weights!r}"
+            )
         net = weights if isinstance(weights, ValueNet) else ValueNet.load(weights)
         names = feature_names(game)
         fits = (
@@ -88,10 +94,8 @@ class LearntAgent:
             raise ValueError(
                 f"weights value {net.n_outputs} actions; {game.name} has {game.n_actions}"
             )
-        if margin is not None and not (
-            isinstance(margin, int | float) and not isinstance(margin, bool) and margin >= 0
-        ):
-            raise ValueError(f"margin must be a number of points >= 0, got {margin!r}")
+        if margin is not None:
+            margin = check_real("margin (points)", margin, 0)
         stored = {int(p): float(m) for p, m in net.meta.get("margins", {}).items()}
         self.margins = stored if margin is None else {}
         # A phase the held-out decisions never showed keeps the rule agent's actions.
@@ -128,6 +132,9 @@ class LearntAgent:
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
+        from trickgym.agents.mc.agent import check_observation
+
+        check_observation(self, self.game, record)
         legal = np.flatnonzero(action_mask)
         if len(legal) == 0:
             raise ValueError("no legal action in the mask")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trickgym.checks import check_flag, check_int, check_real, check_tt_mb
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
 
@@ -32,6 +33,30 @@ DEFAULT_ISMCTS_DD_CARDS = 6
 # above Solo: Misère and up valued by the calibrated made-rates).
 BIDS = ("playouts", "dd", "calibrated", "hybrid")
 DEFAULT_BIDS = "playouts"
+# Upper bounds of the budgets: far past any useful setting (a decision of a million
+# samples takes hours), so that a typo (2**63) is refused instead of looping for ever.
+MAX_SAMPLES = 1_000_000
+MAX_ROLLOUTS = 10_000
+MAX_ITERATIONS = 100_000_000
+
+
+def check_observation(agent, game, record) -> None:
+    """``record`` must be a one-record observation array of ``game`` (the agent's own).
+
+    Another game's observation (``KeyError 'pitcher'`` deep in the kernels) is
+    refused with a ``ValueError`` naming both games.
+    """
+    from trickgym.games import GAMES
+
+    dtype = getattr(record, "dtype", None)
+    if isinstance(record, np.ndarray) and dtype == game.obs_dtype and record.shape == (1,):
+        return
+    other = next((name for name, (cls, _) in GAMES.items() if cls.obs_dtype == dtype), None)
+    what = f"an observation record of {other}" if other else f"{record!r:.80}"
+    raise ValueError(
+        f"{type(agent).__name__} plays {game.name}: it needs a one-record {game.name} "
+        f"observation array, got {what}"
+    )
 
 
 class _MonteCarloAgent:
@@ -86,6 +111,7 @@ class _MonteCarloAgent:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
         from .memory import update_memory
 
+        check_observation(self, self.game, record)
         legal = np.flatnonzero(action_mask)
         if len(legal) == 0:
             raise ValueError("no legal action in the mask")
@@ -119,10 +145,12 @@ class PIMCAgent(_MonteCarloAgent):
     """Determinised Monte Carlo: each legal action's mean payoff over sampled deals.
 
     ``samples`` determinisations per decision (default per game:
-    ``game.search.samples``). Solo Whist is valued by the double-dummy solver on
-    every sampled deal (:mod:`.pimc_dd`): cards with at most ``dd_cards``
-    cards in hand (default 12: from the second trick on; 13: from the first
-    card; 0 turns the solver off), and, with ``dd_bids``, calls and the
+    ``game.search.samples``; at most ``MAX_SAMPLES``, ``rollouts`` at most
+    ``MAX_ROLLOUTS``, ``tt_mb`` at most ``trickgym.checks.TT_MB_MAX``). Solo
+    Whist is valued by the double-dummy solver on every sampled deal
+    (:mod:`.pimc_dd`): cards with at most ``dd_cards`` cards in hand
+    (default 12: from the second trick on; 13: from the first card; 0 turns
+    the solver off), and, with ``dd_bids``, calls and the
     Abundance trump choice through the contract each leads to among rule
     bidders, solved from the first lead. The defaults are the strongest
     measured within the budget (100-deal duplicate tournaments against
@@ -169,7 +197,7 @@ class PIMCAgent(_MonteCarloAgent):
         super().__init__(game, seed, rule_options)
         if bids is None:
             bids = "dd" if dd_bids else DEFAULT_BIDS
-        if bids not in BIDS:
+        if not isinstance(bids, str) or bids not in BIDS:
             raise ValueError(f"bids must be one of {BIDS}, got {bids!r}")
         if dd_bids and bids != "dd":
             raise ValueError(f"dd_bids=True is bids='dd', not bids={bids!r}")
@@ -182,28 +210,22 @@ class PIMCAgent(_MonteCarloAgent):
                 f"bid_calibration must be a BidCalibration or its dict, got {bid_calibration!r}"
             )
         self.bid_calibration = bid_calibration
+        dd_bids = check_flag("dd_bids", dd_bids)
         dd = game.solver == "dd"  # the double-dummy options and bidders (Solo Whist)
         self.bids = bids if dd else "playouts"
         dd_bids = self.bids == "dd"
         if samples is None:
             samples = game.search.samples
         for name, v in (("dd_cards", dd_cards), ("exact_cards", exact_cards)):
-            if v is None:
-                continue
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 13:
-                raise ValueError(f"{name} must be an integer 0..13, got {v!r}")
+            if v is not None:
+                check_int(name, v, 0, 13)
         self.dd_cards = dd_cards if dd else 0
         self.solve_cards = self._solve_line(solve_cards)
         self.dd_bids = bool(dd_bids) and dd
         self.exact_cards = EXACT_CARDS if exact_cards is None else exact_cards
-        if not (isinstance(tt_mb, int | float) and tt_mb > 0):
-            raise ValueError(f"tt_mb must be a positive number of megabytes, got {tt_mb!r}")
-        self.tt_mb = tt_mb
-        for name, v in (("samples", samples), ("rollouts", rollouts)):
-            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
-        self.samples = int(samples)
-        self.rollouts = int(rollouts)
+        self.tt_mb = check_tt_mb(tt_mb)
+        self.samples = check_int("samples", samples, 1, MAX_SAMPLES)
+        self.rollouts = check_int("rollouts", rollouts, 1, MAX_ROLLOUTS)
 
     def _solve_line(self, solve_cards) -> int:
         """Cards in hand from which Phat, Pinochle and Troggu card play is solved (0: never)."""
@@ -219,9 +241,8 @@ class PIMCAgent(_MonteCarloAgent):
             return 0
         if solve_cards is None:
             return line(PIMC_SOLVE_CARDS, self.game.name, self.game.n_seats)
-        if isinstance(solve_cards, bool) or not isinstance(solve_cards, int) or solve_cards < 0:
-            raise ValueError(f"solve_cards must be a whole number >= 0, got {solve_cards!r}")
-        return solve_cards
+        # Cards in hand: the pack's size is past any hand (solve every card).
+        return check_int("solve_cards", solve_cards, 0, self.game.deck.n_cards)
 
     def _points_table(self):
         """The point-trick solver's table, kept for the agent's life."""
@@ -330,7 +351,8 @@ class PIMCAgent(_MonteCarloAgent):
 class ISMCTSAgent(_MonteCarloAgent):
     """Single-observer ISMCTS with rule-agent rollouts.
 
-    ``iterations`` per decision (default per game: ``game.search.iterations``);
+    ``iterations`` per decision (default per game: ``game.search.iterations``;
+    at most ``MAX_ITERATIONS``);
     ``exploration`` is the UCB1 constant on payoffs scaled by their RMS.
     ``others="tree"`` lets every seat choose in the tree (classic
     SO-ISMCTS); ``"rule"`` (default per game: ``game.search.others``) has the
@@ -354,27 +376,18 @@ class ISMCTSAgent(_MonteCarloAgent):
         super().__init__(game, seed, rule_options)
         if dd_cards is None:
             dd_cards = DEFAULT_ISMCTS_DD_CARDS
-        if isinstance(dd_cards, bool) or not isinstance(dd_cards, int) or not 0 <= dd_cards <= 13:
-            raise ValueError(f"dd_cards must be an integer 0..13, got {dd_cards!r}")
+        dd_cards = check_int("dd_cards", dd_cards, 0, 13)
         self.dd_cards = dd_cards if game.solver == "dd" else 0
-        if not (isinstance(tt_mb, int | float) and tt_mb > 0):
-            raise ValueError(f"tt_mb must be a positive number of megabytes, got {tt_mb!r}")
-        self.tt_mb = tt_mb
+        self.tt_mb = check_tt_mb(tt_mb)
         if others is None:
             others = game.search.others
-        if others not in ("tree", "rule"):
+        if not isinstance(others, str) or others not in ("tree", "rule"):
             raise ValueError(f"others must be 'tree' or 'rule', got {others!r}")
         self.others = others
         if iterations is None:
             iterations = game.search.iterations
-        if isinstance(iterations, bool) or not isinstance(iterations, int | np.integer):
-            raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if iterations < 1:
-            raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if not exploration >= 0:
-            raise ValueError(f"exploration must be >= 0, got {exploration!r}")
-        self.iterations = int(iterations)
-        self.exploration = float(exploration)
+        self.iterations = check_int("iterations", iterations, 1, MAX_ITERATIONS)
+        self.exploration = check_real("exploration", exploration, 0)
 
     def _budget(self) -> str:
         return f"iterations={self.iterations}, dd_cards={self.dd_cards}"
@@ -411,7 +424,10 @@ def make_mc_agent(name: str, game, **kwargs):
         game = trickgym.game(game)
     if not isinstance(game, Game):
         raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
+    from trickgym.agents.registry import check_options
+
     makers = {"pimc": PIMCAgent, "ismcts": ISMCTSAgent}
     if name not in makers:
         raise ValueError(f"unknown Monte Carlo agent {name!r}; choose from {sorted(makers)}")
+    check_options(name, makers[name], game, kwargs)
     return makers[name](game, **kwargs)

@@ -17,17 +17,23 @@ import numpy as np
 __all__ = [
     "INT32_MAX",
     "SEED_MAX",
+    "TT_MB_MAX",
     "MissingExtraError",
     "as_int",
+    "check_callable",
     "check_flag",
     "check_int",
     "check_real",
+    "check_tt_mb",
     "is_int",
     "require_extra",
 ]
 
 INT32_MAX = 2**31 - 1
 SEED_MAX = 2**64 - 1
+# Largest solver transposition table, in megabytes (16 GiB): a bigger one is a typo
+# (``tt_mb=1e12``) that would end in a MemoryError, not a faster search.
+TT_MB_MAX = 16384
 
 
 def is_int(value) -> bool:
@@ -73,15 +79,41 @@ def as_int(name: str, value) -> int:
     return operator.index(value)
 
 
-def check_real(name: str, value, low: float | None = None) -> float:
-    """``value`` as a finite float (``>= low`` if given): no NaN, no infinity, no string."""
+def check_real(
+    name: str, value, low: float | None = None, high: float | None = None, *, above: bool = False
+) -> float:
+    """``value`` as a finite float in ``low..high`` (either end open when ``None``).
+
+    No NaN, no infinity, no string, no bool. With ``above`` the value must be
+    strictly greater than ``low`` (a size: ``tt_mb > 0``).
+    """
+    bound = ""
+    if low is not None:
+        bound = f" {'>' if above else '>='} {low}"
+    if high is not None:
+        bound += f"{' and' if bound else ''} <= {high}"
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    v = float(value)
-    if not math.isfinite(v) or (low is not None and v < low):
-        bound = "" if low is None else f" >= {low}"
+        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
+    try:
+        v = float(value)
+    except OverflowError:  # an int past float's range (2**1024)
+        v = math.inf
+    too_low = low is not None and (v <= low if above else v < low)
+    if not math.isfinite(v) or too_low or (high is not None and v > high):
         raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
     return v
+
+
+def check_tt_mb(value, name: str = "tt_mb") -> float:
+    """A solver table size in megabytes: a finite number ``> 0`` and ``<= TT_MB_MAX``."""
+    return check_real(name, value, 0, TT_MB_MAX, above=True)
+
+
+def check_callable(name: str, value, optional: bool = True):
+    """``value`` if it can be called (or ``None`` when ``optional``), else a ``ValueError``."""
+    if (value is None and optional) or (value is not None and callable(value)):
+        return value
+    raise ValueError(f"{name} must be a function{' or None' if optional else ''}, got {value!r}")
 
 
 def check_flag(name: str, value) -> bool:

@@ -86,7 +86,8 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
         kwargs = load_experiment(args.experiment)
         return kwargs.pop("game"), kwargs
     options = table_options(args)
-    agents = (args.agents or "random").split(",")
+    # An empty --agents '' is refused (unknown agent ''), not read as the default.
+    agents = ("random" if args.agents is None else args.agents).split(",")
     kwargs = {
         "agents": agents[0] if len(agents) == 1 else agents,
         "seed": 0 if args.seed is None else args.seed,
@@ -99,7 +100,7 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
         kwargs["dd"] = True
     if args.dd_max_nodes is not None:
         kwargs["dd_max_nodes"] = args.dd_max_nodes
-    game = args.game or "solowhist"
+    game = "solowhist" if args.game is None else args.game
     in_matches = game_class(game).run_unit == "matches"  # Phat: whole races to 181
     if args.matches is not None:
         kwargs["matches"] = args.matches

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import bid_success
+from .checks import check_flag
 from .games import game_class
 from .sim import simulate
 
@@ -145,8 +146,15 @@ def tournament(
     """
     from .games import game as make_game
 
+    _check_run(game, deals, seed)
+    check_flag("progress", progress)
     if isinstance(agents, str):
         agents = agents.split(",")
+    if not isinstance(agents, list | tuple):
+        raise ValueError(
+            f"agents must be a list of competitors or a comma-separated string such as "
+            f"'rule,random', got {agents!r}"
+        )
     names = [a if isinstance(a, str) else f"{type(a).__name__}#{i}" for i, a in enumerate(agents)]
     repeated = sorted({n for n in names if names.count(n) > 1})
     unique = list(dict.fromkeys(names))
@@ -209,6 +217,20 @@ def tournament(
     )
 
 
+def _check_run(game, deals, seed) -> None:
+    """The game name, the count of deals (Phat: matches) and the seed, before any deal.
+
+    The seed must be given: ``None`` would draw a new one for each seating and
+    the seatings would no longer replay the same deals.
+    """
+    from .checks import SEED_MAX, check_int
+    from .sim.plan import MAX_ITEMS
+
+    game_class(game)  # an unknown name is named before the count
+    check_int("deals", deals, 1, MAX_ITEMS)
+    check_int("seed", seed, 0, SEED_MAX)
+
+
 def _seat_rule_options(agents: list, seating: tuple, rule_options):
     """Per-seat agents and rule options of one seating, for ``rule_options`` by competitor.
 
@@ -244,6 +266,7 @@ def seat_score(
     """
     from .games import game as make_game
 
+    _check_run(game, deals, seed)
     n_seats = make_game(game, **options).n_seats
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n_seats:
         raise ValueError(f"seat must be 0..{n_seats - 1} for {game}, got {seat!r}")

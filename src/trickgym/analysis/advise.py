@@ -206,7 +206,7 @@ def hand_odds(
 
 
 def _check_options(game, deals, play, seed, max_nodes, exact_nodes, pimc_samples):
-    if play not in PLAYS:
+    if not isinstance(play, str) or play not in PLAYS:
         raise ValueError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
     if play == "dd" and not getattr(_part(game), "HAS_DD", False):
         raise ValueError(
@@ -266,6 +266,16 @@ def advise_state(
     ``best``
         the call of highest expected payoff.
     """
+    from ..api import State
+    from ..checks import check_flag
+
+    if not isinstance(state, State):
+        raise ValueError(
+            f"state must be a trickgym State (trickgym.game(name).deal(...)), got {state!r}"
+        )
+    check_flag("progress", progress)
+    if threads is not None:
+        check_int("threads", threads, 1, _max_threads())
     game = state.game
     part = _part(game)
     seat = state.current_player
@@ -314,6 +324,12 @@ def advise_state(
     return _frame(part, variants, out)
 
 
+def _max_threads() -> int:
+    import numba
+
+    return numba.config.NUMBA_NUM_THREADS
+
+
 def _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar):
     import numba
 
@@ -321,7 +337,7 @@ def _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar)
 
     old = numba.get_num_threads()
     if threads is not None:
-        numba.set_num_threads(check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(check_int("threads", threads, 1, _max_threads()))
     try:
         deals = out["status"].shape[0]
         for first in range(0, deals, BLOCK):

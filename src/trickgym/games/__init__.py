@@ -34,7 +34,7 @@ def game_class(game) -> type[Game]:
 
 def game(name: str, **options) -> Game:
     """A game with validated options, e.g. ``game("solowhist", unit=5)``."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}")
     cls, options_cls = GAMES[name]
     return cls(validate_options(options_cls, options))

@@ -6,7 +6,7 @@ from ..cards.decks import Deck
 from ..cards.notation import format_hand, parse_hand
 from ..checks import is_int
 
-__all__ = ["check_hands", "check_seat"]
+__all__ = ["check_hand_list", "check_hands", "check_seat"]
 
 
 def check_seat(name: str, value, n_seats: int) -> int:
@@ -14,6 +14,20 @@ def check_seat(name: str, value, n_seats: int) -> int:
     if not is_int(value) or not 0 <= value < n_seats:
         raise ValueError(f"{name} must be a seat 0..{n_seats - 1}, got {value!r}")
     return int(value)
+
+
+def check_hand_list(hands, n_seats: int) -> list:
+    """``hands`` as a list of one hand per seat, or a ValueError naming what was given.
+
+    One string, a number or ``None`` is refused (never a ``TypeError`` from
+    ``len``); each hand is then checked by :func:`check_hands`.
+    """
+    if not isinstance(hands, list | tuple) or len(hands) != n_seats:
+        raise ValueError(
+            f"hands must be a list of {n_seats} hand strings (seats 0..{n_seats - 1}), "
+            f"got {hands!r}"
+        )
+    return list(hands)
 
 
 def check_hands(parts, deck: Deck, need: str = "needs") -> list[int]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..checks import check_flag, require_extra
+from ..checks import check_callable, check_flag, check_int, require_extra
 from ..compiling import NOTICE_AFTER
 from .backends import BACKENDS
 from .dataset import check_columns, read_dataset
@@ -85,14 +85,18 @@ def simulate(
     game : str
         Game name (see ``trickgym.GAMES``).
     deals : int
-        Number of deals (default 1000); rows are deals ``first ..
-        first+deals-1`` of ``seed``. Not for Phat.
+        Number of deals (default 1000), ``1 .. 2**40``; rows are deals
+        ``first .. first+deals-1`` of ``seed``. Not for Phat.
     matches : int
         Whole matches raced to a target, the unit of work where the rules
         carry state from deal to deal: Phat (always; races to 181,
         ``games_in_match`` each; default 100) and Pinochle (race to
         ``target``); rows are every deal of matches ``first ..
         first+matches-1``, and match ``m`` depends only on ``(seed, m)``.
+        At most ``2**40``.
+    first : int
+        Index of the first deal (or match), ``>= 0``; the last,
+        ``first+deals-1``, must be at most ``2**63 - 1`` (indices are int64).
     agents : str, Agent, or list of them
         One agent for every seat, or one per seat: built-in names
         (``"random"``, ``"rule"``, ``"oracle"``), registered names
@@ -119,7 +123,7 @@ def simulate(
         Deals (or matches) per chunk: the unit written to one file, sent to
         one Dask task, and redone after an interruption; memory is bounded
         by it. Does not change results. Default: about 65536 rows (1024
-        with ``dd``).
+        with ``dd``); at most ``2**22`` rows a chunk, and ``2**22`` chunks a run.
     threads : int, optional
         numba threads to use (default: all; Dask: each worker's threads).
     progress : bool
@@ -204,8 +208,14 @@ def simulate(
         Every game ends with ``hf_*`` features of the declarer's dealt hand
         (see :mod:`trickgym.sim.features`).
     """
+    progress = check_flag("progress", progress)
+    resume = check_flag("resume", resume)
+    check_callable("on_chunk", on_chunk)
+    check_callable("on_warm_up", on_warm_up)
     if pack is not None:
-        mapped = {"bga": "match", "shuffled": "shuffled"}.get(pack)
+        mapped = (
+            {"bga": "match", "shuffled": "shuffled"}.get(pack) if isinstance(pack, str) else None
+        )
         if mapped is None:
             raise ValueError(f"pack must be 'bga' or 'shuffled', got {pack!r}")
         if dealing is not None and dealing != mapped:
@@ -222,13 +232,9 @@ def simulate(
     check_flag("rebuild", rebuild)
     if rebuild and not resume:
         raise ValueError("rebuild=True is for resume=True (the run to complete is rebuilt)")
-    for name, hook, args in (
-        ("on_chunk", on_chunk, "index, rows"),
-        ("on_warm_up", on_warm_up, "compiled"),
-    ):
-        if hook is not None and not callable(hook):
-            raise ValueError(f"{name} must be a function {name}({args}) or None, got {hook!r}")
     _check_threads(threads)
+    if columns is not None:
+        _check_column_list(columns)
     spec = make_spec(
         game,
         deals,
@@ -236,7 +242,7 @@ def simulate(
         agents,
         seed,
         first,
-        dealing or "shuffled",
+        "shuffled" if dealing is None else dealing,
         chunk,
         rule_options,
         options,
@@ -262,6 +268,19 @@ def simulate(
     return _write_dataset(
         spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up, rebuild
     )
+
+
+def _check_column_list(columns) -> None:
+    """``columns`` must be a non-empty list of names (a run of no columns is a slip)."""
+    if isinstance(columns, str):
+        return  # check_columns explains a string given for one column
+    if not isinstance(columns, list | tuple) or not columns:
+        raise ValueError(
+            f"columns must be a non-empty list of column names (or None for all), got {columns!r}"
+        )
+    for c in columns:
+        if not isinstance(c, str):
+            raise ValueError(f"columns must hold column names (strings), got {c!r} in {columns!r}")
 
 
 def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -387,9 +406,5 @@ def _buffer(data: bytes):
 def _check_threads(threads) -> None:
     import numba
 
-    most = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        return
-    integer = isinstance(threads, int | np.integer) and not isinstance(threads, bool)
-    if not integer or not 1 <= threads <= most:
-        raise ValueError(f"threads must be an integer 1..{most} (or None for all), got {threads!r}")
+    if threads is not None:
+        check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)

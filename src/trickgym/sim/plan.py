@@ -41,6 +41,12 @@ DEFAULT_CHUNK_ROWS = 1 << 16  # rows per chunk aimed at by the default chunk siz
 # saved work advance every minute or so.
 DD_CHUNK_ROWS = 1 << 10
 MAX_CHUNK_ROWS = 1 << 22  # rows a chunk may hold (its buffers are allocated at once)
+# Deals (or matches) a run may count: about 10**12, days of work on a big cluster;
+# more is a typo (2**62) that would end in an OverflowError or a MemoryError.
+MAX_ITEMS = 1 << 40
+# Chunks a run may be cut into: each is a file and an entry in the run's lists.
+MAX_CHUNKS = 1 << 22
+INT64_MAX = 2**63 - 1  # deal and match indices are int64 in the kernels and the rows
 _KERNEL_LOCK = threading.Lock()  # one parallel kernel at a time per process (see run_chunk)
 
 
@@ -161,8 +167,24 @@ def _object_name(agent) -> str:
     return f"python:{cls.__module__}.{cls.__qualname__}"
 
 
-def _check_count(name: str, value, low: int) -> None:
-    check_int(name, value, low)
+def _check_count(name: str, value, low: int, high: int | None = MAX_ITEMS) -> None:
+    check_int(name, value, low, high)
+
+
+def _check_extent(items: str, first: int, count: int, chunk: int) -> None:
+    """The run's last index fits int64, and its chunks are not too many to list."""
+    if first > INT64_MAX - (count - 1):
+        raise ValueError(
+            f"first={first} with {items}={count} would number {items} up to "
+            f"{first + count - 1}; the last index first+{items}-1 must be <= {INT64_MAX} "
+            f"(first <= {INT64_MAX - (count - 1)})"
+        )
+    n_chunks = -(-count // chunk)
+    if n_chunks > MAX_CHUNKS:
+        raise ValueError(
+            f"{items}={count} in chunks of {chunk} would make {n_chunks:,} chunks; at most "
+            f"{MAX_CHUNKS:,}: pass chunk= of at least {-(-count // MAX_CHUNKS)}"
+        )
 
 
 def _per_seat_agents(agents, n_seats: int) -> tuple:
@@ -206,7 +228,7 @@ def make_spec(
     from trickgym.agents.rule import params_matrix
     from trickgym.agents.rule.presets import resolve_presets
 
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
     g = make_game(game, **options)
     sim = SPECS[game]
@@ -218,9 +240,9 @@ def make_spec(
     params = params_matrix(game, g.n_seats, rule_options)
     if dealing not in ("shuffled", "match"):
         raise ValueError(f"dealing must be 'shuffled' or 'match', got {dealing!r}")
-    _check_count("first", first, 0)
+    _check_count("first", first, 0, INT64_MAX)
     if chunk is not None:
-        _check_count("chunk", chunk, 1)
+        _check_count("chunk", chunk, 1, None)  # bounded by its rows below
     if sim.unit == "match" or matches is not None:
         if sim.whole_matches is None:
             raise ValueError(
@@ -268,6 +290,7 @@ def make_spec(
             f"chunk={chunk} {items} would hold up to {chunk * rows_per_item:,} rows in memory "
             f"at once; at most {MAX_CHUNK_ROWS:,} ({MAX_CHUNK_ROWS // rows_per_item:,} {items})"
         )
+    _check_extent(items, first, count, default_chunk if chunk is None else chunk)
     if seed is None:
         seed = seed_rng(None)  # recorded, so the run can be repeated
     seed_rng(seed)  # validates

@@ -24,13 +24,14 @@ calls; its entries stay valid across positions and deals.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+
+from ..checks import check_int, check_tt_mb
 
 __all__ = ["DEFAULT_TT_MB", "card_values", "solve"]
 
 DEFAULT_TT_MB = 16
+MAX_NODES = 2**62 - 1  # the node counters are int64
 _TABLES: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
 
 
@@ -57,15 +58,15 @@ def _check(state) -> tuple[str, np.ndarray]:
     return game.solver, state.array
 
 
+def _check_limits(tt_mb, max_nodes) -> float:
+    """``tt_mb`` (``0 < tt_mb <= TT_MB_MAX``) and ``max_nodes`` (``1 .. 2**62 - 1`` or None)."""
+    if max_nodes is not None:
+        check_int("max_nodes", max_nodes, 1, MAX_NODES)
+    return check_tt_mb(tt_mb)
+
+
 def _table(kind: str, tt_mb, max_nodes):
-    if isinstance(tt_mb, bool) or not isinstance(tt_mb, int | float) or not tt_mb > 0:
-        raise ValueError(f"tt_mb must be a positive number of megabytes, got {tt_mb!r}")
-    if max_nodes is not None and (
-        isinstance(max_nodes, bool)
-        or not isinstance(max_nodes, numbers.Integral)
-        or not 1 <= max_nodes < 2**62
-    ):
-        raise ValueError(f"max_nodes must be a positive whole number or None, got {max_nodes!r}")
+    tt_mb = _check_limits(tt_mb, max_nodes)
     key = (kind, float(tt_mb))
     table = _TABLES.get(key)
     if table is None:
@@ -105,6 +106,7 @@ def solve(state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None) -> 
     when the search ran out of ``max_nodes``. Raises ``ValueError`` for a
     state that is not in the card play (or a Troggu Misère).
     """
+    _check_limits(tt_mb, max_nodes)
     solver, array = _check(state)
     if solver == "dd":
         from .dd_search import META_ABORTED, dd_tricks
@@ -128,6 +130,7 @@ def card_values(
     played now and every seat plays best afterwards. Empty when a search
     ran out of ``max_nodes`` (``max_nodes`` bounds each card's search).
     """
+    _check_limits(tt_mb, max_nodes)
     solver, array = _check(state)
     if solver == "dd":
         from .dd_search import META_ABORTED, dd_card_values

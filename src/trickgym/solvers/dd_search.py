@@ -172,8 +172,9 @@ def new_table(mb: float = 32):
 
     ``n_buckets`` is the largest power of two that fits in ``mb`` (at least 1).
     """
-    if not (isinstance(mb, (int, float)) and mb > 0):
-        raise ValueError(f"tt_mb must be a positive number of megabytes, got {mb!r}")
+    from ..checks import check_tt_mb
+
+    mb = check_tt_mb(mb)
     bucket_bytes = _WAYS * _WORDS * 8
     n = max(1, int(mb * 2**20) // bucket_bytes)
     return make_table(n.bit_length() - 1, 0)

@@ -74,8 +74,9 @@ def new_points_table(mb: float = 16):
     per call and the flag of a call that ran out of it. Entries stay valid
     across calls and deals: their keys hold the whole position.
     """
-    if isinstance(mb, bool) or not isinstance(mb, int | float) or not mb > 0:
-        raise ValueError(f"tt_mb must be a positive number of megabytes, got {mb!r}")
+    from ..checks import check_tt_mb
+
+    mb = check_tt_mb(mb)
     n = max(2, int(mb * 2**20) // (_WORDS * 8))
     return make_points_table(n.bit_length() - 1, 0)
 

@@ -11,7 +11,7 @@ from ...cards.decks import STANDARD
 from ...checks import check_int
 from ...render import ljust
 from ...rng import seed_rng
-from ..dealing import check_hands, check_seat
+from ..dealing import check_hand_list, check_hands, check_seat
 from . import rules
 from .constants import CALL_BASE, N_ACTIONS, N_SEATS, PHASE_NAMES, PLAY, TARGET, TEAM_NAMES
 from .encode import FEATURE_LABELS, FEATURES, LAYOUT, encode_kernel
@@ -125,7 +125,6 @@ class Phat(Game):
 
 
 def _check_hands(hands) -> np.ndarray:
-    if isinstance(hands, str) or len(hands) != N_SEATS:
-        raise ValueError(f"hands must be a list of 4 hand strings (seats 0..3), got {hands!r}")
+    hands = check_hand_list(hands, N_SEATS)
     masks = check_hands([(f"seat {s}", h, 13) for s, h in enumerate(hands)], STANDARD)
     return np.array(masks, dtype=np.uint64)

@@ -12,7 +12,7 @@ from ...cards.notation import format_hand
 from ...checks import check_flag, is_int
 from ...render import hand_text, ljust
 from ...rng import seed_rng
-from ..dealing import check_hands, check_seat
+from ..dealing import check_hand_list, check_hands, check_seat
 from . import rules
 from .constants import (
     AUCTION,
@@ -178,8 +178,7 @@ class Pinochle(Game):
     def _check_deal(self, hands, kitty):
         kitty_mode = self.options.mode == "kitty"
         size = 11 if kitty_mode else 12
-        if hands is None or isinstance(hands, str) or len(hands) != 4:
-            raise ValueError("hands must be a list of 4 hand strings (seats 0..3)")
+        hands = check_hand_list(hands, 4)
         if kitty_mode and kitty is None:
             raise ValueError("kitty mode needs kitty= (4 cards)")
         if not kitty_mode and kitty:

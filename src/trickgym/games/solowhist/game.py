@@ -12,7 +12,7 @@ from ...cards.notation import format_card, parse_card
 from ...checks import check_flag, check_int
 from ...render import card_label, ljust
 from ...rng import seed_rng
-from ..dealing import check_hands, check_seat
+from ..dealing import check_hand_list, check_hands, check_seat
 from . import rules
 from .constants import (
     AUCTION,
@@ -185,8 +185,7 @@ def auction_string(record) -> str:
 
 def _pack_for(hands, dealer: int, turn_up) -> np.ndarray:
     """A pack that deals ``hands`` 3-3-3-3-1 from eldest, ``turn_up`` last."""
-    if isinstance(hands, str) or len(hands) != N_SEATS:
-        raise ValueError(f"hands must be a list of 4 hand strings (seats 0..3), got {hands!r}")
+    hands = check_hand_list(hands, N_SEATS)
     masks = check_hands([(f"seat {s}", h, 13) for s, h in enumerate(hands)], STANDARD)
     cards = [[c for c in range(52) if masks[s] >> c & 1] for s in range(N_SEATS)]
     if turn_up is None:

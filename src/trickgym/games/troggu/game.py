@@ -12,7 +12,7 @@ from ...cards.notation import format_card
 from ...checks import check_int
 from ...render import ljust
 from ...rng import seed_rng
-from ..dealing import check_hands, check_seat
+from ..dealing import check_hand_list, check_hands, check_seat
 from . import rules
 from .constants import (
     AUCTION,
@@ -120,8 +120,7 @@ class Troggu(Game):
 
     def _check_deal(self, hands, tapp):
         n, h, t = self.n_seats, HAND_SIZE[self.n_seats], TAPP_SIZE[self.n_seats]
-        if hands is None or isinstance(hands, str) or len(hands) != n:
-            raise ValueError(f"hands must be a list of {n} hand strings (seats 0..{n - 1})")
+        hands = check_hand_list(hands, n)
         if tapp is None:
             raise ValueError(f"a deal with given hands needs tapp= ({t} cards)")
         parts = [(f"seat {s}", x, h) for s, x in enumerate(hands)] + [("tapp", tapp, t)]
