@@ -109,11 +109,18 @@ def check_tt_mb(value, name: str = "tt_mb") -> float:
     return check_real(name, value, 0, TT_MB_MAX, above=True)
 
 
-def check_callable(name: str, value, optional: bool = True):
-    """``value`` if it can be called (or ``None`` when ``optional``), else a ``ValueError``."""
+def check_callable(name: str, value, optional: bool = True, args: str | None = None):
+    """``value`` if it can be called (or ``None`` when ``optional``), else a ``ValueError``.
+
+    ``args`` names the call's arguments for the message (``"index, rows"``
+    reads ``on_chunk must be a function on_chunk(index, rows)``).
+    """
     if (value is None and optional) or (value is not None and callable(value)):
         return value
-    raise ValueError(f"{name} must be a function{' or None' if optional else ''}, got {value!r}")
+    call = "" if args is None else f" {name}({args})"
+    raise ValueError(
+        f"{name} must be a function{call}{' or None' if optional else ''}, got {value!r}"
+    )
 
 
 def check_flag(name: str, value) -> bool:

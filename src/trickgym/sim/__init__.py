@@ -210,8 +210,8 @@ def simulate(
     """
     progress = check_flag("progress", progress)
     resume = check_flag("resume", resume)
-    check_callable("on_chunk", on_chunk)
-    check_callable("on_warm_up", on_warm_up)
+    check_callable("on_chunk", on_chunk, args="index, rows")
+    check_callable("on_warm_up", on_warm_up, args="compiled")
     if pack is not None:
         mapped = (
             {"bga": "match", "shuffled": "shuffled"}.get(pack) if isinstance(pack, str) else None
