@@ -197,6 +197,7 @@ def _simulate(args) -> int:
         "progress": not args.quiet,
         "backend": args.backend,
         "scheduler": args.scheduler,
+        "no_workers_timeout": args.no_workers_timeout,
         "on_warm_up": warm_ups.append,
     }
     # The printed summary needs a few columns only, summed chunk by chunk, so a huge
@@ -205,13 +206,19 @@ def _simulate(args) -> int:
     dd = bool(kwargs.get("dd"))
     if dd and summary is not None:
         summary.append("dd_made")
+    try:
+        if args.out:
+            rebuild = {"rebuild": True} if args.rebuild_metadata else {}
+            result = simulate(game, out=args.out, resume=args.resume, **rebuild, **kwargs, **run)
+        else:
+            df = simulate(game, columns=summary, **kwargs, **run)
+    except sim.ClusterLostError as err:  # says what was kept and how to resume
+        print(f"trickgym: error: {err}", file=sys.stderr)
+        return 1
     if args.out:
-        rebuild = {"rebuild": True} if args.rebuild_metadata else {}
-        result = simulate(game, out=args.out, resume=args.resume, **rebuild, **kwargs, **run)
         spec = result.spec
         parts = (read_dataset(args.out, summary, chunks=[i]) for i in range(spec.n_chunks))
     else:
-        df = simulate(game, columns=summary, **kwargs, **run)
         result, spec = None, None
         step = 1 << 20
         parts = (df.iloc[i : i + step] for i in range(0, len(df), step))
@@ -382,6 +389,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--scheduler",
         default=None,
         help="Dask scheduler address, tcp://host:8786 (default: a LocalCluster)",
+    )
+    sim.add_argument(
+        "--no-workers-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="Dask: fail (keeping the chunks done in --out, for --resume) once the cluster "
+        "has had no worker this long (default: 60)",
     )
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=_simulate)

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..checks import check_callable, check_flag, check_int, require_extra
+from ..checks import check_callable, check_flag, check_int, check_real, require_extra
 from ..compiling import NOTICE_AFTER
-from .backends import BACKENDS
+from .backends import BACKENDS, NO_WORKERS_TIMEOUT, ClusterLostError
 from .dataset import check_columns, read_dataset
 from .plan import RunSpec, make_spec, row_dtype, rows_to_frame
 
-__all__ = ["SimulationRun", "read_dataset", "simulate"]
+__all__ = ["ClusterLostError", "SimulationRun", "read_dataset", "simulate"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,7 @@ def simulate(
     rebuild: bool = False,
     backend: str = "local",
     scheduler=None,
+    no_workers_timeout: float | None = None,
     on_chunk=None,
     on_warm_up=None,
     columns: list[str] | None = None,
@@ -151,6 +152,13 @@ def simulate(
         Run chunks in this process, or on a Dask distributed cluster.
     scheduler : str or distributed.Client, optional
         Dask scheduler address (default: a ``LocalCluster``).
+    no_workers_timeout : float, optional
+        Dask: seconds the run waits for a worker when the cluster has none
+        (all died, or none started yet) before it raises
+        :class:`ClusterLostError` (default 60). So does a lost scheduler,
+        or a chunk that killed workers (``KilledWorker``). With ``out=`` the
+        finished chunks are kept and ``resume=True`` with the same settings
+        completes the run, locally or on Dask.
     on_chunk : callable, optional
         ``on_chunk(index, rows)`` after each chunk is done (and written),
         with the chunk's row count.
@@ -225,6 +233,8 @@ def simulate(
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler= is for backend='dask'")
+    if no_workers_timeout is not None:
+        no_workers_timeout = _check_no_workers_timeout(no_workers_timeout, backend)
     if backend == "dask":  # before an output folder is made, so a rerun is not refused
         require_extra("distributed", "dask", "backend='dask' (--backend dask)")
     if resume and out is None:
@@ -253,12 +263,23 @@ def simulate(
         if columns is not None:  # check the names before any deal is played
             _columns(rows_to_frame(spec, np.zeros(0, row_dtype(spec))), columns)
         parts = {}  # by chunk index: Dask yields chunks as they finish
-        for index, rows in _execute(
-            spec, None, "rows", backend, scheduler, threads, progress, on_warm_up
-        ):
-            parts[index] = rows if columns is None else _columns(rows_to_frame(spec, rows), columns)
-            if on_chunk is not None:
-                on_chunk(index, len(rows))
+        chunks = _execute(
+            spec, None, "rows", backend, scheduler, threads, progress, on_warm_up,
+            no_workers_timeout,
+        )  # fmt: skip
+        try:
+            for index, rows in chunks:
+                parts[index] = (
+                    rows if columns is None else _columns(rows_to_frame(spec, rows), columns)
+                )
+                if on_chunk is not None:
+                    on_chunk(index, len(rows))
+        except ClusterLostError as err:
+            raise ClusterLostError(
+                f"{err}. The {len(parts)} of {spec.n_chunks} chunks finished are lost with it "
+                "(no out=): pass out= (CLI: --out) to keep each chunk as it finishes, then "
+                "resume=True (--resume) completes an interrupted run"
+            ) from err.__cause__
         ordered = [parts[i] for i in sorted(parts)]
         if columns is None:
             return rows_to_frame(spec, np.concatenate(ordered))
@@ -266,8 +287,17 @@ def simulate(
     if columns is not None:
         raise ValueError("columns= is for runs without out= (read_dataset reads columns)")
     return _write_dataset(
-        spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up, rebuild
-    )
+        spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up,
+        no_workers_timeout, rebuild,
+    )  # fmt: skip
+
+
+def _check_no_workers_timeout(value, backend: str) -> float:
+    """``no_workers_timeout`` as a finite number of seconds > 0, for a Dask run only."""
+    if backend != "dask":
+        raise ValueError("no_workers_timeout= is for backend='dask'")
+    # > 0: a zero timeout would give up at once, even on a cluster still starting its workers
+    return check_real("no_workers_timeout", value, 0, above=True)
 
 
 def _check_column_list(columns) -> None:
@@ -343,11 +373,16 @@ def _warm_up(spec: RunSpec, progress: bool = True):
     return compiled
 
 
-def _execute(spec, indices, kind, backend, scheduler, threads, progress, on_warm_up=None):
+def _execute(
+    spec, indices, kind, backend, scheduler, threads, progress, on_warm_up=None,
+    no_workers_timeout=None,
+):  # fmt: skip
     """Yield ``(index, result)`` for the chunks ``indices`` (default all), with a progress bar.
 
     The kernels are warmed up first (see :func:`_warm_up`) with ``progress``
     or ``on_warm_up``, which is then called with what the warm-up did.
+    ``no_workers_timeout`` (Dask; default ``NO_WORKERS_TIMEOUT``): see
+    :func:`trickgym.sim.backends.run_dask`.
     """
     from ..progress import progress_bar
     from .backends import run_dask, run_local
@@ -362,14 +397,16 @@ def _execute(spec, indices, kind, backend, scheduler, threads, progress, on_warm
     unit = "deal" if spec.items == "deals" else "match"
     with progress_bar(total=total, unit=unit, unit_scale=True, disable=not progress) as bar:
         if backend == "dask":
-            yield from run_dask(spec, indices, kind, threads, bar.update, scheduler)
+            grace = NO_WORKERS_TIMEOUT if no_workers_timeout is None else no_workers_timeout
+            yield from run_dask(spec, indices, kind, threads, bar.update, scheduler, grace)
         else:
             yield from run_local(spec, indices, kind, threads, bar.update)
 
 
 def _write_dataset(
-    spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up, rebuild=False
-):
+    spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up,
+    no_workers_timeout=None, rebuild=False,
+):  # fmt: skip
     """Run the missing chunks of ``spec`` into the dataset folder ``out``."""
     import pyarrow.parquet as pq
 
@@ -379,13 +416,25 @@ def _write_dataset(
     with Dataset(out, spec, resume, rebuild) as dataset:  # holds the folder's lock to the end
         todo = dataset.missing()
         rows = 0
-        chunks = _execute(spec, todo, "parquet", backend, scheduler, threads, progress, on_warm_up)
-        for index, parquet in chunks:
-            dataset.write(index, parquet)
-            n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
-            rows += n
-            if on_chunk is not None:
-                on_chunk(index, n)
+        chunks = _execute(
+            spec, todo, "parquet", backend, scheduler, threads, progress, on_warm_up,
+            no_workers_timeout,
+        )  # fmt: skip
+        written = 0
+        try:
+            for index, parquet in chunks:
+                dataset.write(index, parquet)
+                written += 1
+                n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
+                rows += n
+                if on_chunk is not None:
+                    on_chunk(index, n)
+        except ClusterLostError as err:
+            kept = spec.n_chunks - len(todo) + written
+            raise ClusterLostError(
+                f"{err}. {kept} of {spec.n_chunks} chunks are kept in {str(out)!r}: finish the "
+                "run with resume=True (CLI: --resume) and the same settings, locally or on Dask"
+            ) from err.__cause__
     return SimulationRun(
         path=str(out),
         spec=spec,

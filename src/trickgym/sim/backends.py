@@ -5,17 +5,48 @@ the chunk's raw rows (numpy records, to be joined into one DataFrame), or
 its Parquet file bytes (for a dataset). Results depend only on the spec and
 the chunk index, never on the backend, so the same run gives byte-identical
 chunk files everywhere.
+
+A Dask run whose cluster can no longer finish it (every worker gone for
+``no_workers_timeout`` seconds, the scheduler gone, a chunk that killed
+workers) raises :class:`ClusterLostError` instead of waiting forever.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 
 from .plan import RunSpec, rows_to_frame, run_chunk_rows
 
-__all__ = ["BACKENDS", "chunk_result", "run_dask", "run_local"]
+__all__ = [
+    "BACKENDS",
+    "NO_WORKERS_TIMEOUT",
+    "ClusterLostError",
+    "chunk_result",
+    "run_dask",
+    "run_local",
+]
 
 BACKENDS = ("local", "dask")
+
+# Seconds a Dask run waits for a worker when its cluster has none (all died, or none
+# started yet) before it fails with ClusterLostError: long enough for a nanny or an
+# autoscaler to bring one back, short enough not to sit idle for good.
+NO_WORKERS_TIMEOUT = 60.0
+_CHECK_EVERY = 1.0  # seconds between asking the scheduler for its workers while none finish
+_ASK_TIMEOUT = 10.0  # seconds the scheduler may take to answer that question
+_NAP = 0.05  # seconds between looks for finished chunks (as_completed polls at 0.1 s itself)
+
+
+class ClusterLostError(RuntimeError):
+    """A Dask run stopped because its cluster could not finish it.
+
+    Every worker was gone for ``no_workers_timeout`` seconds, the client lost
+    its scheduler, or a chunk's task killed too many workers
+    (``KilledWorker``). Chunks already finished are kept in the dataset
+    folder (``out=``); ``resume=True`` with the same settings completes the
+    run, locally or on Dask.
+    """
 
 
 def chunk_result(spec: RunSpec, index: int, kind: str, tick=None):
@@ -104,6 +135,76 @@ def _client(scheduler):
     return Client(scheduler), None, True
 
 
+class _Watch:
+    """Tells when a Dask cluster has had no worker for ``timeout`` seconds.
+
+    The scheduler keeps tasks waiting for a worker forever, so the run asks
+    it (every ``_CHECK_EVERY`` seconds while no chunk finishes) how many
+    worker threads it has. The clock runs from the last sign of a worker (a
+    chunk finished, or a nonzero answer); a scheduler that does not answer
+    gives no such sign. The scheduler drops a worker when its connection
+    closes (a killed process), or after ``distributed.scheduler.worker-ttl``
+    (default 5 minutes) for a machine that vanished without closing it.
+    """
+
+    def __init__(self, client, timeout: float, where: str):
+        self.client, self.timeout, self.where = client, timeout, where
+        self.seen = time.monotonic()
+        self.next_check = self.seen + _CHECK_EVERY
+
+    def alive(self) -> None:
+        """A chunk finished: some worker was there."""
+        self.seen = time.monotonic()
+
+    def check(self) -> None:
+        """Raise :class:`ClusterLostError` once no worker was seen for ``timeout`` seconds."""
+        now = time.monotonic()
+        if now < self.next_check:
+            return
+        try:
+            threads = sum(self.client.nthreads(callback_timeout=_ASK_TIMEOUT).values())
+            problem = ""
+        # Any failure to get an answer (CommClosedError is an OSError; a closed client
+        # raises others) is no sign of a worker: the clock goes on.
+        except Exception as err:
+            threads, problem = 0, f"its scheduler does not answer: {type(err).__name__} {err}; "
+        now = time.monotonic()
+        self.next_check = now + _CHECK_EVERY
+        if threads:
+            self.seen = now
+        elif now - self.seen >= self.timeout:
+            raise ClusterLostError(
+                f"the Dask run stopped: {self.where} has had no worker for "
+                f"{now - self.seen:.0f} s ({problem}no_workers_timeout={self.timeout:g} s)"
+            )
+
+
+def _failed(future, index: int, result, where: str):
+    """The error for a chunk's task that did not finish: lost cluster or the task's own."""
+    from distributed import KilledWorker
+
+    if future.status == "error":
+        _, error, traceback = result
+        if isinstance(error, KilledWorker):
+            return ClusterLostError(
+                f"the Dask run stopped: chunk {index}'s task was on workers of {where} that "
+                f"died ({error}; distributed.scheduler.allowed-failures); if the chunk itself "
+                "kills them (memory), see the workers' logs"
+            )
+        return error.with_traceback(traceback)
+    # Cancelled, not by us: the client lost its scheduler, which dropped every task.
+    reason = " ".join(str(result).split())
+    return ClusterLostError(f"the Dask run stopped: {where} dropped chunk {index} ({reason})")
+
+
+def _address(client) -> str:
+    """``the Dask cluster of scheduler tcp://...``, for messages."""
+    try:
+        return f"the Dask cluster of scheduler {client.scheduler.address}"
+    except AttributeError:  # pragma: no cover - a client without a scheduler rpc
+        return "the Dask cluster"
+
+
 def run_dask(
     spec: RunSpec,
     indices: list[int],
@@ -111,24 +212,33 @@ def run_dask(
     threads: int | None,
     tick: Callable | None,
     scheduler=None,
+    no_workers_timeout: float = NO_WORKERS_TIMEOUT,
 ) -> Iterator[tuple[int, object]]:
     """Run the chunks on a Dask cluster and yield them as they finish.
 
     ``scheduler`` is an address (``"tcp://host:8786"``), a ``Client``, or
     ``None`` for a ``LocalCluster`` of one single-threaded worker process
     per core. At most two chunks per worker thread are in flight, so memory
-    stays bounded by the chunk size.
+    stays bounded by the chunk size. Raises :class:`ClusterLostError` when
+    the cluster has had no worker for ``no_workers_timeout`` seconds, when
+    the client loses the scheduler, or on ``KilledWorker``; the chunks
+    yielded before are complete.
     """
     import uuid
+    from concurrent.futures import CancelledError  # what distributed cancels with
 
     from distributed import as_completed
 
     client, cluster, owned = _client(scheduler)
     token = uuid.uuid4().hex[:12]  # task keys unique to this run on a shared cluster
+    where = "the local Dask cluster" if cluster is not None else _address(client)
     try:
         slots = max(1, 2 * sum(client.nthreads().values()))
         pending = list(indices)[::-1]
-        running = as_completed()
+        # Results are fetched in the background: fetching one whose worker died waits
+        # for it to be recomputed, which must not stop the watch on the workers.
+        running = as_completed(with_results=True)
+        watch = _Watch(client, no_workers_timeout, where)
         index_of = {}
         submitted = {}
 
@@ -141,19 +251,29 @@ def run_dask(
 
         for _ in range(min(slots, len(pending))):
             submit()
-        for future in running:
-            result = future.result()
-            index = index_of.pop(future.key)
-            submitted.pop(future.key)
-            future.release()
-            if tick is not None:
-                start, stop = spec.chunk_range(index)
-                tick(stop - start)
-            if pending:
-                submit()
-            yield index, result
+        while not running.is_empty():
+            batch = running.next_batch(block=False)
+            if not batch:
+                watch.check()
+                time.sleep(_NAP)
+                continue
+            watch.alive()
+            for future, result in batch:
+                index = index_of.pop(future.key)
+                submitted.pop(future.key)
+                if future.status == "error" or isinstance(result, CancelledError):
+                    raise _failed(future, index, result, where)
+                future.release()
+                if tick is not None:
+                    start, stop = spec.chunk_range(index)
+                    tick(stop - start)
+                if pending:
+                    submit()
+                yield index, result
     finally:
-        if submitted:  # interrupted: stop the chunks still queued or running
+        # Interrupted: stop the chunks still queued or running (not through a lost
+        # scheduler, which has dropped them already and would only time out).
+        if submitted and client.status == "running":
             client.cancel(list(submitted.values()))
         if owned:
             client.close()
