@@ -468,13 +468,16 @@ def _worker(conn):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", help="run only cases of this group (game, simulate, env, ...)")
+    parser.add_argument(
+        "--only", help="run only cases of these groups, comma-separated (game,simulate,env,...)"
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
     parser.add_argument("--show", choices=["bad", "all"], default="bad")
     args = parser.parse_args(argv)
 
     table = cases()
-    picked = [i for i, c in enumerate(table) if args.only in (None, c[0])]
+    groups = None if args.only is None else set(args.only.split(","))
+    picked = [i for i, c in enumerate(table) if groups is None or c[0] in groups]
     ctx = mp.get_context("spawn")
     results = {}
     conn = proc = None
