@@ -105,7 +105,10 @@ class TrickEnv(gym.Env):
     illegal_action : ``"terminate"`` or ``"raise"``
         An illegal action ends the episode with reward ``-illegal_penalty``
         and ``info["illegal_action"] = True``, or raises ``ValueError``
-        (the state is then unchanged).
+        (the state is then unchanged). Only an id of the action space can be
+        an illegal move: anything else (``-1``, ``n_actions``, ``2**70``,
+        ``1.5``, ``True``) raises ``ValueError`` in either mode, changing
+        nothing.
     illegal_penalty : float
         See ``illegal_action``.
     rule_options : optional

@@ -23,7 +23,8 @@ Actions
     mask are legal. An illegal action ends the episode for every agent, the
     offender receiving ``-illegal_penalty`` and ``info["illegal_action"] =
     True`` (``illegal_action="raise"`` raises ``ValueError`` instead, with
-    the state unchanged).
+    the state unchanged). An id outside ``0 .. n_actions-1`` (or not an
+    integer) raises ``ValueError`` in either mode, changing nothing.
 
 Rewards and episodes
     One deal per episode, from a new match (as the Gymnasium envs): each

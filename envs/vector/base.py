@@ -214,9 +214,9 @@ class TrickVectorEnv(VectorEnv):
         bidding = check_choice("bidding", bidding, ("learner", "rule"))
         modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
         by_value = {m.value: m for m in modes}  # "NextStep", as gymnasium's make_vec spells it
-        autoreset_mode = check_choice(
-            "autoreset_mode", by_value.get(autoreset_mode, autoreset_mode), modes
-        )
+        if isinstance(autoreset_mode, str):
+            autoreset_mode = by_value.get(autoreset_mode, autoreset_mode)
+        autoreset_mode = check_choice("autoreset_mode", autoreset_mode, modes)
         parallel = check_parallel(parallel)
         copy = check_flag("copy", copy)
         opponents, policies = _split_policies(opponents)
@@ -378,10 +378,12 @@ class TrickVectorEnv(VectorEnv):
         self._wide = tuple(wide)
         self._observations = self._views()
 
-    def _seed(self, seed, which: np.ndarray) -> np.ndarray:
-        """Seed the generators of the envs to reset as ``SyncVectorEnv`` does; ``seed_given``."""
+    def _seed(self, seeds: list, which: np.ndarray) -> np.ndarray:
+        """Seed the generators of the envs to reset as ``SyncVectorEnv`` does; ``seed_given``.
+
+        ``seeds``: one per sub-env (``None``: no seed), from :func:`check_seeds`.
+        """
         n = self.num_envs
-        seeds = check_seeds(seed, n)
         seed_given = np.zeros(n, dtype=bool)
         for i in np.flatnonzero(which):
             s = seeds[i]
@@ -407,8 +409,8 @@ class TrickVectorEnv(VectorEnv):
                     f"options['reset_mask'] must be a bool array of shape ({n},) with a True, "
                     f"got {options['reset_mask']!r}"
                 )
-        check_seeds(seed, n)  # all of them before any generator is reseeded
-        seed_given = self._seed(seed, which)
+        seeds = check_seeds(seed, n)  # all of them before any generator is reseeded
+        seed_given = self._seed(seeds, which)
         # builtin_actions draws from its own generators, seeded from each env's own stream.
         self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
         self._renew_buffers(every_row=bool(which.all()))
