@@ -53,9 +53,7 @@ def params_matrix(game, n_seats: int, options=None) -> np.ndarray:
     if options is None or not isinstance(options, list | tuple):
         options = [options] * n_seats
     if len(options) != n_seats:
-        raise ValueError(
-            f"rule options must be one object or a list of {n_seats}, got {options!r}"
-        )
+        raise ValueError(f"rule options must be one object or a list of {n_seats}, got {options!r}")
     rows = []
     for o in options:
         o = defaults() if o is None else o
