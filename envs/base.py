@@ -22,8 +22,10 @@ from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.agents.registry import make_agent, registered_agents
 
 import trickgym
-from trickgym.checks import as_int, check_int, check_real
+from trickgym.checks import check_int, check_real
 from trickgym.games.obs_features import OBS_MODES, feature_plan, features_space
+
+from .inputs import check_action, check_choice, check_reset_options, check_seed, naming
 
 __all__ = [
     "LegalDiscrete",
@@ -103,7 +105,10 @@ class TrickEnv(gym.Env):
     illegal_action : ``"terminate"`` or ``"raise"``
         An illegal action ends the episode with reward ``-illegal_penalty``
         and ``info["illegal_action"] = True``, or raises ``ValueError``
-        (the state is then unchanged).
+        (the state is then unchanged). Only an id of the action space can be
+        an illegal move: anything else (``-1``, ``n_actions``, ``2**70``,
+        ``1.5``, ``True``) raises ``ValueError`` in either mode, changing
+        nothing.
     illegal_penalty : float
         See ``illegal_action``.
     rule_options : optional
@@ -141,14 +146,9 @@ class TrickEnv(gym.Env):
         obs_mode: str = "dict",
         **options,
     ):
-        if obs_mode not in OBS_MODES:
-            raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(
-                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
-            )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
+        illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
+        render_mode = check_choice("render_mode", render_mode, (None, "ansi"))
         self.illegal_action = illegal_action
         self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0)
         self.game = self.make_game(**options)
@@ -162,12 +162,14 @@ class TrickEnv(gym.Env):
         self._legal_sets_at = kernels.legal_sets_at
         self._observe_at = kernels.observe_at
         self._status_at = kernels.status_at
-        opponents, rule_options = self._resolve_presets(opponents, rule_options)
-        self._kinds, self._agents = self._resolve_opponents(opponents)
+        with naming("opponents"):
+            opponents, rule_options = self._resolve_presets(opponents, rule_options)
+            self._kinds, self._agents = self._resolve_opponents(opponents)
         self._oracle = oracle_flag(self._kinds)  # None: the play loop links no solver
         from trickgym.agents.rule import params_matrix
 
-        self._params = params_matrix(self.game, n, rule_options)
+        with naming("rule_options"):
+            self._params = params_matrix(self.game, n, rule_options)
         self.action_space = LegalDiscrete(self.game.n_actions, self._current_mask)
         self.obs_mode = obs_mode
         if obs_mode == "features":
@@ -276,7 +278,14 @@ class TrickEnv(gym.Env):
             self.game.kernels.next_deal_at(self._array, 0)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Start a new episode (by default a freshly dealt hand); return ``(obs, info)``."""
+        """Start a new episode (by default a freshly dealt hand); return ``(obs, info)``.
+
+        ``seed``: ``None`` or ``0 .. 2**64-1`` (numpy integers too); the env
+        takes no ``options`` (``None`` or ``{}``).
+        """
+        # Checked before gymnasium reseeds: it would take True as seed 1.
+        seed = check_seed(seed)
+        check_reset_options(options)
         super().reset(seed=seed)
         draws = self.np_random.integers(0, 2**63, size=self.n_seats, dtype=np.uint64)
         self._agent_rngs[:, 0] = draws
@@ -290,9 +299,10 @@ class TrickEnv(gym.Env):
         """Act for the learning seat, then let the others play until its next turn."""
         if not self._started:
             raise ValueError("call reset() before step() (and after an episode ends)")
-        action = as_int("action", action)
-        in_space = 0 <= action < self.game.n_actions
-        if not in_space or not self._is_legal_at(self._array, 0, action):
+        # Outside the action space is a wrong value, refused in every mode; inside
+        # it, an illegal move follows illegal_action.
+        action = check_action(action, self.game.n_actions)
+        if not self._is_legal_at(self._array, 0, action):
             legal = np.flatnonzero(self.action_masks()).tolist()
             if self.illegal_action == "raise":
                 raise ValueError(f"illegal action {action} for seat {self.seat}; legal: {legal}")

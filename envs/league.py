@@ -21,6 +21,8 @@ import numpy as np
 
 from trickgym.checks import check_int, check_real
 
+from .inputs import check_seed
+
 __all__ = ["League"]
 
 
@@ -47,7 +49,7 @@ class League:
         self.latest_share = check_real("latest_share", latest_share, 0)
         if self.latest_share > 1:
             raise ValueError(f"latest_share must be a probability in [0, 1], got {latest_share!r}")
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
         self.snapshots: list = []
         self.current = -1  # index of the snapshot that plays now
 

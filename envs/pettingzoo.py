@@ -23,7 +23,8 @@ Actions
     mask are legal. An illegal action ends the episode for every agent, the
     offender receiving ``-illegal_penalty`` and ``info["illegal_action"] =
     True`` (``illegal_action="raise"`` raises ``ValueError`` instead, with
-    the state unchanged).
+    the state unchanged). An id outside ``0 .. n_actions-1`` (or not an
+    integer) raises ``ValueError`` in either mode, changing nothing.
 
 Rewards and episodes
     One deal per episode, from a new match (as the Gymnasium envs): each
@@ -44,11 +45,12 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 import trickgym
-from trickgym.checks import as_int, check_real, require_extra
+from trickgym.checks import check_real, require_extra
 from trickgym.games.obs_features import OBS_MODES, feature_plan
 
 from .base import as_space_values, box_scalar_keys
 from .base import observation_space as dict_space
+from .inputs import check_action, check_choice, check_reset_options, check_seed
 
 require_extra("pettingzoo", "pettingzoo", "trickgym.envs.pettingzoo")
 from pettingzoo import AECEnv  # noqa: E402
@@ -105,17 +107,10 @@ class TrickAECEnv(AECEnv):
         **options,
     ):
         super().__init__()
-        if obs_mode not in OBS_MODES:
-            raise ValueError(f"obs_mode must be one of {OBS_MODES}, got {obs_mode!r}")
-        self.obs_mode = obs_mode
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(
-                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
-            )
+        self.obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
+        game = check_choice("game", game, GAMES)
+        render_mode = check_choice("render_mode", render_mode, (None, "ansi"))
+        illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
         self.game = trickgym.game(game, **options)
         self.metadata = {**self.metadata, "name": f"trickgym_{game}_v0"}
         self.render_mode = render_mode
@@ -141,13 +136,17 @@ class TrickAECEnv(AECEnv):
         self._array = None
         self.np_random, self.np_random_seed = None, None
 
+    def _agent(self, agent) -> str:
+        """``agent`` if it is one of ``possible_agents`` (a ValueError naming them if not)."""
+        return check_choice("agent", agent, tuple(self.possible_agents))
+
     def observation_space(self, agent: str) -> spaces.Space:
         """The ``Dict`` space of ``agent``'s observations."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
         """``Discrete(n_actions)``."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self._agent(agent)]
 
     @property
     def state_view(self) -> trickgym.api.State:
@@ -155,7 +154,13 @@ class TrickAECEnv(AECEnv):
         return trickgym.api.State(self.game, self._array)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new deal (from the seeded generator) and give the turn to its first player."""
+        """Deal a new deal (from the seeded generator) and give the turn to its first player.
+
+        ``seed``: ``None`` or ``0 .. 2**64-1`` (numpy integers too). ``options``:
+        ``None`` or a dict, unused (PettingZoo's ``api_test`` passes one).
+        """
+        seed = check_seed(seed)  # before reseeding: seeding.np_random takes True as 1
+        check_reset_options(options, known=None)
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         draw = self.np_random.integers(0, 2**63, dtype=np.uint64)
@@ -173,8 +178,9 @@ class TrickAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict:
         """``agent``'s observation: ``{"observation": {...}, "action_mask": int8[n]}``."""
+        seat = self._seat[self._agent(agent)]
         record = np.zeros(1, dtype=self.game.obs_dtype)
-        self.game.kernels.observe_at(self._array, 0, self._seat[agent], record, 0)
+        self.game.kernels.observe_at(self._array, 0, seat, record, 0)
         if self.obs_mode == "features":
             seen = self._features.observe(self.game, record, placeholder=False)
             return {"observation": seen["features"], "action_mask": seen["action_mask"]}
@@ -194,11 +200,12 @@ class TrickAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        # Outside the action space: refused in every mode, before anything changes.
+        a = check_action(action, self.game.n_actions)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         kernels = self.game.kernels
-        a = as_int("action", action)
-        if not (0 <= a < self.game.n_actions and kernels.is_legal_at(self._array, 0, a)):
+        if not kernels.is_legal_at(self._array, 0, a):
             cards, calls = kernels.legal_sets_at(self._array, 0)
             legal = np.flatnonzero(self.game.action_mask(cards, calls)).tolist()
             if self.illegal_action == "raise":

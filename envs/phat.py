@@ -7,6 +7,7 @@ import numpy as np
 from trickgym.games.phat.encode import OBS_SHAPES
 
 from .base import TrickEnv
+from .inputs import check_choice
 
 __all__ = ["PhatEnv"]
 
@@ -55,9 +56,7 @@ class PhatEnv(TrickEnv):
     obs_shapes = OBS_SHAPES
 
     def __init__(self, seat: int = 0, opponents="random", episode: str = "deal", **kwargs):
-        if episode not in ("deal", "game"):
-            raise ValueError(f"episode must be 'deal' or 'game', got {episode!r}")
-        self.episode = episode
+        self.episode = check_choice("episode", episode, ("deal", "game"))
         self._match_live = False  # a match is under way that a "deal" episode continues
         super().__init__(seat=seat, opponents=opponents, **kwargs)
 

@@ -20,6 +20,8 @@ from gymnasium.vector import AutoresetMode
 
 from trickgym.checks import require_extra
 
+from .inputs import check_actions, check_seed
+
 require_extra("stable_baselines3", "train", "trickgym.envs.sb3")
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
@@ -47,6 +49,7 @@ class SB3VecEnv(VecEnv):
         for fixed in ("obs_mode", "autoreset_mode"):
             if fixed in kwargs:
                 raise ValueError(f"SB3VecEnv sets {fixed} itself; got {fixed}={kwargs[fixed]!r}")
+        seed = check_seed(seed)
         self.vec = gym.make_vec(
             env_id, num_envs=num_envs, vectorization_mode="vector_entry_point",
             obs_mode="features", autoreset_mode=AutoresetMode.SAME_STEP, **kwargs,
@@ -58,7 +61,7 @@ class SB3VecEnv(VecEnv):
 
     def seed(self, seed: int | None = None):
         """Seed the next reset: sub-env ``i`` gets ``seed + i``."""
-        self._first_seed = seed
+        self._first_seed = check_seed(seed)
         return [None if seed is None else seed + i for i in range(self.num_envs)]
 
     def reset(self) -> np.ndarray:
@@ -69,8 +72,11 @@ class SB3VecEnv(VecEnv):
         return obs["features"]
 
     def step_async(self, actions: np.ndarray) -> None:
-        """Keep the actions for :meth:`step_wait`."""
-        self._actions = np.asarray(actions).reshape(self.num_envs).astype(np.int64)
+        """Keep the actions for :meth:`step_wait` (checked now: ids of the action space)."""
+        actions = np.asarray(actions)
+        if actions.shape == (self.num_envs, 1):  # a policy's (n, 1) column
+            actions = actions.reshape(self.num_envs)
+        self._actions = check_actions(actions, self.num_envs, self.vec.game.n_actions)
 
     def step_wait(self):
         """``(features, rewards, dones, infos)`` in SB3's convention."""

@@ -143,14 +143,15 @@ def test_env_step_refuses_non_integer_actions(action):
 
 
 @pytest.mark.parametrize("action", [2**70, np.uint64(2**64 - 1), 66, -1])
-def test_env_step_out_of_space_is_illegal_and_named_as_given(action):
-    env = gym.make("trickgym/SoloWhist-v0", seat=0, illegal_action="raise").unwrapped
+@pytest.mark.parametrize("mode", ["raise", "terminate"])
+def test_env_step_out_of_space_is_refused_and_named_as_given(action, mode):
+    """Outside the action space is a wrong value in every mode, not an illegal move (issue 29)."""
+    env = gym.make("trickgym/SoloWhist-v0", seat=0, illegal_action=mode).unwrapped
     env.reset(seed=1)
-    with pytest.raises(ValueError, match=rf"illegal action {int(action)} for seat 0"):
+    state = env.state.array.copy()
+    with pytest.raises(ValueError, match=rf"action must be an integer 0\.\.65, got {int(action)}"):
         env.step(action)
-    env = gym.make("trickgym/SoloWhist-v0", seat=0, illegal_penalty=3).unwrapped
-    env.reset(seed=1)
-    assert env.step(action)[1:4] == (-3.0, True, False)
+    assert same_state(env.state.array, state)
 
 
 def test_env_step_accepts_numpy_and_0d_actions():
@@ -178,7 +179,9 @@ def test_vector_env_names_a_uint64_action_as_given():
         illegal_action="raise",
     )
     envs.reset(seed=1)
-    with pytest.raises(ValueError, match=r"illegal action 18446744073709551615 in sub-env 0"):
+    with pytest.raises(
+        ValueError, match=r"0\.\.65 \(shape \(2,\)\), got 18446744073709551615 for sub-env 0"
+    ):
         envs.step(np.array([2**64 - 1, 52], dtype=np.uint64))
 
 

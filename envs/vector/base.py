@@ -21,11 +21,19 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from trickgym.agents.loops import oracle_flag
 
-from trickgym.checks import check_int
+from trickgym.checks import check_flag, check_int
 from trickgym.forksafe import check_fork_safe
 from trickgym.games.obs_features import feature_plan
 from trickgym.omp import call_keeping_threads
 
+from ..inputs import (
+    check_actions,
+    check_choice,
+    check_num_envs,
+    check_parallel,
+    check_reset_options,
+    check_seeds,
+)
 from . import kernels
 from .hooks import MATCH_GOES_ON, NEW_MATCH
 from .pcg64 import pcg_state
@@ -106,7 +114,7 @@ class TrickVectorEnv(VectorEnv):
     Parameters
     ----------
     num_envs : int
-        Batch size, >= 1.
+        Batch size, ``1 .. MAX_ENVS`` (``2**20``).
     seat, opponents, illegal_action, illegal_penalty, rule_options, **options
         As for the game's single env, except that every opponent must be a
         built-in agent (``"random"``, ``"rule"``, ``"oracle"``): Python agents
@@ -159,6 +167,9 @@ class TrickVectorEnv(VectorEnv):
 
     Actions
         ``action_space.sample()`` draws a legal action for every sub-env.
+        ``step`` takes one integer id ``0 .. n_actions-1`` per sub-env and
+        refuses anything else (``ValueError``, nothing stepped); an illegal
+        id inside that range follows ``illegal_action``.
 
     Seeding
         ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (or with
@@ -199,20 +210,15 @@ class TrickVectorEnv(VectorEnv):
         bidding: str = "learner",
         **options,
     ):
-        num_envs = check_int("num_envs", num_envs, 1)
-        if bidding not in ("learner", "rule"):
-            raise ValueError(f"bidding must be 'learner' or 'rule', got {bidding!r}")
+        num_envs = check_num_envs(num_envs)
+        bidding = check_choice("bidding", bidding, ("learner", "rule"))
         modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
-        autoreset_mode = (
-            AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
-        )
-        if autoreset_mode not in modes:
-            raise ValueError(
-                "autoreset_mode must be AutoresetMode.NEXT_STEP or SAME_STEP, "
-                f"got {autoreset_mode!r}"
-            )
-        if parallel not in (None, True, False):
-            raise ValueError(f"parallel must be None, True or False, got {parallel!r}")
+        by_value = {m.value: m for m in modes}  # "NextStep", as gymnasium's make_vec spells it
+        if isinstance(autoreset_mode, str):
+            autoreset_mode = by_value.get(autoreset_mode, autoreset_mode)
+        autoreset_mode = check_choice("autoreset_mode", autoreset_mode, modes)
+        parallel = check_parallel(parallel)
+        copy = check_flag("copy", copy)
         opponents, policies = _split_policies(opponents)
         # The single env validates seat, opponents, options and rule options for us.
         single = self.single_env_cls(
@@ -235,9 +241,9 @@ class TrickVectorEnv(VectorEnv):
         self.game = single.game
         self.seat = single.seat
         self.n_seats = single.n_seats
-        self.illegal_action = illegal_action
+        self.illegal_action = single.illegal_action
         self.illegal_penalty = single.illegal_penalty
-        self.copy = bool(copy)
+        self.copy = copy
         self.parallel = _default_parallel(n) if parallel is None else parallel
         seats = single.n_seats
         others = [(single.seat + 1 + k) % seats for k in range(seats - 1)]
@@ -372,17 +378,12 @@ class TrickVectorEnv(VectorEnv):
         self._wide = tuple(wide)
         self._observations = self._views()
 
-    def _seed(self, seed, which: np.ndarray) -> np.ndarray:
-        """Seed the generators of the envs to reset as ``SyncVectorEnv`` does; ``seed_given``."""
+    def _seed(self, seeds: list, which: np.ndarray) -> np.ndarray:
+        """Seed the generators of the envs to reset as ``SyncVectorEnv`` does; ``seed_given``.
+
+        ``seeds``: one per sub-env (``None``: no seed), from :func:`check_seeds`.
+        """
         n = self.num_envs
-        if seed is None:
-            seeds = [None] * n
-        elif isinstance(seed, int | np.integer) and not isinstance(seed, bool):
-            seeds = [int(seed) + i for i in range(n)]
-        elif isinstance(seed, list | tuple) and len(seed) == n:
-            seeds = list(seed)
-        else:
-            raise ValueError(f"seed must be None, an int or a list of {n} ints/None, got {seed!r}")
         seed_given = np.zeros(n, dtype=bool)
         for i in np.flatnonzero(which):
             s = seeds[i]
@@ -400,11 +401,16 @@ class TrickVectorEnv(VectorEnv):
         """
         n = self.num_envs
         which = np.ones(n, dtype=bool)
-        if options and "reset_mask" in options:
+        options = check_reset_options(options, ("reset_mask",))
+        if "reset_mask" in options:
             which = np.asarray(options["reset_mask"])
             if which.shape != (n,) or which.dtype != np.bool_ or not which.any():
-                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({n},)")
-        seed_given = self._seed(seed, which)
+                raise ValueError(
+                    f"options['reset_mask'] must be a bool array of shape ({n},) with a True, "
+                    f"got {options['reset_mask']!r}"
+                )
+        seeds = check_seeds(seed, n)  # all of them before any generator is reseeded
+        seed_given = self._seed(seeds, which)
         # builtin_actions draws from its own generators, seeded from each env's own stream.
         self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
         self._renew_buffers(every_row=bool(which.all()))
@@ -514,22 +520,16 @@ class TrickVectorEnv(VectorEnv):
         """Act in every sub-env; return ``(obs, rewards, terminated, truncated, infos)``."""
         if not self._started:
             raise ValueError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(
-                f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
-                f"got shape {actions.shape} dtype {actions.dtype}"
-            )
-        given = actions
-        if actions.dtype.kind == "u":  # above the int64 range would wrap to a negative id
-            actions = np.minimum(actions, self.game.n_actions)
-        actions = actions.astype(np.int64, copy=False)
+        # Ids outside the action space are refused in every mode (also where the
+        # action is ignored, awaiting an autoreset); illegal ids inside it follow
+        # illegal_action.
+        actions = check_actions(actions, self.num_envs, self.game.n_actions)
         if self.illegal_action == "raise":
             bad = kernels.first_illegal(self._states, actions, self.game.n_actions, self._autoreset)
             if bad >= 0:
                 legal = np.flatnonzero(self.action_masks()[bad]).tolist()
                 raise ValueError(
-                    f"illegal action {int(given[bad])} in sub-env {bad} for seat "
+                    f"illegal action {int(actions[bad])} in sub-env {bad} for seat "
                     f"{self.seat}; legal: {legal} (no sub-env was stepped)"
                 )
         self._renew_buffers(every_row=True)
@@ -612,4 +612,5 @@ class TrickVectorEnv(VectorEnv):
         """Sub-env ``i``'s full game state (all hands; a copy): for inspection, not the agent."""
         import trickgym
 
+        i = check_int("i", i, 0, self.num_envs - 1)
         return trickgym.api.State(self.game, self._states[i : i + 1].copy())

@@ -100,7 +100,7 @@ def test_illegal_action():
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: tz.env("bridge"), "unknown game 'bridge'"),
+        (lambda: tz.env("bridge"), "game must be 'solowhist', .* or 'pinochle', got 'bridge'"),
         (lambda: tz.env("solowhist", render_mode="human"), "render_mode"),
         (lambda: tz.troggu_env(players=9), "players"),
         (lambda: tz.solowhist_env(unit=0), "unit"),

@@ -184,7 +184,7 @@ def test_dict_observation_spaces_start_at_zero():
 
 
 def test_bad_obs_mode_is_named():
-    with pytest.raises(ValueError, match=r"obs_mode must be one of .*'pixels'"):
+    with pytest.raises(ValueError, match=r"obs_mode must be 'dict' or 'features', got 'pixels'"):
         gym.make("trickgym/Phat-v0", obs_mode="pixels")
 
 
