@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from trickgym.checks import SEED_MAX, check_int
+from trickgym.checks import SEED_MAX, check_choice, check_int
 
 __all__ = [
     "MAX_ENVS",
@@ -35,20 +35,6 @@ __all__ = [
 #: observation records and buffers take 0.8 (Phat) to 3.1 GiB (Pinochle),
 #: more with ``copy=True`` (a second set of observation buffers).
 MAX_ENVS = 2**20
-
-
-def check_choice(name: str, value, choices: tuple):
-    """``value`` if it is one of ``choices`` (names or ``None``), else a ValueError listing them.
-
-    Compared by type as well as value: ``True`` is not ``1``, and a numpy
-    string or array is not a name.
-    """
-    for choice in choices:
-        if value is choice or (type(value) is type(choice) and value == choice):
-            return choice
-    names = [repr(c) for c in choices]
-    allowed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-    raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
 def check_seed(value, name: str = "seed", high: int = SEED_MAX) -> int | None:

@@ -21,6 +21,7 @@ __all__ = [
     "MissingExtraError",
     "as_int",
     "check_callable",
+    "check_choice",
     "check_flag",
     "check_int",
     "check_real",
@@ -121,6 +122,20 @@ def check_callable(name: str, value, optional: bool = True, args: str | None = N
     raise ValueError(
         f"{name} must be a function{call}{' or None' if optional else ''}, got {value!r}"
     )
+
+
+def check_choice(name: str, value, choices: tuple):
+    """``value`` if it is one of ``choices`` (names or ``None``), else a ValueError listing them.
+
+    Compared by type as well as value: ``True`` is not ``1``, and a numpy
+    string or array is not a name.
+    """
+    for choice in choices:
+        if value is choice or (type(value) is type(choice) and value == choice):
+            return choice
+    names = [repr(c) for c in choices]
+    allowed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
 def check_flag(name: str, value) -> bool:
