@@ -87,13 +87,14 @@ def cases():
             add("deal", f"{g}.deal(seed=...)", "seed", v, lambda g=g, v=v: _game(g).deal(seed=v))
         for v in [5, 1.5, [1, 2], "AS", True]:
             add("deal", f"{g}.deal(hands=...)", "hands", v, lambda g=g, v=v: _deal_hands(g, v))
+        seat = "pitcher" if g == "phat" else "dealer"
         for v in [-1, 9, 1.5, "0", True, 2**64]:
             add(
                 "deal",
-                f"{g}.deal(dealer=...)",
-                "dealer",
+                f"{g}.deal({seat}=...)",
+                seat,
                 v,
-                lambda g=g, v=v: _game(g).deal(1, dealer=v),
+                lambda g=g, seat=seat, v=v: _game(g).deal(1, **{seat: v}),
             )
         for v in [-1, 2**70, 1.5, "x", True, None, 10_000]:
             add("state", f"{g} state.apply(...)", "action", v, lambda g=g, v=v: _state(g).apply(v))
@@ -119,7 +120,7 @@ def cases():
         params = {
             unit: COUNT_BAD,
             "seed": SEED_BAD,
-            "first": [*INT_BAD],
+            "first": [v for v in INT_BAD if v != 2**62],  # 2**62 is a valid first deal
             "chunk": COUNT_BAD,
             "threads": [*COUNT_BAD],
             "progress": FLAG_BAD,
@@ -181,7 +182,8 @@ def cases():
             "ismcts": ["iterations", "seed"],
         }.items():
             for name in options:
-                for v in [*COUNT_BAD, None]:
+                # None is each option's documented default
+                for v in SEED_BAD if name == "seed" else COUNT_BAD:
                     add(
                         "agents",
                         f"make_agent({kind!r}, {g}, {name}=...)",
@@ -195,7 +197,7 @@ def cases():
             add(
                 "agents",
                 f"make_agent(..., {g})",
-                "name",
+                "agent",
                 v,
                 lambda g=g, v=v: make_agent(v, _game(g)),
             )
@@ -341,7 +343,7 @@ def _game(g):
 
 
 def _deal_hands(g, hands):
-    return _game(g).deal(1, hands=hands, dealer=0)
+    return _game(g).deal(1, hands=hands, **{"pitcher" if g == "phat" else "dealer": 0})
 
 
 def _state(g):
@@ -373,8 +375,8 @@ def _act_other_game(kind, g, other):
 
     agent = make_agent(kind, _game(g), **({"samples": 2} if kind == "pimc" else {}))
     state = _game(other).deal(1)
-    seat = state.current_player
-    return agent.act(state.observe(seat), state.legal_action_mask())
+    record = np.zeros(1, dtype=state.game.obs_dtype)
+    return agent.act_record(record, state.legal_action_mask())
 
 
 _DATASET = None
@@ -434,8 +436,13 @@ def _aec_step(g, action):
 
 # --- the worker and the classification ---------------------------------------------------
 def _names(message: str, param: str, value) -> bool:
-    if param not in message:
+    """Whether ``message`` names the parameter (or its singular) and the value (or its bad item)."""
+    words = message.replace("_", " ")
+    stem = param.replace("_", " ")
+    if stem not in words and stem.rstrip("s") not in words:
         return False
+    if isinstance(value, list) and value:
+        return any(_names(message, param, v) for v in value) or repr(value) in message
     if isinstance(value, str):
         return repr(value) in message or (value != "" and value in message)
     texts = {repr(value), str(value)}

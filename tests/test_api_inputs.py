@@ -21,6 +21,7 @@ from trickgym.agents.registry import make_agent
 import trickgym
 from trickgym.analysis import advise_state
 from trickgym.duplicate import seat_score
+from trickgym.sim.dataset import read_dataset
 from trickgym.solvers import card_values, solve
 
 NAN, INF = float("nan"), float("inf")
@@ -104,6 +105,9 @@ def rows():
     add("simulate", "columns", ([], 3, [3], "made"), lambda v: sim(columns=v))
     add("simulate", "on_chunk", ("x", 3, True), lambda v: sim(on_chunk=v))
     add("simulate", "on_warm_up", ("x", 3), lambda v: sim(on_warm_up=v))
+    add("simulate", "out", (5, True, ""), lambda v: sim(out=v))
+    add("read_dataset", "path", (5, None, ""), lambda v: read_dataset(v))
+    add("read_dataset", "partial", (1, "no", None), lambda v: read_dataset("/tmp", partial=v))
     add("simulate", "rule options", ("x", [1, 2]), lambda v: sim(agents="rule", rule_options=v))
     add("simulate[troggu]", "players", (True, 2.5, "5", 2, 9, 2**64),
         lambda v: trickgym.simulate("troggu", deals=2, players=v))  # fmt: skip

@@ -24,6 +24,7 @@ __all__ = [
     "check_choice",
     "check_flag",
     "check_int",
+    "check_path",
     "check_real",
     "check_tt_mb",
     "is_int",
@@ -136,6 +137,15 @@ def check_choice(name: str, value, choices: tuple):
     names = [repr(c) for c in choices]
     allowed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
     raise ValueError(f"{name} must be {allowed}, got {value!r}")
+
+
+def check_path(name: str, value):
+    """``value`` as a path: a non-empty ``str`` or ``os.PathLike``, else a ``ValueError``."""
+    import os
+
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and value):
+        return value
+    raise ValueError(f"{name} must be a folder path (a non-empty str or Path), got {value!r}")
 
 
 def check_flag(name: str, value) -> bool:

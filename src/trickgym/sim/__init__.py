@@ -20,7 +20,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..checks import check_callable, check_flag, check_int, check_real, require_extra
+from ..checks import (
+    check_callable,
+    check_flag,
+    check_int,
+    check_path,
+    check_real,
+    require_extra,
+)
 from ..compiling import NOTICE_AFTER
 from .backends import BACKENDS, NO_WORKERS_TIMEOUT, ClusterLostError
 from .dataset import check_columns, read_dataset
@@ -237,6 +244,8 @@ def simulate(
         no_workers_timeout = _check_no_workers_timeout(no_workers_timeout, backend)
     if backend == "dask":  # before an output folder is made, so a rerun is not refused
         require_extra("distributed", "dask", "backend='dask' (--backend dask)")
+    if out is not None:
+        check_path("out", out)
     if resume and out is None:
         raise ValueError("resume=True needs out= (the dataset folder to complete)")
     check_flag("rebuild", rebuild)

@@ -59,7 +59,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..checks import check_int, is_int
+from ..checks import check_flag, check_int, check_path, is_int
 from .plan import RunSpec, chunk_bounds, count_chunks, spec_from_metadata
 
 __all__ = [
@@ -602,6 +602,8 @@ def read_dataset(
     read are verified first (see the module's notes): a damaged or edited
     folder raises ``ValueError`` saying what is wrong.
     """
+    check_path("path", path)
+    partial = check_flag("partial", partial)
     meta = read_metadata(path)
     layout = _layout(meta)
     files = _chunk_files(Path(path), layout)
