@@ -7,6 +7,12 @@ card the point-trick solver values best on the true deal
 solve runs out of its node budget, the legal action whose rule-agent
 playout from the true state pays its seat most. This module is imported
 only when a loop with an oracle seat is compiled.
+
+A simulation keeps one solver table per deal (later positions hit earlier
+searches), so a decision whose solve would run out of the node budget on a
+fresh table can be settled in a run by what the deal's earlier solves left
+there: asked alone (``act``, a fresh table) it may then differ. Runs stay
+reproducible (the deal's decisions come in the same order every time).
 """
 
 from __future__ import annotations

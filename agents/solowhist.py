@@ -45,7 +45,9 @@ def oracle_action(state, seat, rng, obs, params):
     pays 0). Ties go to the rule agent's action, and so does the decision
     when the solver runs out of its node budget (for any legal call, in the
     auction). Makes a table per call;
-    the simulation loop keeps one per deal (:func:`oracle_move`).
+    the simulation loop keeps one per deal (:func:`oracle_move`), so a decision
+    whose solve reaches the node budget may differ there from this one
+    (see :mod:`trickgym.agents.oracle`).
     """
     return oracle_move(
         state, seat, rng, obs, params, make_table(ORACLE_TABLE_LOG2, ORACLE_NODE_LIMIT)

@@ -1,12 +1,24 @@
 """The Monte Carlo agents as Python objects: ``PIMCAgent`` and ``ISMCTSAgent``.
 
 Both act from the seat's raw observation record (the ``act_record`` hook of
-:mod:`trickgym.agents`), so they see exactly the seat's information set;
-``start_deal`` reseeds them per deal, so a decision depends only on the
-observation and the seed, never on the run's chunking.
+:mod:`trickgym.agents`), so they see exactly the seat's information set.
+
+What a decision depends on: the agent's options and ``seed``, the seed of
+the deal's last ``start_deal``, the observation record, and (Pinochle only)
+the seat's memory of who won the deal's earlier tricks (:mod:`.memory`),
+nothing else. Each decision draws from a generator seeded from the deal's
+seed and the record itself, not from one that earlier decisions advanced,
+and the solver tables, kept for the agent's life to save allocating them,
+are emptied at each decision: a table warm from earlier searches settles
+solves that a cold one abandons at the node budget, which changed the
+action. So one decision replayed alone (``start_deal`` with the deal's
+seed, then ``act_record``) is the one the run made, whatever the object
+searched before, and a run's decisions do not depend on its chunking.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
@@ -79,6 +91,10 @@ class _MonteCarloAgent:
         # runs that name it (simulate, tournaments, play) are reproducible.
         self._own_seed = 0 if seed is None else self.seed
         self.rng = np.array([self.seed], dtype=np.uint64)
+        self._deal_seed = self.seed  # until the first start_deal
+        # The record's fields without the dtype's alignment padding, whose bytes are
+        # whatever the buffer held: the decision's seed hashes the fields alone.
+        self._packed = np.dtype([(f, game.obs_dtype.fields[f][0]) for f in game.obs_dtype.names])
         self.params = params_matrix(game, game.n_seats, rule_options)
         self.template = game.new_match(0)
         self.memory = np.zeros(4, dtype=np.uint64)
@@ -97,9 +113,31 @@ class _MonteCarloAgent:
         raise NotImplementedError
 
     def start_deal(self, seed: int, seat: int) -> None:
-        """Reseed from the deal's derived seed; forget the last deal."""
-        self.rng[0] = mix64(np.uint64(seed) ^ np.uint64(self._own_seed))
+        """Seed the deal's decisions from the deal's derived seed; forget the last deal."""
+        self._deal_seed = int(mix64(np.uint64(seed) ^ np.uint64(self._own_seed)))
+        self.rng[0] = self._deal_seed
         self.memory[:] = 0
+
+    def _start_decision(self, record) -> None:
+        """Make the decision of ``record`` independent of every earlier one.
+
+        Its generator is seeded from the deal's seed and a hash of the
+        record (distinct for every decision of a deal), and the solver
+        tables are emptied if a search used them since the last decision.
+        """
+        fields = np.asarray(record)[:1].astype(self._packed).tobytes()
+        key = int.from_bytes(hashlib.blake2b(fields, digest_size=8).digest(), "little")
+        self.rng[0] = mix64(np.uint64(self._deal_seed) ^ np.uint64(key))
+        if self._dd_table is not None:
+            from trickgym.solvers.dd_search import META_NODES, reset_table
+
+            if self._dd_table[1][META_NODES] > 0:
+                reset_table(self._dd_table)
+        if self._pt_table is not None:
+            from trickgym.solvers.points_search import META_NODES, reset_points_table
+
+            if self._pt_table[1][META_NODES] > 0:
+                reset_points_table(self._pt_table)
 
     def act(self, observation, action_mask) -> int:
         """Monte Carlo agents need the raw record: the loops call :meth:`act_record`."""
@@ -118,14 +156,15 @@ class _MonteCarloAgent:
         update_memory(self.game, record[0], self.memory)
         if len(legal) == 1:
             return int(legal[0])
+        self._start_decision(record)
         if not self._searched(record[0]):
             seat = int(record[0]["seat"])
             return int(self._rule_action(record[0], self.params[seat]["values"], self.rng))
         return int(self._search(record, legal))
 
     def _table(self):
-        """The double-dummy solver's table kept for the agent's life (a token one for games
-        whose card play the point-trick solver values)."""
+        """The double-dummy solver's table, kept for the agent's life and emptied at each
+        decision (a token one for games whose card play the point-trick solver values)."""
         if self._dd_table is None:
             from trickgym.solvers.dd_search import META_NODE_LIMIT, new_table
 
@@ -171,8 +210,11 @@ class PIMCAgent(_MonteCarloAgent):
     ``bid_calibration``, a :class:`.solved_bids.BidCalibration` or its dict,
     default :data:`.solved_bids.CALIBRATION`). Everything else (other games, or the solver
     turned off) is valued by ``rollouts`` rule-agent playouts per action
-    and sample. One solver table of ``tt_mb`` megabytes is kept for the
-    agent's life: its entries stay valid across samples and decisions.
+    and sample. One solver table of ``tt_mb`` megabytes serves the samples
+    of a decision and is emptied before the next, so that the node budget
+    leaves out the same samples whatever was searched before: a decision
+    depends only on the options, the seeds and the observation (module
+    docstring).
     """
 
     def __init__(
@@ -245,7 +287,8 @@ class PIMCAgent(_MonteCarloAgent):
         return check_int("solve_cards", solve_cards, 0, self.game.deck.n_cards)
 
     def _points_table(self):
-        """The point-trick solver's table, kept for the agent's life."""
+        """The point-trick solver's table, kept for the agent's life and emptied at each
+        decision."""
         if self._pt_table is None:
             from trickgym.agents.solved_points import NODE_LIMIT
 
@@ -281,8 +324,14 @@ class PIMCAgent(_MonteCarloAgent):
         ``float64[len(legal)]`` in the order of ``legal``; ``-inf`` for an
         action no sample valued (every solve of it ran out of nodes). Solved
         (double-dummy) where :meth:`_solved` says so, else by rule-agent
-        playouts. Draws from the agent's generator like a decision does.
+        playouts. Seeded and with emptied tables like a decision: the values
+        :meth:`act_record` compares for this record after the same ``start_deal``.
         """
+        self._start_decision(record)
+        return self._values(record, legal)
+
+    def _values(self, record, legal) -> np.ndarray:
+        """:meth:`action_values` drawing from the decision's generator as it stands."""
         from .pimc import MAX_ACTIONS, pimc_values
 
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
@@ -328,7 +377,7 @@ class PIMCAgent(_MonteCarloAgent):
             call = solved_call(self, record)
             if call is not None and call in legal:
                 return int(call)
-        means = self.action_values(record, legal)
+        means = self._values(record, legal)
         if self._solved(rec):
             best = means.max()
             # Ties (the solver often values several cards the same) go to the rule agent's
@@ -359,7 +408,9 @@ class ISMCTSAgent(_MonteCarloAgent):
     other seats act by the rule agent inside the tree as well. Solo Whist
     leaves with at most ``dd_cards`` cards in hand (default
     ``DEFAULT_ISMCTS_DD_CARDS``) are valued by the double-dummy solver
-    instead of a rollout (one ``tt_mb`` table kept for the agent's life).
+    instead of a rollout (one ``tt_mb`` table, emptied at each decision: a
+    decision depends only on the options, the seeds and the observation, as
+    PIMC's).
     """
 
     def __init__(

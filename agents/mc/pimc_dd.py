@@ -5,8 +5,9 @@ Each sampled deal is solved double dummy from the current position
 is the seat's payoff with best play by all four hands afterwards; in the
 auction (and the Abundance trump choice), every legal call's value is the
 payoff of the contract it leads to once the rule agents finish the
-auction, solved from the first lead. One table serves every sample and
-decision: entries are keyed by the whole position and objective.
+auction, solved from the first lead. One table serves every sample of a
+decision: entries are keyed by the whole position and objective (the agent
+empties it before the next decision, see :mod:`.agent`).
 
 Phat is not valued this way: its payoff is card points and phat, not
 tricks of a side fixed by a contract (see the README).

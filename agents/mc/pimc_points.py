@@ -5,8 +5,9 @@ cards: every legal card is valued by the seat's payoff with best play by
 every hand afterwards (:func:`trickgym.agents.solved_points.solved_payoffs`).
 A sample whose solve runs out of the table's node budget is valued by
 rule-agent playouts instead, as every decision above the line is
-(:func:`.pimc.pimc_values`). One table serves every sample and decision:
-entries are keyed by the whole position.
+(:func:`.pimc.pimc_values`). One table serves every sample of a decision
+(entries are keyed by the whole position); the agent empties it before the
+next decision, so that what was searched before never changes a decision.
 """
 
 from __future__ import annotations

@@ -190,7 +190,8 @@ def test_pimc_action_values_follow_its_choice():
     b.start_deal(5, seat)
     values = a.action_values(rec, legal)
     assert values.shape == legal.shape and np.isfinite(values).all()
-    assert b._search(rec, legal) == legal[int(np.argmax(values))]
+    mask = state.legal_action_mask().astype(np.int8)
+    assert b.act_record(rec, mask) == legal[int(np.argmax(values))]
 
 
 def test_fit_gradient_matches_finite_differences():

@@ -9,10 +9,12 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from mc_helpers import CONFIGS, make_game, reach, record_of, twin_states
+from mc_helpers import CONFIGS, make_game, reach, record_of, searched, twin_states
 from trickgym.agents import python_action
+from trickgym.agents.loops import act
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent, make_mc_agent
 from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
+from trickgym.agents.rule import params_matrix
 
 import trickgym
 
@@ -35,6 +37,66 @@ def test_decision_ignores_hidden_cards(kind, name, opts):
         agent.memory[:] = memory
         decisions.append(python_action(agent, game, array, 0, seat))
     assert decisions[0] == decisions[1]
+
+
+def tight(agent):
+    """``agent`` with node budgets small enough that cold solves run out of them: where a
+    table warm from earlier searches would settle them and change the decision."""
+    from trickgym.solvers.points_search import META_NODE_LIMIT
+
+    agent.node_limit = 20_000  # Solo Whist's double-dummy solves (PIMC and ISMCTS leaves)
+    if isinstance(agent, PIMCAgent) and agent.game.solver == "points":
+        agent._points_table()[1][META_NODE_LIMIT] = 3_000
+    return agent
+
+
+def decisions_in_a_run(game, agent, want):
+    """At least ``want`` searched decisions of ``agent``, asked as a run asks them: one seat
+    per deal, every decision of that seat in order (rule agents make the moves), whole deals
+    so that the endgames' solves are among them.
+
+    Each is ``(deal seed, seat, state array, seat's memory before, action)``.
+    """
+    params = params_matrix(game, game.n_seats)
+    rng = np.array([1], dtype=np.uint64)
+    scratch = np.empty(1, dtype=game.obs_dtype)
+    out = []
+    for deal in range(40):
+        state = game.deal(seed=deal)
+        seat, seed = deal % game.n_seats, 1000 + deal
+        agent.start_deal(seed, seat)
+        while not state.is_over:
+            p = state.current_player
+            if p == seat:  # every decision of the seat, as a run asks it (memory builds up)
+                memory = agent.memory.copy()
+                action = python_action(agent, game, state.array, 0, seat)
+                if searched(game, state) and state.legal_action_mask().sum() > 1:
+                    out.append((seed, seat, state.array.copy(), memory, action))
+            state.apply(int(act(1, state.array[0], p, rng, scratch, params, None)))
+        if len(out) >= want:
+            return out
+    raise AssertionError(f"fewer than {want} searched decisions")
+
+
+def replayed(agent, game, decision):
+    """The action ``agent`` takes when asked one decision of a run alone."""
+    seed, seat, array, memory, _ = decision
+    agent.start_deal(seed, seat)
+    agent.memory[:] = memory  # Pinochle: who won the earlier tricks, as the seat saw it
+    return python_action(agent, game, array, 0, seat)
+
+
+@pytest.mark.parametrize("kind", list(AGENTS))
+@pytest.mark.parametrize(("name", "opts"), CONFIGS)
+def test_decision_depends_only_on_observation_and_seed(kind, name, opts):
+    """A decision replayed alone, on the object that made the run's decisions (after later
+    ones) and on a fresh one, is the run's: nothing searched before changes it."""
+    game = make_game(name, opts)
+    agent = tight(AGENTS[kind](game, 11))
+    run = decisions_in_a_run(game, agent, 8)
+    actions = [d[-1] for d in run]
+    assert [replayed(agent, game, d) for d in run[::-1]] == actions[::-1]
+    assert [replayed(tight(AGENTS[kind](game, 11)), game, d) for d in run] == actions
 
 
 @pytest.mark.parametrize(

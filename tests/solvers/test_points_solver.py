@@ -93,6 +93,33 @@ def test_equal_answers_with_a_warm_table_and_every_table_size():
     assert [solve(s) for s in states] == cold
 
 
+def test_node_budget_holds_per_call_on_a_table_that_searched_more():
+    """A table's node budget bounds each call: it used to count the table's nodes in all, so
+    once a table had searched that many every later solve ran out (PIMC and the oracle then
+    stopped solving for the rest of their tables' life)."""
+    from trickgym.solvers.points_search import (
+        META_ABORTED,
+        META_NODE_LIMIT,
+        META_NODES,
+        new_points_table,
+        solve_points,
+    )
+
+    game = make("pinochle", {})
+    states = [s for s in (ending(game, seed, 5) for seed in range(6)) if s is not None]
+    table = new_points_table(0.001)  # a few slots: a repeated solve costs about the same
+    values, most = [], 0
+    for s in states:
+        before = table[1][META_NODES]
+        values.append(solve_points(s.array, table))
+        most = max(most, table[1][META_NODES] - before)
+    table[1][META_NODE_LIMIT] = 2 * most
+    for _ in range(3):
+        assert [solve_points(s.array, table) for s in states] == values
+        assert table[1][META_ABORTED] == 0
+    assert table[1][META_NODES] > table[1][META_NODE_LIMIT]  # more than the budget in all
+
+
 def test_budget_and_bad_positions_raise_or_return_none():
     game = make("phat", {})
     state = ending(game, 1, 6)

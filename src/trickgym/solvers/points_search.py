@@ -58,6 +58,9 @@ META_PROBES = 3
 META_TT_STORES = 4
 META_NODE_LIMIT = 5  # node budget per call (0: none)
 META_ABORTED = 6  # 1 once the last call ran out of its budget: its answer is void
+# The node count at which the current call gives up (0: never), set at each call's start:
+# the budget is per call, while the node counter accumulates across calls.
+_META_STOP = 7
 _META_SIZE = 8
 
 _WORDS = 3  # k1, k2, info
@@ -236,7 +239,7 @@ def _probe(stack, d, target, entries, meta, moves, scores):
     """Whether the side can finish with at least ``target`` points from ``stack[d]``."""
     st = stack[d]
     meta[META_NODES] += 1
-    if meta[META_NODE_LIMIT] > 0 and meta[META_NODES] > meta[META_NODE_LIMIT]:
+    if meta[_META_STOP] > 0 and meta[META_NODES] > meta[_META_STOP]:
         meta[META_ABORTED] = 1
         return False
     if protocol.deal_over(st):
@@ -293,6 +296,18 @@ def _probe(stack, d, target, entries, meta, moves, scores):
 
 
 @njit(cache=True)
+def _start_call(meta):
+    """Clear the abort flag and give this call its own node budget.
+
+    Counted from the nodes searched so far, not from zero: the counter
+    accumulates across calls, so a budget compared with it directly ran out
+    for good once a table had searched that many nodes in all.
+    """
+    meta[META_ABORTED] = 0
+    meta[_META_STOP] = meta[META_NODES] + meta[META_NODE_LIMIT] if meta[META_NODE_LIMIT] > 0 else 0
+
+
+@njit(cache=True)
 def _solve_from(stack, table, moves, scores):
     """Exact points the side gains from ``stack[0]`` on; -1 << 20 when out of budget."""
     entries, meta = table
@@ -328,7 +343,7 @@ def solve_points(root, table):
     ``-(1 << 20)`` (and sets ``meta[META_ABORTED]``) when the call ran out
     of the table's node budget.
     """
-    table[1][META_ABORTED] = 0
+    _start_call(table[1])
     stack = np.empty(MAX_DEPTH, dtype=root.dtype)
     moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
@@ -345,7 +360,7 @@ def card_points_values(root, table, out):
     Returns the number of cards valued, or -1 when a solve ran out of the
     table's node budget (``out`` is then incomplete).
     """
-    table[1][META_ABORTED] = 0
+    _start_call(table[1])
     stack = np.empty(MAX_DEPTH, dtype=root.dtype)
     moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
