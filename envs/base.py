@@ -86,6 +86,12 @@ def observation_space(obs_shapes: dict) -> spaces.Dict:
     return spaces.Dict(entries)
 
 
+#: The largest ``illegal_penalty``: past it a reward swamps every payoff (and 1e300
+#: overflows a return's sum) with no use to learning.
+PENALTY_MAX = 1e9
+_METADATA: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+
+
 class TrickEnv(gym.Env):
     """One deal of a trickgym game per episode, from one seat's point of view.
 
@@ -110,7 +116,7 @@ class TrickEnv(gym.Env):
         ``1.5``, ``True``) raises ``ValueError`` in either mode, changing
         nothing.
     illegal_penalty : float
-        See ``illegal_action``.
+        See ``illegal_action``; ``0 .. PENALTY_MAX`` (1e9).
     rule_options : optional
         Settings of built-in rule opponents (the game's ``RuleOptions``):
         one object, or a list with one per seat.
@@ -126,7 +132,11 @@ class TrickEnv(gym.Env):
         The game's table options, validated by the game.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    # An instance property, not a class dict: gymnasium.make checks a class dict's
+    # render_modes itself and calls render_mode.endswith() on whatever it was given
+    # (render_mode=5 ended in AttributeError inside gymnasium); a property leaves the
+    # check to __init__, which names the value and the allowed modes.
+    metadata = property(lambda self: _METADATA, doc="``render_modes`` and ``render_fps``.")
     game_name: ClassVar[str]
     obs_shapes: ClassVar[dict]
 
@@ -150,7 +160,7 @@ class TrickEnv(gym.Env):
         illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
         render_mode = check_choice("render_mode", render_mode, (None, "ansi"))
         self.illegal_action = illegal_action
-        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0)
+        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
         self.game = self.make_game(**options)
         n = self.game.n_seats
         self.seat = check_int("seat", seat, 0, n - 1)

@@ -48,7 +48,7 @@ import trickgym
 from trickgym.checks import check_real, require_extra
 from trickgym.games.obs_features import OBS_MODES, feature_plan
 
-from .base import as_space_values, box_scalar_keys
+from .base import PENALTY_MAX, as_space_values, box_scalar_keys
 from .base import observation_space as dict_space
 from .inputs import check_action, check_choice, check_reset_options, check_seed
 
@@ -115,7 +115,7 @@ class TrickAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": f"trickgym_{game}_v0"}
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0)
+        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
         n = self.game.n_seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}

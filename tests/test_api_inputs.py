@@ -118,7 +118,8 @@ def rows():
 
     add("tournament", "deals", (*counts, None), lambda v: tour(deals=v))
     add("tournament", "deals", (True, 0, 2**62), lambda v: tour(game="phat", deals=v))
-    add("tournament", "agents", ("", "rule,", "nope,rule", None, 3, ["rule"], "rule,rule"),
+    add("tournament", "agents",
+        ("", "rule,", ",rule", "rule,,random", "nope,rule", None, 3, ["rule"], "rule,rule"),
         lambda v: tour(agents=v))  # fmt: skip
     add("tournament", "seed", (True, 2.5, "3", -1, 2**64, None), lambda v: tour(seed=v))
     add("tournament", "threads", (True, 0, 2**64), lambda v: tour(threads=v))

@@ -149,6 +149,11 @@ def tournament(
     _check_run(game, deals, seed)
     check_flag("progress", progress)
     if isinstance(agents, str):
+        if "" in agents.split(","):
+            raise ValueError(
+                f"agents must be comma-separated names such as 'rule,random', got {agents!r} "
+                "(an empty name)"
+            )
         agents = agents.split(",")
     if not isinstance(agents, list | tuple):
         raise ValueError(
