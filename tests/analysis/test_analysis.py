@@ -283,12 +283,9 @@ def test_load_dataset_file_and_folder(whist_rule, tmp_path):
     whist_rule.to_parquet(tmp_path / "one.parquet", index=False)
     one = A.load_dataset(tmp_path / "one.parquet")
     assert len(one) == len(whist_rule)
-    # A simulator run folder: chunks named by index and first deal, and the run's spec.
+    # A simulator run folder (read through read_dataset, which verifies it).
     folder = tmp_path / "run"
-    folder.mkdir()
-    whist_rule.iloc[:1000].to_parquet(folder / "chunk-000000-deals-000000000000.parquet")
-    whist_rule.iloc[1000:].to_parquet(folder / "chunk-000001-deals-000000001000.parquet")
-    (folder / "_trickgym_run.json").write_text('{"game": "solowhist", "n_chunks": 2}')
+    simulate("solowhist", deals=3000, agents="rule", seed=11, chunk=1000, out=folder)
     both = A.load_dataset(folder)
     assert both["deal"].tolist() == whist_rule["deal"].tolist()
     assert both.attrs["metadata"]["_trickgym_run.json"]["game"] == "solowhist"

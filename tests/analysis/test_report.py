@@ -29,12 +29,9 @@ def test_report_of_a_parquet_file(troggu_rows, tmp_path, capsys):
     assert "Tapp" in text and "hf_trumps" in text and "400 deals" in text
 
 
-def test_report_of_a_chunked_folder(troggu_rows, tmp_path, capsys):
+def test_report_of_a_chunked_folder(tmp_path, capsys):
     folder = tmp_path / "run"
-    folder.mkdir()
-    troggu_rows.iloc[:150].to_parquet(folder / "chunk-000000-deals-000000000000.parquet")
-    troggu_rows.iloc[150:].to_parquet(folder / "chunk-000001-deals-000000000150.parquet")
-    (folder / "_trickgym_run.json").write_text('{"game": "troggu", "seed": 2, "n_chunks": 2}')
+    simulate("troggu", deals=400, agents="rule", seed=2, players=4, chunk=150, out=folder)
     out = tmp_path / "r.html"
     assert main(["report", str(folder), "--out", str(out), "--title", "My run"]) == 0
     text = out.read_text()
