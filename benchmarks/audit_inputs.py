@@ -275,6 +275,28 @@ def cases():
             "dataset", f"simulate(out={v!r})", "out", v, lambda v=v: simulate("solowhist", 8, out=v)
         )
 
+    # --- the command line -------------------------------------------------------------
+    cli_bad = ["", "x", "-1", "1.5", "0", str(2**64), str(2**70), "nan", "inf"]
+    for command, base, flags in (
+        ("simulate", ["--game", "solowhist", "--deals", "8", "--quiet"],
+         ["--deals", "--seed", "--threads", "--chunk", "--agents", "--game", "--dealing",
+          "--pack", "--dd-max-nodes", "--backend", "--out"]),
+        ("simulate", ["--game", "troggu", "--deals", "8", "--quiet"], ["--players"]),
+        ("simulate", ["--game", "phat", "--matches", "2", "--quiet"], ["--matches"]),
+        ("tournament", ["--game", "solowhist", "--competitors", "rule,random", "--deals", "2",
+                        "--quiet"], ["--deals", "--seed", "--threads", "--competitors"]),
+        ("advise", ["solowhist", "AKQJ5.K2.A7.9832", "--turn-up", "2S", "--deals", "8"],
+         ["--seat", "--dealer", "--deals", "--seed", "--threads", "--max-nodes", "--play"]),
+    ):  # fmt: skip
+        for flag in flags:
+            name = flag.lstrip("-").replace("-", "_")
+            values = [v for v in cli_bad if not (name in ("seed", "seat", "dealer") and v == "0")]
+            if flag == "--out":  # paths that cannot be a dataset folder
+                values = ["", "/proc/trickgym", "/dev/null", "/dev/null/run"]
+            for v in values:
+                argv = [command, *base, flag, v]
+                add("cli", f"trickgym {command} {flag}", name, v, lambda argv=argv: _cli(argv))
+
     # --- envs -------------------------------------------------------------------------
     for g in GAMES:
         for v in SEED_BAD:
@@ -393,6 +415,27 @@ def _read(name, value):
     return read_dataset(_DATASET, **{name: value})
 
 
+def _cli(argv):
+    """Run the CLI; a non-zero exit becomes a ValueError of what it printed (0: returned)."""
+    import contextlib
+    import io
+
+    from trickgym.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = main(argv)
+        except SystemExit as exit_:
+            code = exit_.code
+    text = err.getvalue()
+    if code in (0, None):
+        return code
+    if "Traceback" in text:
+        raise RuntimeError(text)
+    raise ValueError(text.strip().splitlines()[-1] if text.strip() else f"exit {code}")
+
+
 def _env(g, **kwargs):
     import gymnasium as gym
 
@@ -437,7 +480,7 @@ def _aec_step(g, action):
 # --- the worker and the classification ---------------------------------------------------
 def _names(message: str, param: str, value) -> bool:
     """Whether ``message`` names the parameter (or its singular) and the value (or its bad item)."""
-    words = message.replace("_", " ")
+    words = message.replace("_", " ").replace("-", " ")
     stem = param.replace("_", " ")
     if stem not in words and stem.rstrip("s") not in words:
         return False

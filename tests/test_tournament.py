@@ -22,7 +22,7 @@ def test_rotations_put_every_agent_in_every_seat():
 
 def test_partnerships_swap():
     assert _seatings("pinochle", ["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
-    with pytest.raises(ValueError, match="exactly 2 agents"):
+    with pytest.raises(ValueError, match="must be exactly 2"):
         _seatings("phat", ["a", "b", "c"], 4)
 
 

@@ -179,6 +179,8 @@ def _simulate(args) -> int:
 
     from .analysis import format_phat_summary, phat_summary
 
+    if args.out == "":  # a slip (an unset shell variable): never a silent in-memory run
+        raise ValueError("--out must be a folder path, got ''")
     if args.out:
         _check_writable(args.out)
     if args.resume and not args.out:
