@@ -6,6 +6,7 @@ import os
 
 import pytest
 from pandas.testing import assert_frame_equal
+from run_helpers import local_cluster
 
 from trickgym.sim import read_dataset, simulate
 
@@ -15,12 +16,8 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def cluster():
     """A small in-process cluster: two single-threaded workers."""
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    stack, cluster, client = local_cluster()
+    with stack:
         yield cluster, client
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -10,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from pandas.testing import assert_frame_equal
+from run_helpers import chunk_files, local_cluster
 
 from trickgym.cli import main
 from trickgym.sim import ClusterLostError, backends, read_dataset, simulate
@@ -19,19 +19,11 @@ distributed = pytest.importorskip("distributed")
 RUN = {"deals": 1200, "agents": "random", "seed": 5, "chunk": 30}  # 40 small chunks
 
 
-def chunk_files(out) -> list[str]:
-    return sorted(f for f in os.listdir(out) if f.startswith("chunk-"))
-
-
 @pytest.fixture
 def cluster():
     """An in-process cluster of two single-threaded workers, for this test only."""
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    stack, cluster, client = local_cluster()
+    with stack:
         yield cluster, client
 
 

@@ -13,6 +13,7 @@ import os
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
+from run_helpers import Stop, chunk_files, stop_after
 
 import trickgym.sim.backends as backends
 from trickgym.cli import main
@@ -26,25 +27,6 @@ from trickgym.sim.dataset import (
 )
 
 RUN = {"game": "solowhist", "deals": 400, "agents": "rule", "seed": 3, "chunk": 100}
-
-
-class Stop(Exception):
-    """Raised from a chunk callback to interrupt a run."""
-
-
-def stop_after(n_chunks: int):
-    seen = []
-
-    def on_chunk(index, rows):
-        seen.append(index)
-        if len(seen) == n_chunks:
-            raise Stop
-
-    return on_chunk
-
-
-def chunk_files(path) -> list[str]:
-    return sorted(f for f in os.listdir(path) if f.startswith("chunk-"))
 
 
 def edit_metadata(path, change) -> None:

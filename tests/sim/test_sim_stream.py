@@ -14,30 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
+from run_helpers import Stop, chunk_files, stop_after
 from trickgym.agents import RandomAgent
 
 import trickgym
 from trickgym.sim import SimulationRun, read_dataset, simulate
 from trickgym.sim.dataset import METADATA_NAME, read_metadata
-
-
-class Stop(Exception):
-    """Raised from a chunk callback to interrupt a run."""
-
-
-def stop_after(n_chunks: int):
-    seen = []
-
-    def on_chunk(index, rows):
-        seen.append(index)
-        if len(seen) == n_chunks:
-            raise Stop
-
-    return on_chunk
-
-
-def chunk_files(path) -> list[str]:
-    return sorted(f for f in os.listdir(path) if f.startswith("chunk-"))
 
 
 @pytest.fixture(scope="module")

@@ -575,14 +575,18 @@ class Dataset:
         _write_atomic(self.path / chunk_name(self.spec, index), parquet)
 
 
+def _recorded_chunk_problem(layout, index: int, data: bytes, records: dict | None):
+    """What is wrong with chunk ``index``'s bytes against ``records`` (None: no records kept)."""
+    record = None if records is None else records.get(str(index))
+    if records is not None and record is None:
+        return "is not recorded"
+    return _chunk_problem(layout, index, data, record)
+
+
 def _checked_chunk(path, layout, index: int, file: Path, records: dict | None) -> bytes:
     """Chunk ``index``'s file bytes, verified (``ValueError`` saying what is wrong)."""
     data = file.read_bytes()
-    record = None if records is None else records.get(str(index))
-    if records is not None and record is None:
-        problem = "is not recorded"
-    else:
-        problem = _chunk_problem(layout, index, data, record)
+    problem = _recorded_chunk_problem(layout, index, data, records)
     if problem is not None:
         raise ValueError(
             f"dataset {str(path)!r}: chunk file {file.name} {problem}; resume the run "
@@ -657,11 +661,7 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
     problems, verified, found = [], [], {}
     for index, file in sorted(files.items()):
         data = file.read_bytes()
-        record = None if records is None else records.get(str(index))
-        if records is not None and record is None:
-            problem = "is not recorded"
-        else:
-            problem = _chunk_problem(layout, index, data, record)
+        problem = _recorded_chunk_problem(layout, index, data, records)
         if problem is None and spec is not None:
             problem = _replay_problem(spec, index, data)
         if problem is not None:

@@ -1,0 +1,42 @@
+"""Helpers of the tests that interrupt, resume and inspect dataset runs."""
+
+from __future__ import annotations
+
+import os
+
+
+class Stop(Exception):
+    """Raised from a chunk callback to interrupt a run."""
+
+
+def stop_after(n_chunks: int):
+    """An ``on_chunk`` callback that raises :class:`Stop` after ``n_chunks`` chunks."""
+    seen = []
+
+    def on_chunk(index, rows):
+        seen.append(index)
+        if len(seen) == n_chunks:
+            raise Stop
+
+    return on_chunk
+
+
+def chunk_files(path) -> list[str]:
+    """The chunk file names in a dataset folder, sorted."""
+    return sorted(f for f in os.listdir(path) if f.startswith("chunk-"))
+
+
+def local_cluster():
+    """An in-process Dask cluster of two single-threaded workers and its client."""
+    import contextlib
+
+    import distributed
+
+    stack = contextlib.ExitStack()
+    cluster = stack.enter_context(
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        )
+    )
+    client = stack.enter_context(distributed.Client(cluster))
+    return stack, cluster, client
