@@ -275,6 +275,94 @@ def cases():
             "dataset", f"simulate(out={v!r})", "out", v, lambda v=v: simulate("solowhist", 8, out=v)
         )
 
+    # --- analysis (the notebook functions) --------------------------------------------
+    import trickgym.analysis as A
+
+    frame_takers = [
+        "bid_counts", "bid_success", "declared", "declarer_payoff", "detect_game",
+        "expected_payoff", "failure_counts", "failure_split", "feature_columns",
+        "success_by_position", "seat_position", "html_report", "phat_summary", "race_table",
+        "pitch_frame", "calibration_table",
+    ]  # fmt: skip
+    for name in frame_takers:
+        for v in [None, 5, "rows", [1, 2]]:
+            add(
+                "analysis",
+                f"analysis.{name}(df=...)",
+                "df",
+                v,
+                lambda n=name, v=v: getattr(A, n)(v),
+            )
+    for name in ["bid_counts", "bid_success", "expected_payoff", "failure_counts", "failure_split",
+                 "success_by_position"]:  # fmt: skip
+        for v in ["nope", 5, ["nope"], None]:
+            add(
+                "analysis",
+                f"analysis.{name}(by=...)",
+                "by",
+                v,
+                lambda n=name, v=v: getattr(A, n)(_rows("solowhist"), by=v),
+            )
+    for param, values in {
+        "feature": ["nope", 5, None],
+        "min_count": [-1, 1.5, "1", True],
+        "bins": [-1, 0, "x", 1.5],
+        "drop_missing": FLAG_BAD,
+    }.items():
+        kwargs = {"feature": "hf_trump_len"}
+        for v in values:
+            add(
+                "analysis",
+                f"analysis.success_by_feature({param}=...)",
+                param,
+                v,
+                lambda param=param, v=v, kw=kwargs: A.success_by_feature(
+                    _rows("solowhist"), **{**kw, param: v}
+                ),
+            )
+    for param, values in {
+        "successes": [-1, 1.5, "1", True, 11, math.inf],
+        "trials": [-1, 1.5, "1", True, math.inf],
+        "z": [-1.0, math.nan, math.inf, "1", 0],
+    }.items():
+        for v in values:
+            kwargs = {"successes": 5, "trials": 10, param: v}
+            add(
+                "analysis",
+                f"wilson_interval({param}=...)",
+                param,
+                v,
+                lambda kw=kwargs: A.wilson_interval(**kw),
+            )
+    for v in [None, 5, "", "/nonexistent/folder", True]:
+        add("analysis", "load_dataset(path=...)", "path", v, lambda v=v: A.load_dataset(v))
+    for param, values in {
+        "hand": ["", "ZZZ", 5, None, "AKQJ5.K2.A7"],
+        "seat": [-1, 4, 1.5, "0", True],
+        "deals": COUNT_BAD,
+        "play": NAME_BAD,
+        "seed": SEED_BAD,
+        "turn_up": ["", "ZZ", 52, "1S"],
+    }.items():
+        for v in values:
+            kwargs = {"hand": "AKQJ5.K2.A7.9832", "turn_up": "2S", "deals": 8, param: v}
+            add(
+                "analysis",
+                f"hand_odds(solowhist, {param}=...)",
+                param,
+                v,
+                lambda kw=kwargs: A.hand_odds("solowhist", **kw),
+            )
+    for param, values in {"folds": [0, -1, 1.5, "5", True, 2**70], "title": [5, ["x"]]}.items():
+        for v in values:
+            add(
+                "analysis",
+                f"html_report({param}=...)",
+                param,
+                v,
+                lambda param=param, v=v: A.html_report(_rows("solowhist"), **{param: v}),
+            )
+
     # --- the command line -------------------------------------------------------------
     cli_bad = ["", "x", "-1", "1.5", "0", str(2**64), str(2**70), "nan", "inf"]
     for command, base, flags in (
@@ -413,6 +501,18 @@ def _read(name, value):
         _DATASET = tempfile.mkdtemp() + "/run"
         simulate("solowhist", 64, "rule", chunk=16, out=_DATASET)
     return read_dataset(_DATASET, **{name: value})
+
+
+_ROWS = {}
+
+
+def _rows(g):
+    """A small simulated frame of ``g`` (rule agents), made once per worker."""
+    if g not in _ROWS:
+        from trickgym.sim import simulate
+
+        _ROWS[g] = simulate(g, 300, "rule", seed=1, **GAMES[g])
+    return _ROWS[g]
 
 
 def _cli(argv):

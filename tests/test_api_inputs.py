@@ -15,10 +15,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from trickgym.agents.registry import make_agent
 
 import trickgym
+import trickgym.analysis as A
 from trickgym.analysis import advise_state
 from trickgym.duplicate import seat_score
 from trickgym.sim.dataset import read_dataset
@@ -184,6 +186,29 @@ def rows():
         ("play", ("", "nope", None, 3)),
     ):
         add("advise_state", param, values, lambda v, p=param: advise_state(state(), **{p: v}))
+    rows_ = pd.DataFrame({"contract": ["Solo"], "made": [True], "declarer": [0], "dealer": [1]})
+    for name in ("bid_success", "expected_payoff", "success_by_position", "detect_game",
+                 "declarer_payoff", "feature_columns", "html_report"):  # fmt: skip
+        add(f"analysis.{name}", "df", (None, 5, "rows"), lambda v, n=name: getattr(A, n)(v))
+    for name in ("bid_success", "expected_payoff", "success_by_position", "failure_split"):
+        add(f"analysis.{name}", "by", ("nope", 5, None, ["nope"]),
+            lambda v, n=name: getattr(A, n)(rows_, by=v))  # fmt: skip
+    add("analysis.success_by_feature", "feature", ("nope", 5, None),
+        lambda v: A.success_by_feature(rows_, v))  # fmt: skip
+    add("analysis.success_by_feature", "min_count", (-1, 1.5, "1", True),
+        lambda v: A.success_by_feature(rows_, "made", min_count=v))  # fmt: skip
+    add("analysis.success_by_feature", "drop_missing", (1, "no", None),
+        lambda v: A.success_by_feature(rows_, "made", drop_missing=v))  # fmt: skip
+    add("analysis.wilson_interval", "successes", (-1, 1.5, "1", True, INF, 11),
+        lambda v: A.wilson_interval(v, 10))  # fmt: skip
+    add("analysis.wilson_interval", "trials", (-1, 1.5, "1", True, INF),
+        lambda v: A.wilson_interval(0, v))  # fmt: skip
+    add("analysis.wilson_interval", "z", (-1.0, 0, NAN, INF, "1"),
+        lambda v: A.wilson_interval(5, 10, z=v))  # fmt: skip
+    add("analysis.load_dataset", "path", (None, 5, "", True), lambda v: A.load_dataset(v))
+    add("analysis.html_report", "folds", (0, 1.5, "5", True, 2**70),
+        lambda v: A.html_report(rows_, folds=v))  # fmt: skip
+    add("analysis.html_report", "title", (5, ["x"]), lambda v: A.html_report(rows_, title=v))
     for fn in (solve, card_values):
         name = fn.__name__
         # Checked before the state (in the auction here): the limits are refused first.

@@ -124,7 +124,10 @@ def state_for(game, hand, seat, dealer, turn_up):
             "which fixes the trump suit of Solo and Prop & Cop"
         )
     if isinstance(turn_up, str):
-        up = parse_card(turn_up, STANDARD)
+        try:
+            up = parse_card(turn_up, STANDARD)
+        except ValueError as err:
+            raise ValueError(f"turn_up {turn_up!r}: {err}") from None
     elif is_int(turn_up) and 0 <= turn_up < 52:
         up = int(turn_up)
     else:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "by_columns",
     "declared",
     "declarer_payoff",
     "detect_game",
@@ -22,13 +23,36 @@ __all__ = [
 
 
 def require(df: pd.DataFrame, *columns: str, hint: str = "") -> None:
-    """Raise ``ValueError`` naming the first of ``columns`` missing from ``df``."""
+    """``ValueError`` unless ``df`` is a DataFrame; names the first of ``columns`` missing."""
     if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"expected a pandas DataFrame of simulation rows, got {type(df).__name__}")
+        shown = f"{df!r}"[:60]
+        raise ValueError(
+            f"df must be a pandas DataFrame of simulation rows, got {shown} ({type(df).__name__})"
+        )
     for col in columns:
         if col not in df.columns:
             have = ", ".join(map(str, df.columns))
             raise ValueError(f"column {col!r} missing{hint}; have: {have}")
+
+
+_NO_FRAME = object()
+
+
+def by_columns(by, df=_NO_FRAME, name: str = "by") -> list[str]:
+    """``by`` (one column name or a list of them) as a list, or a ``ValueError`` naming it.
+
+    With ``df``, every name must be one of its columns (the error names ``name``).
+    """
+    cols = [by] if isinstance(by, str) else by
+    if not isinstance(cols, list | tuple) or not all(isinstance(c, str) for c in cols):
+        raise ValueError(f"{name} must be a column name or a list of column names, got {by!r}")
+    if df is not _NO_FRAME:
+        require(df)
+        for col in cols:
+            if col not in df.columns:
+                have = ", ".join(map(str, df.columns))
+                raise ValueError(f"{name}={by!r} names no column of df ({col!r}); have: {have}")
+    return list(cols)
 
 
 def detect_game(df: pd.DataFrame) -> str:
@@ -36,6 +60,7 @@ def detect_game(df: pd.DataFrame) -> str:
 
     Raises ``ValueError`` when the columns match no game.
     """
+    require(df)
     cols = set(df.columns)
     if {"pitcher", "phat_ns"} <= cols:
         return "phat"
@@ -72,6 +97,7 @@ def declarer_payoff(df: pd.DataFrame) -> pd.Series:
     ``score_ew``). Rows of a frame already holding ``declarer_payoff`` (e.g.
     :func:`trickgym.analysis.phat.pitch_frame`) keep it.
     """
+    require(df)
     if "declarer_payoff" in df.columns:
         return df["declarer_payoff"].astype(float)
     require(df, "declarer")
@@ -111,6 +137,7 @@ def seat_position(df: pd.DataFrame) -> pd.Series:
 
 def feature_columns(df: pd.DataFrame) -> list[str]:
     """The hand-feature columns of ``df`` (named ``hf_*``), in frame order."""
+    require(df)
     return [c for c in df.columns if str(c).startswith("hf_")]
 
 

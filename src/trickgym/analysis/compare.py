@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import declared, declarer_payoff, plain_index, require
+from .columns import by_columns, declared, declarer_payoff, plain_index, require
 from .intervals import Z95, newcombe_interval
 
 __all__ = ["compare_payoff", "compare_success"]
@@ -28,10 +28,11 @@ def compare_success(a: pd.DataFrame, b: pd.DataFrame, by="contract", labels=("a"
     contract, with ``freq_diff_pct`` and its interval.
     """
     la, lb = _check_labels(labels)
-    cols = [by] if isinstance(by, str) else list(by)
+    cols = by_columns(by)
     parts = {}
     totals = {}
     for label, df in ((la, a), (lb, b)):
+        by_columns(by, df)
         require(df, *cols, "made", "declarer")
         rows = df[declared(df)]
         grouped = rows.groupby(cols, observed=True)
@@ -69,9 +70,10 @@ def compare_payoff(a: pd.DataFrame, b: pd.DataFrame, by="contract", labels=("a",
     ``diff ± 1.96 sqrt(s_a²/n_a + s_b²/n_b)``.
     """
     la, lb = _check_labels(labels)
-    cols = [by] if isinstance(by, str) else list(by)
+    cols = by_columns(by)
     stats = {}
     for label, df in ((la, a), (lb, b)):
+        by_columns(by, df)
         require(df, *cols, "made", "declarer")
         rows = df.loc[declared(df), cols].assign(payoff=declarer_payoff(df[declared(df)]))
         grouped = rows.groupby(cols, observed=True)["payoff"]

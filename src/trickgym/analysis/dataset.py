@@ -32,9 +32,14 @@ def load_dataset(path, partial: bool = False) -> pd.DataFrame:
     ``partial``. Raises ``ValueError`` for a missing path, a folder without
     Parquet files or a file that is not Parquet.
     """
-    path = Path(path)
+    from ..checks import check_flag, check_path
+
+    path = Path(check_path("path", path))
+    partial = check_flag("partial", partial)
     if not path.exists():
-        raise ValueError(f"dataset {str(path)!r} does not exist: give a .parquet file or a folder")
+        raise ValueError(
+            f"dataset path {str(path)!r} does not exist: give a .parquet file or a folder"
+        )
     metadata = {}
     if path.is_dir():
         for meta in sorted(path.glob("*.json")):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import declared, plain_index, require
+from .columns import by_columns, declared, plain_index, require
 from .intervals import wilson_interval
 
 __all__ = ["FAILURE_COUNTS", "failure_counts", "failure_split", "failure_split_from_counts"]
@@ -38,10 +38,6 @@ FAILURE_COUNTS = (
 )
 
 
-def _as_list(by) -> list:
-    return [by] if isinstance(by, str) else list(by)
-
-
 def failure_counts(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     """Per contract (or ``by`` columns), counts of the declared deals by result and dd verdict.
 
@@ -53,7 +49,7 @@ def failure_counts(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     parts of a run add up (``a.add(b, fill_value=0)``); see
     :func:`failure_split_from_counts`.
     """
-    cols = _as_list(by)
+    cols = by_columns(by, df)
     require(df, *cols, "made", "declarer", "dd_made", hint=" (simulate with dd=True, CLI --dd)")
     rows = df.loc[declared(df), cols].copy()
     made = df.loc[rows.index, "made"].astype(bool).to_numpy()

@@ -9,6 +9,31 @@ __all__ = ["Z95", "mean_interval", "newcombe_interval", "wilson_interval"]
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
+def _counts(name: str, value) -> np.ndarray:
+    """``value`` (a count or an array of counts) as floats, or a ``ValueError`` naming it.
+
+    Counts are whole numbers >= 0 given as numbers (NaN, "not counted", gives
+    NaN): a string, a bool, infinity or 1.5 is a slip upstream, not a count,
+    and would give a plausible interval.
+    """
+    array = np.asarray(value)
+    if array.dtype.kind not in "iuf" or isinstance(value, bool):
+        raise ValueError(f"{name} must be whole numbers >= 0, got {value!r}")
+    array = array.astype(float)
+    counted = array[~np.isnan(array)]
+    if not (
+        np.isfinite(counted).all() and (counted >= 0).all() and (counted == np.round(counted)).all()
+    ):
+        raise ValueError(f"{name} must be whole numbers >= 0, got {value!r}")
+    return array
+
+
+def _z(z) -> float:
+    from ..checks import check_real
+
+    return check_real("z", z, 0, above=True)
+
+
 def wilson_interval(successes, trials, z: float = Z95):
     """Wilson score interval ``(low, high)`` for a binomial proportion.
 
@@ -18,8 +43,11 @@ def wilson_interval(successes, trials, z: float = Z95):
     >>> round(float(low), 4), round(float(high), 4)
     (0.4902, 0.9433)
     """
-    k = np.asarray(successes, dtype=float)
-    n = np.asarray(trials, dtype=float)
+    k = _counts("successes", successes)
+    n = _counts("trials", trials)
+    z = _z(z)
+    if (k > n).any():  # NaN compares False: an uncounted side passes
+        raise ValueError(f"successes must be <= trials, got {successes!r} of {trials!r}")
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         denom = 1 + z**2 / n

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..checks import check_int
 from ..games import game_class
 from . import plots
 from .calibration import calibration_table, out_of_fold_predictions
@@ -271,6 +272,9 @@ def _bid_sections(
 
 def html_report(df: pd.DataFrame, title: str | None = None, folds: int = 5) -> str:
     """The HTML text of the report of ``df`` (rows of ``simulate`` for any game)."""
+    if title is not None and not isinstance(title, str):
+        raise ValueError(f"title must be a string or None, got {title!r}")
+    folds = check_int("folds", folds, 2, 100)
     game = detect_game(df)
     name = game_class(game).title
     title = title or f"trickgym report: {name}"

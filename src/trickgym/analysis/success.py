@@ -10,7 +10,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import declared, declarer_payoff, plain_index, require, seat_position
+from ..checks import check_flag, check_int
+from .columns import (
+    by_columns,
+    declared,
+    declarer_payoff,
+    plain_index,
+    require,
+    seat_position,
+)
 from .intervals import mean_interval, wilson_interval
 
 __all__ = [
@@ -40,10 +48,6 @@ def _rates(grouped, made_col: str = "made") -> pd.DataFrame:
     return plain_index(table)
 
 
-def _as_list(by) -> list:
-    return [by] if isinstance(by, str) else list(by)
-
-
 def _declared_rows(df: pd.DataFrame, cols: list) -> pd.DataFrame:
     """The declared deals' group columns, ``made`` (bool) and the declarer's ``payoff``."""
     mask = declared(df)
@@ -60,7 +64,7 @@ def bid_counts(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     parts of a run add up (``a.add(b, fill_value=0)``), so a huge run can be
     tabled chunk by chunk with :func:`bid_success_from_counts`.
     """
-    cols = _as_list(by)
+    cols = by_columns(by, df)
     require(df, *cols, "made", "declarer")
     grouped = df.groupby(cols, observed=True)
     counts = pd.DataFrame(
@@ -102,7 +106,7 @@ def success_table(df: pd.DataFrame, by) -> pd.DataFrame:
     Rows without a declarer are left out (they have no bid to succeed).
     Adds the declarer's mean payoff ``mean_payoff``.
     """
-    cols = _as_list(by)
+    cols = by_columns(by, df)
     require(df, *cols, "made", "declarer")
     grouped = _declared_rows(df, cols).groupby(cols, observed=True)
     table = _rates(grouped)
@@ -117,8 +121,9 @@ def success_by_position(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     round the table to 0, the dealer (see
     :func:`trickgym.analysis.columns.seat_position`).
     """
+    cols = by_columns(by, df)
     frame = df.assign(position=seat_position(df))
-    return success_table(frame, [*_as_list(by), "position"])
+    return success_table(frame, [*cols, "position"])
 
 
 def feature_bins(values: pd.Series, bins=None) -> pd.Series:
@@ -164,13 +169,17 @@ def success_by_feature(
     is nan or -1 (the simulator's "does not apply", e.g. trump length in a
     Misère).
     """
-    require(df, feature)
+    if not isinstance(feature, str):
+        raise ValueError(f"feature must be a column name, got {feature!r}")
+    by_columns(feature, df, "feature")
+    min_count = check_int("min_count", min_count, 0)
+    drop_missing = check_flag("drop_missing", drop_missing)
     rows = df.loc[declared(df)]
     if drop_missing:
         values = rows[feature]
         rows = rows[values.notna() & (values != -1)]
     frame = rows.assign(**{feature: feature_bins(rows[feature], bins)})
-    table = success_table(frame, [*_as_list(by or []), feature])
+    table = success_table(frame, [*by_columns(by or [], df), feature])
     return table[table["count"] >= min_count]
 
 
@@ -181,7 +190,7 @@ def expected_payoff(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     interval of the mean), ``std``, ``payoff_made`` and ``payoff_set``
     (mean payoff of the made and of the set deals), ``made_pct``.
     """
-    cols = _as_list(by)
+    cols = by_columns(by, df)
     require(df, *cols, "made", "declarer")
     rows = _declared_rows(df, cols)
     grouped = rows.groupby(cols, observed=True)

@@ -44,7 +44,10 @@ def check_hands(parts, deck: Deck, need: str = "needs") -> list[int]:
     for label, hand, size in parts:
         if isinstance(hand, str):
             # Identical copies go to hands in turn: a second "9S" is the other copy.
-            mask = parse_hand(hand, deck, taken=union if deck.copies > 1 else 0)
+            try:
+                mask = parse_hand(hand, deck, taken=union if deck.copies > 1 else 0)
+            except ValueError as err:  # say which hand holds the bad card
+                raise ValueError(f"{label} {hand!r}: {err}") from None
         elif is_int(hand):
             mask = int(hand)
             if mask < 0 or mask >> deck.n_cards:
