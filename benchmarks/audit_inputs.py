@@ -102,6 +102,33 @@ def cases():
             add(
                 "state", f"{g} state.observe(...)", "seat", v, lambda g=g, v=v: _state(g).observe(v)
             )
+        for name, values in {
+            "seed": [-1, 1.5, "x", True, None, 2**64],
+            "num_deals": [0, "x", 1.5, True, 2**70],
+            "dealer": [-2, 9, "x", None, 1.5],
+        }.items():
+            for v in values:
+                add(
+                    "state",
+                    f"{g}.new_match({name}=...)",
+                    name,
+                    v,
+                    lambda g=g, name=name, v=v: _game(g).new_match(**{"seed": 1, name: v}),
+                )
+        for name, values in {
+            "viewer": [-1, 9, "x", 1.5, True],
+            "symbols": FLAG_BAD,
+            "color": FLAG_BAD,
+            "mark_legal": FLAG_BAD,
+        }.items():
+            for v in values:
+                add(
+                    "state",
+                    f"{g}.render({name}=...)",
+                    name,
+                    v,
+                    lambda g=g, name=name, v=v: _game(g).render(_state(g), **{name: v}),
+                )
         for v in [-1, 2**70, 1.5, "x", None]:
             add(
                 "state",

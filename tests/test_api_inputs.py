@@ -209,6 +209,19 @@ def rows():
     add("analysis.html_report", "folds", (0, 1.5, "5", True, 2**70),
         lambda v: A.html_report(rows_, folds=v))  # fmt: skip
     add("analysis.html_report", "title", (5, ["x"]), lambda v: A.html_report(rows_, title=v))
+    for game in GAMES:
+        g = trickgym.game(game, **OPTIONS.get(game, {}))
+        add(f"{game}.new_match", "seed", (-1, 1.5, "x", True, None, 2**64),
+            lambda v, g=g: g.new_match(v))  # fmt: skip
+        add(f"{game}.new_match", "num_deals", (0, "x", 1.5, True, 2**70),
+            lambda v, g=g: g.new_match(1, num_deals=v))  # fmt: skip
+        add(f"{game}.new_match", "dealer", (-2, 9, "x", None, 1.5),
+            lambda v, g=g: g.new_match(1, dealer=v))  # fmt: skip
+        add(f"{game}.render", "state", ("state", None, 5), lambda v, g=g: g.render(v))
+        for param, values in (("viewer", (-1, 9, "x", 1.5, True)), ("symbols", ("no", 1)),
+                              ("color", (5, None)), ("mark_legal", ("x", 0))):  # fmt: skip
+            add(f"{game}.render", param, values,
+                lambda v, g=g, p=param: g.render(g.deal(1), **{p: v}))  # fmt: skip
     for fn in (solve, card_values):
         name = fn.__name__
         # Checked before the state (in the auction here): the limits are refused first.

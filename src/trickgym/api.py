@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import as_int, check_int
+from .checks import SEED_MAX, as_int, check_int
 
 __all__ = ["Game", "SearchDefaults", "State", "validate_options"]
 
@@ -225,6 +225,18 @@ class Game:
         """
         raise NotImplementedError
 
+    def _match_args(self, seed, num_deals, dealer) -> tuple:
+        """``new_match``'s arguments checked before they reach a fixed-width field.
+
+        ``seed`` 0 .. 2**64-1 (as ``np.uint64``), ``num_deals`` None or
+        1 .. 10,000, ``dealer`` -1 or a seat; anything else is a ``ValueError``
+        naming it (a kernel would wrap -1 into a huge seed or fail to type a str).
+        """
+        seed = np.uint64(check_int("seed", seed, 0, SEED_MAX))
+        if num_deals is not None:
+            num_deals = check_int("num_deals", num_deals, 1, 10_000)
+        return seed, num_deals, check_int("dealer", dealer, -1, self.n_seats - 1)
+
     def encode_observation(self, observations, j: int = 0) -> dict[str, np.ndarray]:
         """Array form of ``observations[j]`` (see the game's ``encode`` module)."""
         return self.obs_layout.encode(self.encode_kernel, observations, j)
@@ -249,8 +261,15 @@ class Game:
         hands (an exposed hand stays shown); ``mark_legal`` marks the legal
         cards of the player to move (see ``trickgym.render``).
         """
+        from .checks import check_flag
         from .render import card_label, seat_hand
 
+        if not isinstance(state, State) or state.game.name != self.name:
+            raise ValueError(f"state must be a {self.name} State, got {state!r:.60}")
+        symbols, color = check_flag("symbols", symbols), check_flag("color", color)
+        mark_legal = check_flag("mark_legal", mark_legal)
+        if viewer is not None:
+            viewer = check_int("viewer", viewer, 0, self.n_seats - 1)
         r = state.record
         lines = [self._title(state, symbols, color)]
         for s in range(self.n_seats):

@@ -614,9 +614,10 @@ class PlainWhist(Game):
 
     def new_match(self, seed, num_deals=None, dealer=-1):
         """A one-record state array holding a new match from ``seed``."""
+        seed, num_deals, dealer = self._match_args(seed, num_deals, dealer)
         array = np.zeros(1, dtype=STATE_DTYPE)
         n = self.options.num_deals if num_deals is None else num_deals
-        init_match(array[0], np.uint64(seed), n, dealer)
+        init_match(array[0], seed, n, dealer)
         return array
 
     def deal(self, seed=None, dealer=None) -> State:

@@ -95,9 +95,10 @@ class Phat(Game):
         ``dealer`` here names the first pitcher (-1: random); ``num_deals``
         is ignored (a game lasts until a team reaches the target).
         """
+        seed, _, dealer = self._match_args(seed, num_deals, dealer)
         array = np.zeros(1, dtype=STATE_DTYPE)
         opts = self.options
-        rules.init_match(array[0], np.uint64(seed), opts.target, opts.games_in_match, dealer)
+        rules.init_match(array[0], seed, opts.target, opts.games_in_match, dealer)
         return array
 
     def _title(self, state, symbols, color):

@@ -210,8 +210,9 @@ class Pinochle(Game):
 
     def new_match(self, seed, num_deals=None, dealer=-1):
         """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+        seed, _, dealer = self._match_args(seed, num_deals, dealer)
         array = np.zeros(1, dtype=STATE_DTYPE)
-        rules.init_match(array[0], np.uint64(seed), *self.rule_args(), self.options.target, dealer)
+        rules.init_match(array[0], seed, *self.rule_args(), self.options.target, dealer)
         return array
 
     def _title(self, state, symbols, color):

@@ -123,11 +123,12 @@ class SoloWhist(Game):
 
     def new_match(self, seed, num_deals=None, dealer=-1):
         """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+        seed, num_deals, dealer = self._match_args(seed, num_deals, dealer)
         opts = self.options
         array = np.zeros(1, dtype=STATE_DTYPE)
         rules.init_match(
             array[0],
-            np.uint64(seed),
+            seed,
             opts.unit,
             opts.num_deals if num_deals is None else num_deals,
             opts.always_shuffle,

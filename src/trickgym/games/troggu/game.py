@@ -129,9 +129,10 @@ class Troggu(Game):
 
     def new_match(self, seed, num_deals=None, dealer=-1):
         """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
+        seed, num_deals, dealer = self._match_args(seed, num_deals, dealer)
         array = np.zeros(1, dtype=STATE_DTYPE)
         n_deals = self.options.num_deals if num_deals is None else num_deals
-        rules.init_match(array[0], np.uint64(seed), self.n_seats, n_deals, dealer)
+        rules.init_match(array[0], seed, self.n_seats, n_deals, dealer)
         return array
 
     def _title(self, state, symbols, color):
