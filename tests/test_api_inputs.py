@@ -222,6 +222,15 @@ def rows():
                               ("color", (5, None)), ("mark_legal", ("x", 0))):  # fmt: skip
             add(f"{game}.render", param, values,
                 lambda v, g=g, p=param: g.render(g.deal(1), **{p: v}))  # fmt: skip
+    solowhist = trickgym.game("solowhist")
+    record = np.zeros(1, dtype=solowhist.obs_dtype)
+    for kind in ("pimc", "ismcts", "learnt"):
+        add(f"{kind}.start_deal", "seed", (-1, 1.5, "x", 2**64),
+            lambda v, k=kind: make_agent(k, solowhist).start_deal(v, 0))  # fmt: skip
+        add(f"{kind}.start_deal", "seat", (-1, 4, "x", 1.5),
+            lambda v, k=kind: make_agent(k, solowhist).start_deal(1, v))  # fmt: skip
+        add(f"{kind}.act_record", "action_mask", (np.ones(3, bool), np.ones((2, 2), bool), "x"),
+            lambda v, k=kind: make_agent(k, solowhist).act_record(record, v))  # fmt: skip
     for fn in (solve, card_values):
         name = fn.__name__
         # Checked before the state (in the auction here): the limits are refused first.

@@ -116,7 +116,9 @@ class LearntAgent:
 
     def start_deal(self, seed: int, seat: int) -> None:
         """Reseed the rule agent's generator from the deal's derived seed."""
-        self.rng[0] = mix64(np.uint64(seed) ^ np.uint64(self._own_seed))
+        from trickgym.agents.mc.agent import check_deal_start
+
+        self.rng[0] = mix64(check_deal_start(self.game, seed, seat) ^ np.uint64(self._own_seed))
 
     def act(self, observation, action_mask) -> int:
         """The agent reads the raw record: simulations call :meth:`act_record`."""
@@ -132,12 +134,10 @@ class LearntAgent:
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
-        from trickgym.agents.mc.agent import check_observation
+        from trickgym.agents.mc.agent import check_observation, legal_of_mask
 
         check_observation(self, self.game, record)
-        legal = np.flatnonzero(action_mask)
-        if len(legal) == 0:
-            raise ValueError("no legal action in the mask")
+        legal = legal_of_mask(self.game, action_mask)
         rec = record[0]
         seat = int(rec["seat"])
         rule = int(self._rule_action(rec, self.params[seat]["values"], self.rng))

@@ -22,7 +22,7 @@ import hashlib
 
 import numpy as np
 
-from trickgym.checks import check_flag, check_int, check_real, check_tt_mb
+from trickgym.checks import SEED_MAX, check_flag, check_int, check_real, check_tt_mb
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
 
@@ -50,6 +50,29 @@ DEFAULT_BIDS = "playouts"
 MAX_SAMPLES = 1_000_000
 MAX_ROLLOUTS = 10_000
 MAX_ITERATIONS = 100_000_000
+
+
+def check_deal_start(game, seed, seat) -> np.uint64:
+    """``start_deal``'s arguments checked: the deal's seed (0 .. 2**64-1) and a seat of ``game``."""
+    check_int("seat", seat, 0, game.n_seats - 1)
+    return np.uint64(check_int("seed", seed, 0, SEED_MAX))
+
+
+def legal_of_mask(game, action_mask) -> np.ndarray:
+    """The legal action ids of ``action_mask``, which must be ``game.n_actions`` flags.
+
+    A mask of another length would silently map ids to other actions.
+    """
+    mask = np.asarray(action_mask)
+    if mask.shape != (game.n_actions,) or mask.dtype.kind not in "bui":
+        raise ValueError(
+            f"action_mask must be {game.n_actions} flags (one per action of {game.name}), "
+            f"got {action_mask!r:.80} (shape {mask.shape}, dtype {mask.dtype})"
+        )
+    legal = np.flatnonzero(mask)
+    if len(legal) == 0:
+        raise ValueError("no legal action in the mask")
+    return legal
 
 
 def check_observation(agent, game, record) -> None:
@@ -114,7 +137,8 @@ class _MonteCarloAgent:
 
     def start_deal(self, seed: int, seat: int) -> None:
         """Seed the deal's decisions from the deal's derived seed; forget the last deal."""
-        self._deal_seed = int(mix64(np.uint64(seed) ^ np.uint64(self._own_seed)))
+        seed = check_deal_start(self.game, seed, seat)
+        self._deal_seed = int(mix64(seed ^ np.uint64(self._own_seed)))
         self.rng[0] = self._deal_seed
         self.memory[:] = 0
 
@@ -150,9 +174,7 @@ class _MonteCarloAgent:
         from .memory import update_memory
 
         check_observation(self, self.game, record)
-        legal = np.flatnonzero(action_mask)
-        if len(legal) == 0:
-            raise ValueError("no legal action in the mask")
+        legal = legal_of_mask(self.game, action_mask)
         update_memory(self.game, record[0], self.memory)
         if len(legal) == 1:
             return int(legal[0])
