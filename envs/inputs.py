@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from trickgym.checks import SEED_MAX, check_choice, check_int
+from trickgym.checks import SEED_MAX, check_choice, check_int, check_seed
 
 __all__ = [
     "MAX_ENVS",
@@ -35,13 +35,6 @@ __all__ = [
 #: observation records and buffers take 0.8 (Phat) to 3.1 GiB (Pinochle),
 #: more with ``copy=True`` (a second set of observation buffers).
 MAX_ENVS = 2**20
-
-
-def check_seed(value, name: str = "seed", high: int = SEED_MAX) -> int | None:
-    """``None`` or a seed ``0..high`` as a Python int (numpy integers accepted, bools not)."""
-    if value is None:
-        return None
-    return check_int(name, value, 0, high)
 
 
 def check_seeds(seed, n: int) -> list[int | None]:

@@ -22,7 +22,7 @@ import hashlib
 
 import numpy as np
 
-from trickgym.checks import SEED_MAX, check_flag, check_int, check_real, check_tt_mb
+from trickgym.checks import check_flag, check_int, check_real, check_seed, check_tt_mb
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
 
@@ -55,7 +55,7 @@ MAX_ITERATIONS = 100_000_000
 def check_deal_start(game, seed, seat) -> np.uint64:
     """``start_deal``'s arguments checked: the deal's seed (0 .. 2**64-1) and a seat of ``game``."""
     check_int("seat", seat, 0, game.n_seats - 1)
-    return np.uint64(check_int("seed", seed, 0, SEED_MAX))
+    return np.uint64(check_seed(seed, optional=False))
 
 
 def legal_of_mask(game, action_mask) -> np.ndarray:

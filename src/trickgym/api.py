@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .checks import SEED_MAX, as_int, check_int
+from .checks import as_int, check_int, check_seed
 
 __all__ = ["Game", "SearchDefaults", "State", "validate_options"]
 
@@ -232,7 +232,7 @@ class Game:
         1 .. 10,000, ``dealer`` -1 or a seat; anything else is a ``ValueError``
         naming it (a kernel would wrap -1 into a huge seed or fail to type a str).
         """
-        seed = np.uint64(check_int("seed", seed, 0, SEED_MAX))
+        seed = np.uint64(check_seed(seed, optional=False))
         if num_deals is not None:
             num_deals = check_int("num_deals", num_deals, 1, 10_000)
         return seed, num_deals, check_int("dealer", dealer, -1, self.n_seats - 1)

@@ -26,6 +26,7 @@ __all__ = [
     "check_int",
     "check_path",
     "check_real",
+    "check_seed",
     "check_tt_mb",
     "is_int",
     "require_extra",
@@ -146,6 +147,17 @@ def check_path(name: str, value):
     if isinstance(value, os.PathLike) or (isinstance(value, str) and value):
         return value
     raise ValueError(f"{name} must be a folder path (a non-empty str or Path), got {value!r}")
+
+
+def check_seed(value, name: str = "seed", high: int = SEED_MAX, optional: bool = True):
+    """A seed ``0..high`` as a Python int (numpy integers accepted, bools not), or ``None``.
+
+    The one rule for seeds everywhere (``2**64`` would alias seed 0); with
+    ``optional=False`` a ``None`` is refused too.
+    """
+    if value is None and optional:
+        return None
+    return check_int(name, value, 0, high)
 
 
 def check_flag(name: str, value) -> bool:

@@ -230,12 +230,12 @@ def _check_run(game, deals, seed) -> None:
     The seed must be given: ``None`` would draw a new one for each seating and
     the seatings would no longer replay the same deals.
     """
-    from .checks import SEED_MAX, check_int
+    from .checks import check_int, check_seed
     from .sim.plan import MAX_ITEMS
 
     game_class(game)  # an unknown name is named before the count
     check_int("deals", deals, 1, MAX_ITEMS)
-    check_int("seed", seed, 0, SEED_MAX)
+    check_seed(seed, optional=False)  # a fresh seed per seating would not replay the deals
 
 
 def _seat_rule_options(agents: list, seating: tuple, rule_options):

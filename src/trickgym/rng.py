@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .checks import SEED_MAX, is_int
+from .checks import check_seed
 
 __all__ = ["below", "derive_seed", "fill_shuffled", "mix64", "next_u64", "seed_agents", "seed_rng"]
 
@@ -89,6 +89,4 @@ def seed_rng(seed: int | None) -> int:
     """
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
-    if not is_int(seed) or not 0 <= seed <= SEED_MAX:
-        raise ValueError(f"seed must be a non-negative integer below 2**64, or None, got {seed!r}")
-    return int(seed)
+    return check_seed(seed)
