@@ -157,7 +157,10 @@ def check_seed(value, name: str = "seed", high: int = SEED_MAX, optional: bool =
     """
     if value is None and optional:
         return None
-    return check_int(name, value, 0, high)
+    if not is_int(value) or not 0 <= value <= high:
+        allowed = f"a non-negative integer 0..{high}{', or None' if optional else ''}"
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return operator.index(value)
 
 
 def check_flag(name: str, value) -> bool:
