@@ -13,7 +13,7 @@ __all__ = ["PhatEnv"]
 
 
 class PhatEnv(TrickEnv):
-    """Phat (``shared/rules/phat.md``) from one seat; its partner and opponents are agents.
+    """Phat (``docs/rules/phat.md``) from one seat; its partner and opponents are agents.
 
     ``gymnasium.make("trickgym/Phat-v0", seat=0, opponents="random",
     episode="deal", render_mode=None, illegal_action="terminate",

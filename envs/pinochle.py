@@ -10,7 +10,7 @@ __all__ = ["PinochleEnv"]
 
 
 class PinochleEnv(TrickEnv):
-    """Four-player partnership Pinochle (``shared/rules/pinochle.md``), one hand per episode.
+    """Four-player partnership Pinochle (``docs/rules/pinochle.md``), one hand per episode.
 
     ``gymnasium.make("trickgym/Pinochle-v0", seat=0, opponents="random",
     mode="kitty", ...)``: keyword options are the game's table options

@@ -10,7 +10,7 @@ __all__ = ["TrogguEnv"]
 
 
 class TrogguEnv(TrickEnv):
-    """Troggu (``shared/rules/troggu.md``), one deal per episode, from one seat's point of view.
+    """Troggu (``docs/rules/troggu.md``), one deal per episode, from one seat's point of view.
 
     ``gymnasium.make("trickgym/Troggu-v0", players=5, seat=0,
     opponents="random", render_mode=None, illegal_action="terminate",

@@ -3,7 +3,7 @@
 The suite (``tests/games``, ``tests/envs``, ``tests/agents``, ``tests/sim``)
 checks each behaviour once, over every configuration in :data:`CONFIGS`.
 What differs between the games is written here as data or as one small
-function per game, each taken from the rules files (``shared/rules/*.md``),
+function per game, each taken from the rules files (``docs/rules/*.md``),
 never from the kernels:
 
 - :class:`Config`: the game and its options, the env that plays it, the play

@@ -1,6 +1,6 @@
 """Rule-based Pinochle agent: classic partnership heuristics on the seat's observation.
 
-Rules: ``shared/rules/pinochle.md``. Cards are bits ``12*suit + 2*rank + copy``
+Rules: ``docs/rules/pinochle.md``. Cards are bits ``12*suit + 2*rank + copy``
 (ranks 9 J Q K 10 A, weakest first), so ``card >> 1`` orders the kinds of one
 suit and identical copies compare equal. Every rule reads only the
 ``OBS_DTYPE`` record and works on ``uint64`` card sets without allocating.

@@ -1,4 +1,4 @@
-"""Solo Whist scoring: every worked example of rules/solowhist.md §11 (1-7)."""
+"""Solo Whist scoring: every worked example of docs/rules/solowhist.md §11 (1-7)."""
 
 from __future__ import annotations
 

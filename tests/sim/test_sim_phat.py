@@ -3,7 +3,7 @@
 Determinism (threads, ``first``, seeds) and the dealt pack are checked for
 every game in ``tests/sim``.
 
-The invariants are written from ``shared/rules/phat.md`` (§3 deal, §5
+The invariants are written from ``docs/rules/phat.md`` (§3 deal, §5
 scoring and game end, PH-D1 rotation, PH-D2/D3 muck bonus and carry, §8
 games in a match), independently of the kernels: each row is checked
 against the row before it in the same game.

@@ -3,7 +3,7 @@
 Determinism (threads, chunks, ``first``, seeds), Python agents' deals and
 the dealt pack are checked for every game in ``tests/sim``.
 
-The invariants are written from ``shared/rules/pinochle.md`` (§3 deal, §4
+The invariants are written from ``docs/rules/pinochle.md`` (§3 deal, §4
 auction, §6 meld, §8 scoring), independently of the kernels.
 """
 

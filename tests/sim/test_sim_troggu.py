@@ -3,7 +3,7 @@
 Determinism (threads, chunks, ``first``, seeds), Python agents' deals, the
 dealt pack and the agents' count are checked for every game in ``tests/sim``.
 
-The invariants are written from ``shared/rules/troggu.md`` (§3 deal, §4
+The invariants are written from ``docs/rules/troggu.md`` (§3 deal, §4
 auction, §5 partner, §7 scoring), independently of the kernels.
 """
 

@@ -1,4 +1,4 @@
-"""Whist-family trick kernels against a plain-Python reference (rules/solowhist.md §6)."""
+"""Whist-family trick kernels against a plain-Python reference (docs/rules/solowhist.md §6)."""
 
 from __future__ import annotations
 

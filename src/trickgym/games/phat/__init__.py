@@ -1,4 +1,4 @@
-"""Phat: 4 players in partnerships, trumps set by the pitch, race to 181 (``rules/phat.md``)."""
+"""Phat: 4 players in partnerships, trumps set by the pitch, race to 181 (docs/rules/phat.md)."""
 
 from .game import Phat, PhatOptions
 

@@ -48,7 +48,7 @@ class PhatOptions:
 
 
 class Phat(Game):
-    """Phat as on Board Game Arena (``shared/rules/phat.md``): NS (0, 2) against EW (1, 3)."""
+    """Phat as on Board Game Arena (``docs/rules/phat.md``): NS (0, 2) against EW (1, 3)."""
 
     name = "phat"
     bindings = "trickgym.bindings.phat"

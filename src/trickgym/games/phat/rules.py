@@ -1,6 +1,6 @@
 """Phat rules as numba kernels over one ``STATE_DTYPE`` record.
 
-Section numbers and ``PH-Dn`` refer to ``shared/rules/phat.md``. A match is
+Section numbers and ``PH-Dn`` refer to ``docs/rules/phat.md``. A match is
 one record: games of races to 181, each a run of deals; the kernels stop at
 the end of every deal (``DEAL_OVER``) and ``next_deal`` moves on.
 """

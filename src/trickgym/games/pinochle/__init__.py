@@ -1,4 +1,4 @@
-"""Pinochle: 4-player partnership, single deck, kitty or card exchange (``rules/pinochle.md``)."""
+"""Pinochle: 4-player partnership, single deck, kitty or card exchange (docs/rules/pinochle.md)."""
 
 from .game import Pinochle, PinochleOptions
 

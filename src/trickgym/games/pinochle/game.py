@@ -109,7 +109,7 @@ class PinochleOptions:
 
 
 class Pinochle(Game):
-    """Four-player partnership Pinochle, single deck (``shared/rules/pinochle.md``)."""
+    """Four-player partnership Pinochle, single deck (``docs/rules/pinochle.md``)."""
 
     name = "pinochle"
     bindings = "trickgym.bindings.pinochle"

@@ -1,6 +1,6 @@
 """Pinochle rules as numba kernels over one ``STATE_DTYPE`` record.
 
-Section numbers and ``PN-Dn`` refer to ``shared/rules/pinochle.md``. Legal
+Section numbers and ``PN-Dn`` refer to ``docs/rules/pinochle.md``. Legal
 actions are two words split at ``CALL_BASE`` (64): cards, Pass, trumps and
 the first bids in the low word, the other bids in the high word.
 """

@@ -1,4 +1,4 @@
-"""Solo Whist: 4 players, Prop & Cop to Abundance Declared (``rules/solowhist.md``)."""
+"""Solo Whist: 4 players, Prop & Cop to Abundance Declared (``docs/rules/solowhist.md``)."""
 
 from .game import SoloWhist, SoloWhistOptions
 

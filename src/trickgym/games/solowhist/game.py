@@ -71,7 +71,7 @@ class SoloWhistOptions:
 
 
 class SoloWhist(Game):
-    """Solo Whist as on Board Game Arena (``shared/rules/solowhist.md``)."""
+    """Solo Whist as on Board Game Arena (``docs/rules/solowhist.md``)."""
 
     name = "solowhist"
     bindings = "trickgym.bindings.solowhist"

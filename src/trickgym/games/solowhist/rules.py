@@ -3,7 +3,7 @@
 Kernels assume valid input (the Python API validates and explains); they are
 shared by the game API, the envs, the agents and the simulator, so each rule
 lives here once. Section numbers and ``SW-Dn`` refer to
-``shared/rules/solowhist.md``.
+``docs/rules/solowhist.md``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Troggu: 3 to 8 players, Swiss Tarot pack, Tapp / Solo / Misère (``rules/troggu.md``)."""
+"""Troggu: 3 to 8 players, Swiss Tarot pack, Tapp / Solo / Misère (``docs/rules/troggu.md``)."""
 
 from .game import Troggu, TrogguOptions
 

@@ -61,7 +61,7 @@ class TrogguOptions:
 
 
 class Troggu(Game):
-    """Troggu as on Board Game Arena (``shared/rules/troggu.md``), 3 to 8 players."""
+    """Troggu as on Board Game Arena (``docs/rules/troggu.md``), 3 to 8 players."""
 
     name = "troggu"
     bindings = "trickgym.bindings.troggu"

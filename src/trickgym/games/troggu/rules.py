@@ -1,6 +1,6 @@
 """Troggu rules as numba kernels over one ``STATE_DTYPE`` record.
 
-Section numbers and ``TR-Dn`` refer to ``shared/rules/troggu.md``. Kernels
+Section numbers and ``TR-Dn`` refer to ``docs/rules/troggu.md``. Kernels
 assume valid input; the Python API validates and explains.
 """
 
