@@ -121,10 +121,11 @@ class LearntAgent:
         self.rng[0] = mix64(check_deal_start(self.game, seed, seat) ^ np.uint64(self._own_seed))
 
     def act(self, observation, action_mask) -> int:
-        """The agent reads the raw record: simulations call :meth:`act_record`."""
-        raise ValueError(
-            "LearntAgent acts on the observation record: call act_record(record, mask)"
-        )
+        """The action for ``observation``, the seat's observation record (as
+        :meth:`act_record`; the encoded dict is refused: the rule agent reads the record)."""
+        from trickgym.agents.mc.agent import record_or_refuse
+
+        return self.act_record(record_or_refuse(self, self.game, observation), action_mask)
 
     def action_values(self, record: np.ndarray, rule: int) -> np.ndarray:
         """The network's value of every action (float32[n_actions], payoff points), given

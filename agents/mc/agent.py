@@ -94,6 +94,19 @@ def check_observation(agent, game, record) -> None:
     )
 
 
+def record_or_refuse(agent, game, observation) -> np.ndarray:
+    """``observation`` if it is a record array, else a ``ValueError`` saying how an agent
+    that samples from the raw record is used."""
+    if isinstance(observation, np.ndarray):
+        return observation  # act_record checks its game and shape
+    raise ValueError(
+        f"{type(agent).__name__} acts on the seat's observation record (a one-record array "
+        f"of game.obs_dtype, e.g. from game.kernels.observe_at), got {type(observation).__name__}:"
+        " the encoded dict does not hold all of it. Pass the agent to simulate, tournament or "
+        "an env's opponents, which hand it the record"
+    )
+
+
 class _MonteCarloAgent:
     """Shared plumbing: seeding, the rule fallback, the per-deal memory."""
 
@@ -164,10 +177,14 @@ class _MonteCarloAgent:
                 reset_points_table(self._pt_table)
 
     def act(self, observation, action_mask) -> int:
-        """Monte Carlo agents need the raw record: the loops call :meth:`act_record`."""
-        raise ValueError(
-            f"{type(self).__name__} acts on the observation record: call act_record(record, mask)"
-        )
+        """The action for ``observation``, the seat's observation record (see :meth:`act_record`).
+
+        The agent samples deals from the raw record, which the simulators,
+        tournaments, ``play`` and the envs' opponents hand it (through
+        :meth:`act_record`); the encoded dict (``State.observe``, the
+        Gymnasium observation) does not hold all of it and is refused.
+        """
+        return self.act_record(record_or_refuse(self, self.game, observation), action_mask)
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""

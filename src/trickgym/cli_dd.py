@@ -50,7 +50,6 @@ def add_parser(sub) -> None:
 
 def solve_line(obj: dict, cards: bool = False, tt_mb: float = 32) -> dict:
     """The object of one input line with ``"tricks"`` (and ``"card_values"``) added."""
-    from .cards.notation import format_card
     from .solvers.dd import card_values, solve
 
     if not isinstance(obj, dict):
@@ -70,8 +69,7 @@ def solve_line(obj: dict, cards: bool = False, tt_mb: float = 32) -> dict:
     result = dict(obj)
     result["tricks"] = solve(*args, tt_mb=tt_mb, misere=misere)
     if cards:
-        values = card_values(*args, tt_mb=tt_mb, misere=misere)
-        result["card_values"] = {format_card(c): v for c, v in sorted(values.items())}
+        result["card_values"] = card_values(*args, tt_mb=tt_mb, misere=misere)  # by name
     return result
 
 

@@ -202,6 +202,7 @@ def test_solowhist_dd_values_are_the_solvers_on_the_sampled_deal():
             declarers,
             trick,
             misere=int(s["contract"]) in (3, 6),
+            ids=True,
         )
         won = sum(int(s["tricks_won"][p]) for p in declarers)
         pay = np.zeros(4, dtype=np.int32)

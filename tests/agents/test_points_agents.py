@@ -84,7 +84,7 @@ def test_oracle_plays_a_solver_best_card(name, opts):
         if state is None or len(state.legal_actions()) < 2:
             continue
         seat = state.current_player
-        values = card_values(state)
+        values = card_values(state, ids=True)
         side = _in_side(game, state.record, seat)
         best = max(values.values()) if side else min(values.values())
         obs = np.empty(1, dtype=game.obs_dtype)

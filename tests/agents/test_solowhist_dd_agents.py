@@ -52,6 +52,7 @@ def _exact_payoffs(state):
         declarers,
         [int(c) for c in s["trick_cards"][: int(s["trick_n"])]],
         misere=int(s["contract"]) in (3, 6),
+        ids=True,
     )
     won = sum(int(s["tricks_won"][p]) for p in declarers)
     pay = np.zeros(4, dtype=np.int32)

@@ -287,7 +287,7 @@ def test_cli_prints_one_row_per_call(capsys):
     assert code == 0, out.err
     lines = out.out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
-    rows = lines[start + 1 :]
+    rows = lines[start + 1 : lines.index("", start)]  # the table ends at a blank line
     assert [r[:22].strip() for r in rows] == OPENING
     assert sum("<- best" in r for r in rows) == 1
     assert "16 deals" in lines[0]

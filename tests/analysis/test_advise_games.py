@@ -63,7 +63,14 @@ def test_cli_pinochle(capsys):
     assert code == 0, out.err
     lines = out.out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
-    assert len(lines) - start - 1 == 17 and "mean points" in lines[start]
+    end = lines.index("", start)  # the table ends at a blank line; notes and legend follow
+    assert end - start - 1 == 17
+    # Issue 31: the same mean points on every bid row, printed once; no empty trumps column
+    # and no unsolved column under rule play.
+    assert "mean points" not in lines[start] and "trumps" not in lines[start]
+    assert "unsolved" not in out.out
+    assert any(line.startswith("mean points: ") and "every row but Pass" in line
+               for line in lines[end:])  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- Troggu
@@ -100,7 +107,9 @@ def test_cli_troggu(capsys):
     assert code == 0, out.err
     lines = out.out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
-    assert [r[:22].strip() for r in lines[start + 1 :]] == ["Pass", "Tapp", "Solo"]
+    rows = lines[start + 1 : lines.index("", start)]
+    assert [r[:22].strip() for r in rows] == ["Pass", "Tapp", "Solo"]
+    assert "trumps" not in lines[start] and "unsolved" not in out.out
 
 
 # ---------------------------------------------------------------------------- Phat
@@ -139,4 +148,5 @@ def test_cli_phat(capsys):
     assert code == 0, out.err
     lines = out.out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("contract"))
-    assert [r[:7] for r in lines[start + 1 :]] == ["Pitch S", "Pitch H", "Pitch D", "Pitch C"]
+    rows = lines[start + 1 : lines.index("", start)]
+    assert [r[:7] for r in rows] == ["Pitch S", "Pitch H", "Pitch D", "Pitch C"]

@@ -89,7 +89,7 @@ def test_card_values_agree_with_dds():
             card_name(13 * int(c.suit) + c.rank.value.bit_length() - 3): s
             for c, s in solve_board(deal)
         }
-        got = card_values(hands, strain, leader, [leader, (leader + 2) % 4])
+        got = card_values(hands, strain, leader, [leader, (leader + 2) % 4], ids=True)
         assert {card_name(c): v for c, v in got.items()} == ref
 
 
@@ -142,7 +142,7 @@ def test_card_values_match_minimax(misere):
         declarers = [0, 2] if k % 2 else [rng.randrange(4)]
         hands, trick = play_random_trick_start(rng, hands, leader, k % 4)
         want = reference_card_values(hands, strain, leader, declarers, misere, tuple(trick))
-        got = card_values(hands, strain, leader, declarers, trick=trick, misere=misere)
+        got = card_values(hands, strain, leader, declarers, trick=trick, misere=misere, ids=True)
         assert got == want
 
 
@@ -184,7 +184,7 @@ def test_kernels_callable_from_njit():
     out = np.empty(52, dtype=np.int64)
     total = _sum_of_tricks(np.array(hands, dtype=np.uint64), 1, table, out)
     assert total == sum(solve(hands, "H", leader, [0, 2]) for leader in range(4))
-    want = card_values(hands, "H", 0, [0, 2])
+    want = card_values(hands, "H", 0, [0, 2], ids=True)
     assert {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)} == want
     assert table[1][2] > 0  # nodes counted
 
@@ -354,8 +354,24 @@ def test_solowhist_is_the_double_dummy_count():
         hands = tuple(int(h) for h in r["hands"][:4])
         expected = reference_value(hands, strain, int(r["leader"]), declarers, trick=trick)
         assert solve_state(state) == expected
-        values = state_card_values(state).values()
+        named = state_card_values(state)
+        # Issue 31: named as the game writes its cards, the same values as by id.
+        by_id = state_card_values(state, ids=True)
+        assert named == {game.action_name(c): v for c, v in by_id.items()}
+        values = named.values()
         mover_declares = int(r["to_move"]) in declarers
         assert (max(values) if mover_declares else min(values)) == expected
         checked += 1
     assert checked >= 5
+
+
+def test_card_values_are_named_as_the_inputs_are():
+    """Issue 31: the README's example, by card name (as ``trickgym dd`` writes them)."""
+    hands = ["AKQ2.JT9.8765.43", "JT9.8765.43.AKQ2", "8765.43.AKQ2.JT9", "43.AKQ2.JT9.8765"]
+    after = ["AKQ.JT9.8765.43", *hands[1:]]
+    named = card_values(after, "H", leader=0, declarers=[0, 2], trick=["2S"])
+    assert named == {"9S": 3, "10S": 3, "JS": 3}
+    by_id = card_values(after, "H", leader=0, declarers=[0, 2], trick=["2S"], ids=True)
+    assert by_id == {7: 3, 8: 3, 9: 3}
+    with pytest.raises(ValueError, match="ids must be True or False"):
+        card_values(after, "H", leader=0, declarers=[0, 2], trick=["2S"], ids="yes")

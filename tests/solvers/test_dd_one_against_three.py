@@ -75,9 +75,9 @@ def test_real_play_endings_match_minimax(want_misere):
             made = want <= goal if misere else want >= goal
             assert solve(*position, trick=trick, misere=misere, goal=goal) == made
         cards = reference_card_values(*position, misere, tuple(trick))
-        assert card_values(*position, trick=trick, misere=misere) == cards
+        assert card_values(*position, trick=trick, misere=misere, ids=True) == cards
         goal = 0 if misere else max(cards.values())
-        probes = card_values(*position, trick=trick, misere=misere, goal=goal)
+        probes = card_values(*position, trick=trick, misere=misere, goal=goal, ids=True)
         assert probes == {c: (v <= goal if misere else v >= goal) for c, v in cards.items()}
 
 

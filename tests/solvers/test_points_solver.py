@@ -37,7 +37,7 @@ def _cards(name, opts):
 def _check(game, state):
     cur = side_points_now(game, state.record)
     assert cur + solve(state) == reference_final(game, prepared(game, state.array))
-    values = card_values(state)
+    values = card_values(state, ids=True)
     assert values, "card_values must value every legal card"
     for card, value in values.items():
         child = prepared(game, state.array)
@@ -142,3 +142,14 @@ def test_budget_and_bad_positions_raise_or_return_none():
             with pytest.raises(ValueError, match="Misère"):
                 solve(misere)
             break
+
+
+def test_card_values_are_keyed_by_the_games_card_names():
+    """Issue 31: card names as the game writes them (Troggu's trumps too); ids on request."""
+    game = make("troggu", {"players": 4})
+    state = ending(game, 2, 3)
+    by_id = card_values(state, ids=True)
+    assert by_id and all(isinstance(c, int) for c in by_id)
+    assert card_values(state) == {game.action_name(c): v for c, v in by_id.items()}
+    with pytest.raises(ValueError, match="ids must be True or False, got 1"):
+        card_values(state, ids=1)

@@ -25,7 +25,9 @@ __all__ = [
     "ADVISES_CARDS",
     "CARD_COLUMN",
     "HAS_DD",
+    "MADE",
     "MEAN",
+    "MEAN_MEANS",
     "candidates",
     "outcome",
     "settle",
@@ -34,6 +36,9 @@ __all__ = [
 
 HAS_DD = False
 MEAN = "mean_points"
+# What the CLI table's legend says "made" and the mean column count.
+MADE = "the pitching team takes more phat than the other in the deal"
+MEAN_MEANS = "the pitching team's mean phat (of 80)"
 ADVISES_CARDS = True  # the pitch is a card
 CARD_COLUMN = True  # rows keep the best card of each suit
 

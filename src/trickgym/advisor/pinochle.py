@@ -34,7 +34,9 @@ from .codes import EXACT, PASSED_OUT
 __all__ = [
     "HAS_DD",
     "LEVELS",
+    "MADE",
     "MEAN",
+    "MEAN_MEANS",
     "candidates",
     "declarer_points",
     "outcome",
@@ -44,6 +46,9 @@ __all__ = [
 
 HAS_DD = False
 MEAN = "mean_points"
+# What the CLI table's legend says "made" and the mean column count.
+MADE = "the declaring team's saved meld plus counters reach the bid"
+MEAN_MEANS = "the declaring team's mean points (saved meld plus counters)"
 LEVELS = 16  # bid levels shown (250..400 at the opening)
 
 

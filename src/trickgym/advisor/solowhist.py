@@ -56,9 +56,15 @@ from ..games.solowhist.constants import (
 from ..games.solowhist.rules import apply_action, observe_core
 from .codes import EXACT, PASSED_OUT
 
-__all__ = ["HAS_DD", "candidates", "outcome", "settle", "state_for"]
+__all__ = ["HAS_DD", "MADE", "MEAN_MEANS", "candidates", "outcome", "settle", "state_for"]
 
 HAS_DD = True
+# What the CLI table's legend says "made" and the mean column count.
+MADE = (
+    "the declaring side takes its contract's tricks (a misère: none); a Prop nobody "
+    "accepts is passed out, not played"
+)
+MEAN_MEANS = "the declaring side's mean tricks over the deals counted exactly"
 
 _ANSWER_BITS = np.uint64((1 << (PASS - CALL_BASE)) | (1 << (COP - CALL_BASE)))
 

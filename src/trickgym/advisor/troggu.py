@@ -29,10 +29,13 @@ from ..games.troggu.constants import AUCTION, NO_CONTRACT, PASS
 from ..games.troggu.rules import apply_action
 from .codes import EXACT, PASSED_OUT
 
-__all__ = ["HAS_DD", "MEAN", "candidates", "outcome", "settle", "state_for"]
+__all__ = ["HAS_DD", "MADE", "MEAN", "MEAN_MEANS", "candidates", "outcome", "settle", "state_for"]
 
 HAS_DD = False
 MEAN = "mean_points"
+# What the CLI table's legend says "made" and the mean column count.
+MADE = "the declarer's side takes more than 57 of the 114 card points"
+MEAN_MEANS = "the declarer's side's mean card points (of 114)"
 
 
 @njit(cache=True)

@@ -321,7 +321,12 @@ def advise_state(
     finally:
         if bar is not None:
             bar.close()
-    return _frame(part, variants, out)
+    df = _frame(part, variants, out)
+    # What format_advice needs to say which columns mean something here.
+    df.attrs.update(game=game.name, play=play)
+    if play == "dd":
+        df.attrs["exact_nodes"] = exact_nodes
+    return df
 
 
 def _max_threads() -> int:
@@ -428,24 +433,123 @@ def _frame(part, variants, out) -> pd.DataFrame:
     return df.rename(columns={"mean_tricks": getattr(part, "MEAN", "mean_tricks")})
 
 
-def format_advice(df: pd.DataFrame) -> str:
-    """The advisor's frame as a readable table (the CLI's output): one line per call."""
-    mean = "mean_points" if "mean_points" in df.columns else "mean_tricks"
-    lines = [
-        f"{'contract':<22}{'trumps':>6}{'deals':>8}{'made %':>9}   {'95% Wilson':<17}"
-        f"{mean.replace('_', ' '):>12}{'E[payoff]':>11}{'unsolved':>10}"
+# Column legends of the CLI table (the game's part says what "made" and the mean count).
+_LEGEND = {
+    "trumps": "the trump suit the call is played in (NT: none; Abundance: the suit of "
+    "highest E[payoff])",
+    "deals": "sampled deals valued",
+    "made %": "contracts made, of the deals where the call was played, with a 95% Wilson "
+    "interval; blank: the call does not declare",
+    "E[payoff]": "the seat's mean payoff per deal by the game's scoring (passed out: 0)",
+    "unsolved": "deals past the solver's node budget (--max-nodes), left out of every column",
+    "best": "<- best: the call of highest E[payoff]",
+}
+_WIDTH = {"contract": 22, "trumps": 8, "deals": 8, "made %": 9, "95% Wilson": 17}
+
+
+def _cells(df: pd.DataFrame, mean: str) -> dict[str, list[str]]:
+    """Each column of the CLI table as text, one cell per row ("" where it has no value)."""
+    blank = df["made_pct"].isna()
+    made = ["" if b else f"{v:.1f}%" for b, v in zip(blank, df["made_pct"], strict=True)]
+    ci = [
+        "" if b else f"[{lo:5.1f}, {hi:5.1f}]"
+        for b, lo, hi in zip(blank, df["ci_low_pct"], df["ci_high_pct"], strict=True)
     ]
-    for _, r in df.iterrows():
-        if np.isnan(r["made_pct"]):
-            made, ci = "", ""
-        else:
-            made = f"{r['made_pct']:.1f}%"
-            ci = f"[{r['ci_low_pct']:5.1f}, {r['ci_high_pct']:5.1f}]"
-        tricks = "" if np.isnan(r[mean]) else f"{r[mean]:.2f}"
-        pay = "" if np.isnan(r["expected_payoff"]) else f"{r['expected_payoff']:+.2f}"
-        name = f"{r['contract']} ({r['card']})" if "card" in df.columns else r["contract"]
-        lines.append(
-            f"{name:<22}{r['trumps']:>6}{int(r['deals']):>8}{made:>9}   {ci:<17}"
-            f"{tricks:>12}{pay:>11}{int(r['unsolved']):>10}" + ("  <- best" if r["best"] else "")
+    return {
+        "trumps": [str(t) for t in df["trumps"]],
+        "deals": [str(int(v)) for v in df["deals"]],
+        "made %": made,
+        "95% Wilson": ci,
+        mean.replace("_", " "): ["" if np.isnan(v) else f"{v:.2f}" for v in df[mean]],
+        "E[payoff]": ["" if np.isnan(v) else f"{v:+.2f}" for v in df["expected_payoff"]],
+        "unsolved": [str(int(v)) for v in df["unsolved"]],
+    }
+
+
+def format_advice(df: pd.DataFrame) -> str:
+    """The advisor's frame as a readable table (the CLI's output): one line per call.
+
+    Every column shown has a value on some row: one with none (``trumps``
+    in a game without trump calls, ``unsolved`` unless the deals were
+    solved, ``mean tricks`` when too few deals were counted exactly) is
+    left out, and one with the same value on every row that has one (the
+    ``deals``; Pinochle's mean points, which the level bid does not change)
+    is printed once under the table. ``made %``, the table's subject, always
+    stays. A legend under the table says what each column counts.
+    """
+    mean = "mean_points" if "mean_points" in df.columns else "mean_tricks"
+    play = df.attrs.get("play")
+    names = [
+        f"{r['contract']} ({r['card']})" if "card" in df.columns else str(r["contract"])
+        for _, r in df.iterrows()
+    ]
+    cells = _cells(df, mean)
+    if play is not None and play != "dd":
+        del cells["unsolved"]  # only a solver runs out of its budget
+    notes = []
+    for key in [k for k in cells if k != "95% Wilson"]:
+        shown = [c for c in cells[key] if c]
+        if not shown:
+            del cells[key]
+            if key == "made %":
+                del cells["95% Wilson"]
+        elif len(shown) > 1 and len(set(shown)) == 1 and key != "made %":
+            missing = [n for n, c in zip(names, cells[key], strict=True) if not c]
+            but = f" but {', '.join(missing)}" if missing else ""
+            notes.append(f"{key}: {shown[0]} on every row{but}")
+            del cells[key]
+
+    def line(first: str, row: list[str]) -> str:
+        text = f"{first:<{_WIDTH['contract']}}"
+        for key, cell in zip(cells, row, strict=True):
+            w = _WIDTH.get(key, max(9, len(key)) + 2)
+            text += f"   {cell:<{w - 3}}" if key == "95% Wilson" else f"{cell:>{w}}"
+        return text.rstrip()
+
+    lines = [line("contract", list(cells))]
+    for i, name in enumerate(names):
+        best = "  <- best" if df["best"].iloc[i] else ""
+        lines.append(line(name, [col[i] for col in cells.values()]) + best)
+    return "\n".join([*lines, "", *notes, *_legend(df, cells, mean, play)])
+
+
+def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
+    """What each column of the table counts, wrapped, one entry per column shown or noted."""
+    import textwrap
+
+    part = None
+    if df.attrs.get("game"):
+        from ..games import GAMES
+
+        part = importlib.import_module(GAMES[df.attrs["game"]][0].advisor)
+    label = mean.replace("_", " ")
+    entries = {k: _LEGEND[k] for k in ("trumps", "deals") if k in cells or k == "deals"}
+    if "made %" in cells:
+        made = getattr(part, "MADE", None)
+        entries["made %"] = _LEGEND["made %"] + (f"; made: {made}" if made else "")
+    if df[mean].notna().any():
+        entries[label] = getattr(part, "MEAN_MEANS", "the declaring side's mean count")
+        if play == "dd":
+            entries[label] += f" (blank: under {MEAN_COVERAGE:.0%} of them counted exactly)"
+    elif play == "dd" and mean == "mean_tricks":
+        counted = [
+            f"{r['contract']} {int(r['exact'])} of {int(r['played'])}"
+            for _, r in df.iterrows()
+            if r["exact"] > 0
+        ]
+        budget = df.attrs.get("exact_nodes")
+        entries[label] = (
+            f"left out: under {MEAN_COVERAGE:.0%} of the played deals were counted exactly "
+            f"(--play dd counts only a Solo's tricks, within --exact-nodes"
+            + (f" {budget:,}" if budget is not None else "")
+            + (f"; counted: {', '.join(counted)}" if counted else "")
+            + "); --play rule counts every deal's"
         )
-    return "\n".join(lines)
+    entries["E[payoff]"] = _LEGEND["E[payoff]"]
+    if "unsolved" in cells or play == "dd":
+        entries["deals"] += " (unsolved ones left out)"
+        entries["unsolved"] = _LEGEND["unsolved"]
+    out = []
+    for key, text in entries.items():
+        out += textwrap.wrap(f"{key}: {text}", 96, initial_indent="  ", subsequent_indent="    ")
+    return [*out, "  " + _LEGEND["best"]]

@@ -15,7 +15,8 @@ seat from now to the end of the deal:
   at any table size (Misère, where nobody has a side, is refused).
 
 For example ``solve(trickgym.game("troggu", players=5).deal(seed=3)...)``
-once the auction is over, or ``card_values(state)`` for the player to move.
+once the auction is over, or ``card_values(state)`` for the player to move
+(``{card name: value}``; ``ids=True``: keyed by card id).
 
 ``max_nodes`` bounds a call's work: a call that runs out of it returns None
 (:func:`card_values`: an empty dict). One table per size is kept between
@@ -122,14 +123,21 @@ def solve(state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None) -> 
 
 
 def card_values(
-    state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None
-) -> dict[int, int]:
-    """``{card id: value}`` for every legal card of the player to move.
+    state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None, ids: bool = False
+) -> dict[str, int] | dict[int, int]:
+    """``{card name: value}`` for every legal card of the player to move, in card-id order.
 
-    A card's value is :func:`solve`'s count from now on if that card is
-    played now and every seat plays best afterwards. Empty when a search
-    ran out of ``max_nodes`` (``max_nodes`` bounds each card's search).
+    Cards are named as the game writes them (``state.action_name``:
+    ``"10S"``, Troggu's ``"XXI"``, ``"Fool"``); the two copies of a Pinochle
+    card share a name and a value. With ``ids=True`` the keys are the card
+    ids instead (``{card id: value}``, what ``state.apply`` takes). A card's
+    value is :func:`solve`'s count from now on if that card is played now
+    and every seat plays best afterwards. Empty when a search ran out of
+    ``max_nodes`` (``max_nodes`` bounds each card's search).
     """
+    from ..checks import check_flag
+
+    ids = check_flag("ids", ids)
     _check_limits(tt_mb, max_nodes)
     solver, array = _check(state)
     if solver == "dd":
@@ -140,11 +148,13 @@ def card_values(
         dd_card_values(*_whist_args(array[0]), table, out)
         if table[1][META_ABORTED]:
             return {}
-        return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
-    from .points_search import card_points_values
+        values = {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
+    else:
+        from .points_search import card_points_values
 
-    table = _table("points", tt_mb, max_nodes)
-    out = np.empty(64, dtype=np.float64)
-    if card_points_values(array, table, out) < 0:
-        return {}
-    return {int(c): int(out[c]) for c in np.flatnonzero(out > -1e8)}
+        table = _table("points", tt_mb, max_nodes)
+        out = np.empty(64, dtype=np.float64)
+        if card_points_values(array, table, out) < 0:
+            return {}
+        values = {int(c): int(out[c]) for c in np.flatnonzero(out > -1e8)}
+    return values if ids else {state.action_name(c): v for c, v in values.items()}

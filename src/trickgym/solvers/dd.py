@@ -297,22 +297,29 @@ def card_values(
     misere: bool = False,
     goal: int | None = None,
     max_nodes: int | None = None,
-) -> dict[int, int] | dict[int, bool]:
-    """Value of every legal card of the player to move: ``{card_id: tricks}``.
+    ids: bool = False,
+) -> dict[str, int] | dict[str, bool] | dict[int, int] | dict[int, bool]:
+    """Value of every legal card of the player to move: ``{card name: tricks}``.
 
-    The value of a card is the number of tricks the declaring side takes from
-    now on (the current trick included) after that card is played, with best
-    play afterwards. Same arguments as :func:`solve`. The player to move is
-    seat ``(leader + len(trick)) % 4``; a declarer picks the card of highest
-    value (lowest when ``misere``), a defender the opposite. With ``goal``,
-    each card maps to whether the declaring side still makes its goal after
-    it (as in :func:`solve`).
+    Cards are named as the inputs are (``"QS"``, ``"10H"``), in card-id order;
+    ``ids=True`` keys them by card id (0..51) instead. The value of a card is
+    the number of tricks the declaring side takes from now on (the current
+    trick included) after that card is played, with best play afterwards.
+    Same arguments as :func:`solve`. The player to move is seat ``(leader +
+    len(trick)) % 4``; a declarer picks the card of highest value (lowest
+    when ``misere``), a defender the opposite. With ``goal``, each card maps
+    to whether the declaring side still makes its goal after it (as in
+    :func:`solve`).
     """
+    from ..checks import check_flag
+
+    ids = check_flag("ids", ids)
     position = _position(hands, trumps, leader, declarers, trick)
     out = np.empty(52, dtype=np.int64)
     _search(position, tt_mb, misere, goal, max_nodes, dd_card_values, dd_card_reaches, out)
+    cards = np.flatnonzero(out >= 0)
     if goal is None:
-        return {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
-    return {
-        int(c): bool(out[c] == 0) if misere else bool(out[c] == 1) for c in np.flatnonzero(out >= 0)
-    }
+        values = {int(c): int(out[c]) for c in cards}
+    else:
+        values = {int(c): bool(out[c] == 0) if misere else bool(out[c] == 1) for c in cards}
+    return values if ids else {format_card(c): v for c, v in values.items()}
