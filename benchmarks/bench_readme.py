@@ -10,11 +10,12 @@ each as a shell command, wall seconds and CPU seconds (user+sys of every process
 - per game, ``trickgym simulate --game G --deals 1000 --agents rule --seed 1`` (Troggu
   ``--players 4``; Phat plays whole matches: ``--matches`` a quarter of the deals) with an
   empty ``NUMBA_CACHE_DIR`` (cold) and again with the same cache (warm), with the seconds
-  until the compile notice showed and the command's own ``deals/s`` line.
+  until the compile notice showed and the command's own ``deals/s`` line;
+- with ``--warm``, ``trickgym warm`` (every game, agent and env) cold and warm.
 
 It prints a table and the ``COLD_COMPILE_SECONDS`` figures the compile notice quotes
 (``src/trickgym/compiling.py``). The README's figures come from a run of this script on
-a quiet 2-core machine: ``python benchmarks/bench_readme.py``. A quick check that the
+a quiet 2-core machine: ``python benchmarks/bench_readme.py --warm``. A quick check that the
 script works: ``python benchmarks/bench_readme.py --skip-command-2 --games phat
 --command-1-deals 2000``.
 """
@@ -88,7 +89,11 @@ def run(command: str, cwd: Path, env: dict) -> dict:
 
 def clone(into: Path) -> Path:
     """A fresh clone of this repository's committed HEAD (what a newcomer gets)."""
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()  # a worktree's HEAD, which a plain clone of its folder would not check out
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(into)], check=True)
+    subprocess.run(["git", "-C", str(into), "checkout", "--quiet", head], check=True)
     return into
 
 
@@ -107,6 +112,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-command-2", action="store_true", help="skip the test suite")
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--warm", action="store_true", help="also time `trickgym warm`")
     parser.add_argument("--deals", type=int, default=1000, help="deals of the per-game runs")
     parser.add_argument(
         "--command-1-deals",
@@ -151,6 +157,12 @@ def main() -> None:
             command = f"{trickgym} simulate {simulate_args(game, args.deals)}"
             rows.append((f"{game}, cold", run(command, first, game_env)))
             rows.append((f"{game}, warm", run(command, first, game_env)))
+        if args.warm:  # every game, agent and env: the README's `trickgym warm` figures
+            warm_cache = tmp / "cache-warm"
+            warm_cache.mkdir()
+            warm_env = {**env, "NUMBA_CACHE_DIR": str(warm_cache)}
+            rows.append(("trickgym warm, cold", run(f"{trickgym} warm --quiet", first, warm_env)))
+            rows.append(("trickgym warm, warm", run(f"{trickgym} warm --quiet", first, warm_env)))
         if not args.skip_command_2:
             second = clone(tmp / "clone2")
             test_env = {k: v for k, v in env.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_OPT")}
