@@ -67,12 +67,12 @@ def _commands(text: str = README) -> list[tuple[int, str]]:
     """Every ``trickgym ...`` command: lines of bash blocks, and inline code spans."""
     found = []
     for line, code in _blocks("bash", text):
-        for i, text in enumerate(code.splitlines()):
-            if "pytest" in text:  # the test command itself
+        for i, command in enumerate(code.splitlines()):
+            if "pytest" in command:  # the test command itself
                 continue
-            text = text.rsplit("&& ", 1)[-1].removeprefix(".venv/bin/")
-            if text.startswith("trickgym "):
-                found.append((line + 1 + i, text))
+            command = command.rsplit("&& ", 1)[-1].removeprefix(".venv/bin/")
+            if command.startswith("trickgym "):
+                found.append((line + 1 + i, command))
     for m in re.finditer(r"`(trickgym [^`]*)`", text):
         if "--help" not in m.group(1):
             found.append((text[: m.start()].count("\n") + 1, m.group(1)))
