@@ -1,4 +1,6 @@
-"""Every Python block and every ``trickgym`` command of README.md runs, at small sizes.
+"""Every Python block and every ``trickgym`` command of README.md and docs/first-hour.md runs.
+
+Sizes are small (see ``SMALLER``).
 
 Each Python block runs alone in a fresh namespace (so a block that forgets
 an import fails here, not in a newcomer's hands); the commands run in
@@ -23,6 +25,11 @@ from trickgym.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# The pages a newcomer reads first, tested alike: every block and command runs.
+DOCS = {
+    "README.md": README,
+    "docs/first-hour.md": (ROOT / "docs" / "first-hour.md").read_text(encoding="utf-8"),
+}
 
 # (pattern, replacement): README sizes -> test sizes. Every pattern must match somewhere.
 SMALLER = [
@@ -34,6 +41,7 @@ SMALLER = [
     (r"iterations=200", "iterations=4"),
     (r"num_envs=1024", "num_envs=8"),
     (r"--deals 1000000\b", "--deals 3000"),
+    (r"--deals 100000\b", "--deals 3000"),
     (r"--deals 10000000\b", "--deals 3000"),
     (r"--deals 10000\b", "--deals 40"),
     (r"--deals 2000\b", "--deals 16"),
@@ -47,39 +55,43 @@ def _smaller(text: str) -> str:
     return text
 
 
-def _blocks(language: str) -> list[tuple[int, str]]:
-    """``(line, code)`` of every fenced block of ``language``."""
+def _blocks(language: str, text: str = README) -> list[tuple[int, str]]:
+    """``(line, code)`` of every fenced block of ``language`` in ``text``."""
     return [
-        (README[: m.start()].count("\n") + 1, m.group(1))
-        for m in re.finditer(rf"```{language}\n(.*?)```", README, re.S)
+        (text[: m.start()].count("\n") + 1, m.group(1))
+        for m in re.finditer(rf"```{language}\n(.*?)```", text, re.S)
     ]
 
 
-def _commands() -> list[tuple[int, str]]:
+def _commands(text: str = README) -> list[tuple[int, str]]:
     """Every ``trickgym ...`` command: lines of bash blocks, and inline code spans."""
     found = []
-    for line, code in _blocks("bash"):
-        for i, text in enumerate(code.splitlines()):
-            if "pytest" in text:  # the test command itself
+    for line, code in _blocks("bash", text):
+        for i, command in enumerate(code.splitlines()):
+            if "pytest" in command:  # the test command itself
                 continue
-            text = text.rsplit("&& ", 1)[-1].removeprefix(".venv/bin/")
-            if text.startswith("trickgym "):
-                found.append((line + 1 + i, text))
-    for m in re.finditer(r"`(trickgym [^`]*)`", README):
+            command = command.rsplit("&& ", 1)[-1].removeprefix(".venv/bin/")
+            if command.startswith("trickgym "):
+                found.append((line + 1 + i, command))
+    for m in re.finditer(r"`(trickgym [^`]*)`", text):
         if "--help" not in m.group(1):
-            found.append((README[: m.start()].count("\n") + 1, m.group(1)))
+            found.append((text[: m.start()].count("\n") + 1, m.group(1)))
     return sorted(found)
 
 
 def test_every_substitution_still_matches():
     for pattern, _ in SMALLER:
-        assert re.search(pattern, README), f"{pattern!r} no longer in README.md: update SMALLER"
+        assert any(re.search(pattern, text) for text in DOCS.values()), (
+            f"{pattern!r} no longer in {', '.join(DOCS)}: update SMALLER"
+        )
 
 
-PYTHON = _blocks("python")
+PYTHON = [(doc, n, code) for doc, text in DOCS.items() for n, code in _blocks("python", text)]
 
 
-@pytest.mark.parametrize("code", [c for _, c in PYTHON], ids=[f"line{n}" for n, _ in PYTHON])
+@pytest.mark.parametrize(
+    "code", [c for _, _, c in PYTHON], ids=[f"{doc}:line{n}" for doc, n, _ in PYTHON]
+)
 def test_python_block(code, tmp_path, monkeypatch):
     import matplotlib
 
@@ -89,6 +101,47 @@ def test_python_block(code, tmp_path, monkeypatch):
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_first_hour_commands(tmp_path, monkeypatch, capsys):
+    """The first-hour page's commands, in order in one empty folder (report reads the run)."""
+    commands = _commands(DOCS["docs/first-hour.md"])
+    assert len(commands) >= 4, commands
+    monkeypatch.chdir(tmp_path)
+    for line, command in commands:
+        argv = shlex.split(_smaller(command), comments=True)[1:]
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))  # `play` answers
+        code = main(argv)
+        captured = capsys.readouterr()
+        assert code == 0, f"docs/first-hour.md line {line}: {command}\n{captured.err}"
+    assert (tmp_path / "report.html").stat().st_size > 10_000
+
+
+def test_first_hour_links_resolve():
+    """Every relative link of the first-hour page names a file of the repository."""
+    page = ROOT / "docs" / "first-hour.md"
+    links = re.findall(r"\]\(([^)#:]+)\)", DOCS["docs/first-hour.md"])
+    assert links
+    missing = [link for link in links if not (page.parent / link).exists()]
+    assert not missing, f"docs/first-hour.md links to missing files: {missing}"
+
+
+def test_readme_names_existing_scripts():
+    """A figure is only as good as the script named beside it: each must exist."""
+    named = set(re.findall(r"(?:benchmarks|experiments)/[\w/]+\.(?:py|toml)", README))
+    assert "benchmarks/bench_readme.py" in named
+    missing = sorted(p for p in named if not (ROOT / p).exists())
+    assert not missing, f"README.md names scripts that do not exist: {missing}"
+
+
+def test_readme_compile_times_are_the_notice_figures():
+    """README and the compile notice quote the same measured ranges (compiling.py)."""
+    from trickgym.compiling import COLD_COMPILE_SECONDS
+
+    names = {"solowhist": "Solo Whist", "troggu": "Troggu", "phat": "Phat", "pinochle": "Pinochle"}
+    text = " ".join(README.split())
+    for game, (low, high) in COLD_COMPILE_SECONDS.items():
+        assert f"{low}-{high} s for {names[game]}" in text, (game, low, high)
 
 
 def test_commands(tmp_path, monkeypatch, capsys):

@@ -168,7 +168,9 @@ def _label_chunk(game_name, options, seed, first, count, samples, explore, teach
     sink: list = []
     seats = [_TeacherSeat(t, plan, explore, sink, phases) for t in teachers]
     unit = {game.run_unit: count}
-    trickgym.simulate(game_name, agents=seats, seed=seed, first=first, **unit, **options)
+    trickgym.simulate(
+        game_name, agents=seats, seed=seed, first=first, progress=False, **unit, **options
+    )
     if not sink:
         n_features, n_actions = plan.size, game.n_actions
         return Labels(

@@ -84,6 +84,7 @@ def margin_over_rule(game: str, candidate, deals: int, seed: int, *, threads=Non
         seed,
         rule_options={"fitted": candidate},
         threads=threads,
+        progress=False,  # one of many candidates: the fit reports its own progress
         **options,
     )
     return report.per_deal["fitted"] - report.per_deal["rule"]

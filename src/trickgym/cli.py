@@ -34,6 +34,11 @@ EPILOG = """examples:
   trickgym warm --agents random,rule    # compile the kernels ahead of time (cluster images)"""
 
 
+# Progress bars show by default when stderr is a terminal; a cold numba cache is
+# announced in one line whatever the flag (see trickgym.compiling.announcing).
+QUIET_HELP = "no progress bars (a first run's compile still says so in one line)"
+
+
 def _check_writable(path: str) -> None:
     """Fail before a long run, not after it, if ``path`` cannot be written.
 
@@ -178,6 +183,7 @@ def _simulate(args) -> int:
     import pandas as pd
 
     from .analysis import format_phat_summary, phat_summary
+    from .progress import want_progress
 
     if args.out == "":  # a slip (an unset shell variable): never a silent in-memory run
         raise ValueError("--out must be a folder path, got ''")
@@ -192,11 +198,12 @@ def _simulate(args) -> int:
     game, kwargs = _simulate_kwargs(args)
     warm_ups = []  # what compiling (or loading) the kernels took, timed apart from the run
     start = time.perf_counter()
-    sim = _import_simulator(game, not args.quiet, warm_ups)
+    progress = False if args.quiet else want_progress(None)  # bars where someone watches
+    sim = _import_simulator(game, progress, warm_ups)
     read_dataset, simulate = sim.read_dataset, sim.simulate
     run = {
         "threads": args.threads,
-        "progress": not args.quiet,
+        "progress": progress,
         "backend": args.backend,
         "scheduler": args.scheduler,
         "no_workers_timeout": args.no_workers_timeout,
@@ -297,7 +304,7 @@ def _tournament(args) -> int:
         deals=args.deals,
         seed=args.seed,
         threads=args.threads,
-        progress=not args.quiet,
+        progress=False if args.quiet else None,
         **options,
     )
     print(report.format())
@@ -400,7 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="Dask: fail (keeping the chunks done in --out, for --resume) once the cluster "
         "has had no worker this long (default: 60)",
     )
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     sim.set_defaults(run=_simulate)
 
     tour = add_parser(
@@ -422,7 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--threads", type=int, default=None, help="threads to use (default: all cores)"
     )
     add_table_flags(tour)
-    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     tour.set_defaults(run=_tournament)
     from . import cli_advise, cli_dd, cli_play, cli_report, cli_verify, cli_warm
 
@@ -438,10 +445,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``trickgym`` command."""
     from .checks import MissingExtraError
+    from .compiling import announcing
 
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        with announcing():  # a cold compile says so in one line, even under --quiet
+            return args.run(args)
     except (ValueError, MissingExtraError) as err:
         print(f"trickgym: error: {err}", file=sys.stderr)
         return 2

@@ -96,7 +96,7 @@ def run(args) -> int:
         deals=args.deals,
         play=args.play,
         seed=args.seed,
-        progress=not args.quiet,
+        progress=False if args.quiet else None,
         threads=args.threads,
         pimc_samples=args.pimc_samples,
         max_nodes=args.max_nodes,

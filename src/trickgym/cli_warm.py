@@ -20,7 +20,7 @@ def _warm(args) -> int:
         players=args.players,
         modes=args.mode or None,
         envs=not args.no_envs,
-        progress=not args.quiet,
+        progress=False if args.quiet else None,
         log=lambda line: print(line, flush=True),
     )
     return 0

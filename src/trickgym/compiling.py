@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from numba.core import event
@@ -26,6 +27,7 @@ __all__ = [
     "CompileWatch",
     "Compiled",
     "announce",
+    "announcing",
     "compile_estimate",
     "hand_over",
     "run_compiling",
@@ -33,20 +35,27 @@ __all__ = [
     "watch_compiles",
 ]
 
-# Wall seconds of the first run of each game's rule agents, with an empty numba
-# cache (default NUMBA_OPT): the whole command, imports included, measured on the
-# project's 2-core machine by
+# Wall seconds of the first run of each game's rule agents with an empty numba
+# cache, as a range on 2 cores: (the machine otherwise idle, the machine loaded by
+# other jobs). Measured by benchmarks/bench_readme.py (the "cold" column: the whole
+# command, imports included, of
 #   NUMBA_CACHE_DIR=$(mktemp -d) trickgym simulate --game G --deals 1000 --agents rule --seed 1
-# (Phat: --matches 10 instead of --deals; Troggu: --players 4), one game after the
-# other while other jobs shared the cores (load average about 7): Solo Whist 51 s,
-# Troggu 56 s, Phat 29 s, Pinochle 43 s (and 2-3 s the next time). Before the
-# solvers were linked only into oracle loops, Solo Whist took 62 s on the idle
-# machine, and 281 s once on a loaded one. Rounded to 10 s here.
-COLD_COMPILE_SECONDS = {"solowhist": 50, "troggu": 60, "phat": 30, "pinochle": 40}
+# with --players 4 for Troggu, --matches 10 for Phat). Loaded figures: 2026-12-03,
+# load average 6-7 on the 2 cores (Solo Whist 53 s, Troggu 64 s, Phat 36 s; Pinochle
+# from the previous measurement, 43 s at load 7). Idle figures: the CPU seconds
+# (user+sys) of those runs, as the compile is one thread: PENDING a run of
+# bench_readme.py on the idle machine. Rounded to 5 s.
+COLD_COMPILE_SECONDS = {
+    "solowhist": (25, 55),
+    "troggu": (30, 65),
+    "phat": (20, 40),
+    "pinochle": (25, 45),
+}
 
 # Seconds a compile may take before a notice is printed (loading from the cache is
-# silent however long it takes: it compiles nothing).
-NOTICE_AFTER = 1.5
+# silent however long it takes: it compiles nothing). A run whose kernels are cached
+# compiles nothing at all, so a compile that lasts this long is a cold cache.
+NOTICE_AFTER = 0.5
 # How often the progress line is redrawn while numba compiles.
 POLL_SECONDS = 0.25
 
@@ -115,18 +124,37 @@ def compile_estimate(game: str) -> str:
     """How long the first run of ``game`` compiles, in words, from measured figures."""
     seconds = COLD_COMPILE_SECONDS.get(game)
     if seconds is None:
-        return "a minute or more on 2 cores, several on a busy machine"
-    return f"about {seconds} s on 2 cores, up to several minutes on a busy machine"
+        return "a minute or more on 2 cores, longer on a busy machine"
+    low, high = seconds
+    return f"{low}-{high} s on 2 cores, longer on a busy machine"
 
 
-def announce(game: str) -> None:
-    """Say on stderr that the game's kernels are compiling, and how long that takes."""
+def announce(game: str, agents=()) -> None:
+    """Say on stderr what is compiling (the game's kernels, the agents'), and for how long."""
+    kinds = list(dict.fromkeys(a for a in agents if isinstance(a, str)))
+    what = f"the {game} rules" + (f" and {', '.join(kinds)} agents" if kinds else " kernels")
     print(
-        f"trickgym: compiling the {game} kernels, once (a cold compile takes "
-        f"{compile_estimate(game)}; numba caches them, so later runs start in a second) ...",
+        f"trickgym: numba is compiling {what}, once: {compile_estimate(game)} "
+        f"(measured by benchmarks/bench_readme.py); later runs load them from the cache ...",
         file=sys.stderr,
         flush=True,
     )
+
+
+# Whether compiles are announced (one line) where no progress is shown: set by the
+# command line, whose --quiet drops the bars but not the one line that says why a
+# command sits for a minute (it shows only with an empty cache).
+_ANNOUNCE_ALWAYS: ContextVar[bool] = ContextVar("trickgym_announce_always", default=False)
+
+
+@contextmanager
+def announcing():
+    """Inside the block, a compile is announced even by calls made with ``progress=False``."""
+    token = _ANNOUNCE_ALWAYS.set(True)
+    try:
+        yield
+    finally:
+        _ANNOUNCE_ALWAYS.reset(token)
 
 
 # Compiles announced before a game's warm-up: (start as perf_counter, functions so far).
@@ -162,17 +190,6 @@ class Compiled:
         return len(self.names)
 
 
-def _live(stream) -> bool:
-    """Whether ``stream`` shows a redrawn line (a terminal or a notebook)."""
-    if "ipykernel" in sys.modules:
-        return True
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except (OSError, ValueError):
-        return False
-
-
 def run_compiling(
     work: Callable[[], object],
     label: str,
@@ -191,9 +208,10 @@ def run_compiling(
     cache compiles nothing, so it shows nothing however long it takes.
     ``since`` (a ``time.perf_counter()``) and ``before`` (functions) carry
     on the line of a compile begun earlier. Without ``progress`` nothing is
-    printed. An exception of ``work`` is re-raised here.
+    printed, except ``on_notice()`` inside :func:`announcing`. An exception
+    of ``work`` is re-raised here.
     """
-    from .progress import progress_bar
+    from .progress import interactive, progress_bar
 
     done, result, failed = threading.Event(), [], []
 
@@ -207,19 +225,24 @@ def run_compiling(
 
     start = time.perf_counter()
     shown_from = start if since is None else since
+    notify = progress or _ANNOUNCE_ALWAYS.get()
     with watch_compiles() as watch:
         threading.Thread(target=run, name="trickgym-compile", daemon=True).start()
-        bar = None
+        bar, noticed = None, False
         try:
             while not done.wait(POLL_SECONDS):
                 count = before + watch.count
                 elapsed = time.perf_counter() - shown_from
-                if not progress or not count or elapsed < notice_after:
+                if not notify or not count or elapsed < notice_after:
                     continue
-                if bar is None:
+                if not noticed:
+                    noticed = True
                     if on_notice is not None:
                         on_notice()
-                    live = _live(sys.stderr)
+                if not progress:
+                    continue
+                if bar is None:
+                    live = interactive(sys.stderr)
                     bar = progress_bar(
                         total=None, bar_format="{desc}", leave=False, disable=not live
                     )

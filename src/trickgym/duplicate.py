@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from .analysis import bid_success
-from .checks import check_flag
 from .games import game_class
 from .sim import simulate
 
@@ -133,7 +132,7 @@ def tournament(
     *,
     rule_options=None,
     threads: int | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     **options,
 ) -> TournamentReport:
     """Replay ``deals`` deals (Phat: matches) with ``agents`` in every seating.
@@ -144,12 +143,15 @@ def tournament(
     or a dict from competitor name (``"rule"`` or a preset) to the options
     its seats play with, e.g. two settings of the rule agent against each
     other: ``tournament(g, ["fitted", "rule"], rule_options={"fitted": mine})``.
+    ``progress``: a bar per seating; ``None`` (default) shows them in a
+    terminal or a notebook (:func:`trickgym.progress.want_progress`).
     Returns a :class:`TournamentReport`.
     """
     from .games import game as make_game
+    from .progress import want_progress
 
     _check_run(game, deals, seed)
-    check_flag("progress", progress)
+    progress = want_progress(progress)
     if isinstance(agents, str):
         if "" in agents.split(","):
             raise ValueError(

@@ -1,4 +1,10 @@
-"""The progress bar of long runs: one choice of tqdm for every caller.
+"""The progress bar of long runs: one choice of tqdm, and one rule for when to show it.
+
+``progress=None`` (the default of every long call: ``simulate``,
+``tournament``, ``hand_odds``, ``warm``) means *show progress where someone
+watches*: when stderr is a terminal, or inside a Jupyter notebook. Under a
+test runner, a pipe or a log file it stays quiet; ``progress=True`` shows it
+anyway, ``progress=False`` never.
 
 ``tqdm.auto`` picks the notebook widget inside Jupyter, but without
 ``ipywidgets`` it warns ("TqdmWarning: IProgress not found") on every run.
@@ -8,8 +14,50 @@ There the plain text bar is used instead; a terminal gets the text bar anyway.
 from __future__ import annotations
 
 import importlib.util
+import sys
 
-__all__ = ["progress_bar"]
+__all__ = ["interactive", "progress_bar", "want_progress"]
+
+
+def _in_notebook() -> bool:
+    """Whether this process is a Jupyter kernel (IPython's shell there has a ``kernel``)."""
+    ipython = sys.modules.get("IPython")
+    get = getattr(ipython, "get_ipython", None)
+    try:
+        shell = get() if get is not None else None
+    except Exception:  # a half-imported IPython: not a notebook we can draw in
+        return False
+    return shell is not None and hasattr(shell, "kernel")
+
+
+def interactive(stream=None) -> bool:
+    """Whether someone watches ``stream`` (default ``sys.stderr``): a terminal or a notebook."""
+    if _in_notebook():
+        return True
+    stream = sys.stderr if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):  # a closed or detached stream
+        return False
+
+
+def want_progress(progress, name: str = "progress") -> bool:
+    """``progress`` as a bool: ``None`` is :func:`interactive` (auto), else ``True``/``False``.
+
+    Anything else (``1``, ``"yes"``) raises ``ValueError`` naming ``name``.
+    """
+    if progress is None:
+        return interactive()
+    from .checks import check_flag
+
+    try:
+        return check_flag(name, progress)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be True, False or None (auto: shown in a terminal or a notebook), "
+            f"got {progress!r}"
+        ) from None
 
 
 def progress_bar(**kwargs):

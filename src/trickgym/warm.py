@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .compiling import Compiled, run_compiling
+from .progress import want_progress
 
 __all__ = ["AGENTS", "GAMES", "WarmReport", "WarmStep", "warm"]
 
@@ -190,7 +191,7 @@ def _simulations(game: str, options: dict, seats) -> None:
         # target; a low one, as random agents might not reach 1500 in the hands allowed
         runs.append({"matches": 1, "target": 10})
     for run in runs:
-        simulate(game, agents=seats, seed=0, **{**options, **run})
+        simulate(game, agents=seats, seed=0, progress=False, **{**options, **run})
 
 
 def _single_env(game: str, options: dict, opponents: str) -> None:
@@ -252,7 +253,7 @@ def warm(
     players=None,
     modes=None,
     envs: bool = True,
-    progress: bool = True,
+    progress: bool | None = None,
     log: Callable[[str], None] | None = None,
 ) -> WarmReport:
     """Compile (or load from numba's cache) the kernels that runs of these games use.
@@ -273,9 +274,10 @@ def warm(
         Pinochle modes; default ``kitty`` and ``exchange``.
     envs : bool
         Also reset and step the Gymnasium env and the vector env.
-    progress : bool
+    progress : bool or None
         While numba compiles, show on a terminal (stderr) the functions
-        compiled so far; ``False``: print nothing.
+        compiled so far; ``False``: print nothing; ``None`` (default): in a
+        terminal or a notebook only.
     log : callable, optional
         Called with each line of the report as soon as it is known (the
         command line prints them).
@@ -286,6 +288,7 @@ def warm(
         The steps with their seconds and compiled functions; ``format()``
         gives the text ``trickgym warm`` prints.
     """
+    progress = want_progress(progress)
     games = _names(game, GAMES, "game")
     agents = _names(agents, AGENTS, "agent")
     tables = _tables(games, players, modes)

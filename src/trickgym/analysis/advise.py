@@ -156,7 +156,7 @@ def hand_odds(
     deals: int | None = None,
     play: str = "dd",
     seed: int = 0,
-    progress: bool = False,
+    progress: bool | None = None,
     threads: int | None = None,
     max_nodes: int = DEFAULT_NODE_LIMIT,
     exact_nodes: int = DEFAULT_EXACT_NODES,
@@ -182,7 +182,7 @@ def hand_odds(
         agents play it out) or ``"pimc"`` (PIMC agents at every seat, ``pimc_samples``
         samples per decision: slow).
     seed : the same seed gives the same frame.
-    progress : show a progress bar.
+    progress : show a progress bar; ``None`` (default): in a terminal or a notebook.
     threads : numba threads (default: all).
     max_nodes, exact_nodes : solver budgets (``play="dd"``): of a made-or-beaten probe
         (a deal past it is counted in ``unsolved``), and of a Solo's exact count, tried
@@ -227,7 +227,7 @@ def advise_state(
     deals: int | None = None,
     play: str = "dd",
     seed: int = 0,
-    progress: bool = False,
+    progress: bool | None = None,
     threads: int | None = None,
     max_nodes: int = DEFAULT_NODE_LIMIT,
     exact_nodes: int = DEFAULT_EXACT_NODES,
@@ -267,13 +267,13 @@ def advise_state(
         the call of highest expected payoff.
     """
     from ..api import State
-    from ..checks import check_flag
+    from ..progress import want_progress
 
     if not isinstance(state, State):
         raise ValueError(
             f"state must be a trickgym State (trickgym.game(name).deal(...)), got {state!r}"
         )
-    check_flag("progress", progress)
+    progress = want_progress(progress)
     if threads is not None:
         check_int("threads", threads, 1, _max_threads())
     game = state.game

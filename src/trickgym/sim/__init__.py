@@ -29,6 +29,7 @@ from ..checks import (
     require_extra,
 )
 from ..compiling import NOTICE_AFTER
+from ..progress import want_progress
 from .backends import BACKENDS, NO_WORKERS_TIMEOUT, ClusterLostError
 from .dataset import check_columns, read_dataset
 from .plan import RunSpec, make_spec, row_dtype, rows_to_frame
@@ -68,7 +69,7 @@ def simulate(
     pack: str | None = None,
     chunk: int | None = None,
     threads: int | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     rule_options=None,
     out=None,
     resume: bool = False,
@@ -134,8 +135,11 @@ def simulate(
         with ``dd``); at most ``2**22`` rows a chunk, and ``2**22`` chunks a run.
     threads : int, optional
         numba threads to use (default: all; Dask: each worker's threads).
-    progress : bool
-        Show a tqdm progress bar (deals or matches per second, ETA).
+    progress : bool or None
+        Show a tqdm progress bar (deals or matches per second, ETA) and,
+        the first time the kernels compile, what is compiling. ``None``
+        (default): shown when stderr is a terminal or in a Jupyter notebook
+        (:func:`trickgym.progress.want_progress`); ``False``: nothing printed.
     rule_options : optional
         The rule agents' settings (``trickgym.agents.rule.<game>.RuleOptions``):
         one object for every seat or a list with one per seat; default
@@ -223,7 +227,7 @@ def simulate(
         Every game ends with ``hf_*`` features of the declarer's dealt hand
         (see :mod:`trickgym.sim.features`).
     """
-    progress = check_flag("progress", progress)
+    progress = want_progress(progress)
     resume = check_flag("resume", resume)
     check_callable("on_chunk", on_chunk, args="index, rows")
     check_callable("on_warm_up", on_warm_up, args="compiled")
@@ -357,10 +361,11 @@ def _warm_up(spec: RunSpec, progress: bool = True):
 
     def notice():
         noticed.append(True)
-        announce(spec.game)
+        announce(spec.game, spec.agents)
 
-    # A compile the command line announced while importing the simulator: go on with it.
-    ahead = take_over(spec.game) if progress else None
+    # A compile the command line announced while importing the simulator: go on with it
+    # (taken whatever ``progress``, so it cannot be left to a later run).
+    ahead = take_over(spec.game)
     since, before = ahead if ahead is not None else (None, 0)
     _, compiled = run_compiling(
         lambda: run_chunk_rows(tiny, 0),
