@@ -198,7 +198,7 @@ def test_colour_output():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="give one agent or 3"):
+    with pytest.raises(ValueError, match=r"agents must be one name or 3 \(one per other seat"):
         play_deal("solowhist", 0, "rule,rule", 1, stdin=io.StringIO(""), stdout=io.StringIO())
     with pytest.raises(ValueError, match="unknown agent 'bot'"):
         play_deal("solowhist", 0, "bot", 1, stdin=io.StringIO(""), stdout=io.StringIO())

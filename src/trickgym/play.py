@@ -42,7 +42,8 @@ def _opponents(agents, seat: int, n: int) -> dict[int, str]:
         names = names * (n - 1)
     if len(names) != n - 1:
         raise ValueError(
-            f"give one agent or {n - 1} (one per other seat, after seat {seat}), got {len(names)}"
+            f"agents must be one name or {n - 1} (one per other seat, after seat {seat}), "
+            f"got {len(names)}"
         )
     known = sorted([*known_agents(), *PRESETS])
     for name in names:
