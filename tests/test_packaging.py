@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -22,23 +23,26 @@ def test_editable_install_maps_top_level_folders():
 
 
 def test_wheel_contains_envs_and_agents(tmp_path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            str(ROOT),
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(tmp_path),
-        ],
-        check=True,
+    # -v shows setuptools' output; PYTHONDONTWRITEBYTECODE (set on some machines) would add
+    # a "byte-compiling is disabled" line that says nothing about the project.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    argv = ["wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-v", "-w", str(tmp_path)]
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", *argv], capture_output=True, text=True, env=env, check=True
     )
+    # Issue 31: the license table was deprecated and two data folders "would be ignored".
+    output = build.stdout + build.stderr
+    warnings = [line for line in output.splitlines() if "warn" in line.lower()]
+    assert not warnings, "\n".join(warnings)
     (wheel,) = tmp_path.glob("trickgym-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
+    assert "trickgym-0.1.0.dist-info/licenses/LICENSE" in names
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    # Every module of the three source folders ships (trickgym.bindings was left out).
+    for folder, prefix in ((ROOT / "src" / "trickgym", ""), (ROOT / "envs", "envs/"),
+                           (ROOT / "agents", "agents/")):  # fmt: skip
+        for module in folder.rglob("*.py"):
+            assert f"trickgym/{prefix}{module.relative_to(folder).as_posix()}" in names
     for module in (
         "envs/base.py",
         "envs/solowhist.py",
