@@ -315,6 +315,10 @@ HAND = ["--hand", "AKQJ5.K2.A7.9832"]
         (["advise", "--game", "troggu", "--hand", "Fool"], TROGGU_NO_PLAYERS),
         (["simulate", "--game", "phat", "--deals", "100"], "pass --matches N, not --deals 100"),
         (["simulate", "--matches", "5"], "--matches is for games raced to a target"),
+        (
+            ["simulate", "--game", "pinochle", "--deals", "9", "--matches", "2"],
+            "pinochle takes deals or matches, not both: pass --matches N, not --deals 9",
+        ),
         (["simulate", "--dd-max-nodes", "9"], "--dd-max-nodes 9 is for --dd runs"),
         (["simulate", "--game", "phat", "--dealing", "match"], "--dealing match is for Solo"),
         (["simulate", "--seed", "-1"], "--seed must be a non-negative integer 0..1844"),
@@ -332,6 +336,10 @@ HAND = ["--hand", "AKQJ5.K2.A7.9832"]
         (["advise", *HAND, "--turn-up", "ZZ"], "--turn-up 'ZZ': unknown card"),
         (["advise", "--hand", "AKQ", "--turn-up", "2S"], "--hand 'AKQ': unknown card"),
         (["advise", *HAND, "--turn-up", "2S", "--deals", "0"], "--deals must be an integer"),
+        (
+            ["advise", *HAND, "--turn-up", "2S", "--seat", "1", "--dealer", "1"],
+            "--turn-up 2S is not in the hand 'AKQJ5.K2.A7.9832': --seat 1 is the dealer",
+        ),
         (["warm", "--players", "9"], "--players must be an integer 3..8, got 9"),
         # The old positional spellings still mean the game and the hand.
         (["advise", "solowhist", "AKQ", "--turn-up", "2S"], "--hand 'AKQ': unknown card"),

@@ -101,7 +101,7 @@ def table_options(args) -> dict:
 # Python parameter names whose flag is not ``--`` and the name with dashes.
 _PARAM_DESTS = {"auction_so_far": "auction", "competitors": "agents", "opponents": "agents"}
 # Where a parameter name stands in a message: the message's (or a clause's) subject.
-_SUBJECT = r"(?:(?<=^)|(?<=: )|(?<=; ))({names})(?= must| is | needs| cannot| '| \()"
+_SUBJECT = r"(?:(?<=^)|(?<=: )|(?<=; ))({names})(?= )"
 
 
 def _flags(parser) -> dict[str, tuple[str, bool]]:
