@@ -398,9 +398,10 @@ def cases():
           "--pack", "--dd-max-nodes", "--backend", "--out"]),
         ("simulate", ["--game", "troggu", "--deals", "8", "--quiet"], ["--players"]),
         ("simulate", ["--game", "phat", "--matches", "2", "--quiet"], ["--matches"]),
-        ("tournament", ["--game", "solowhist", "--competitors", "rule,random", "--deals", "2",
-                        "--quiet"], ["--deals", "--seed", "--threads", "--competitors"]),
-        ("advise", ["solowhist", "AKQJ5.K2.A7.9832", "--turn-up", "2S", "--deals", "8"],
+        ("tournament", ["--game", "solowhist", "--agents", "rule,random", "--deals", "2",
+                        "--quiet"], ["--deals", "--seed", "--threads", "--agents"]),
+        ("advise", ["--game", "solowhist", "--hand", "AKQJ5.K2.A7.9832", "--turn-up", "2S",
+                    "--deals", "8"],
          ["--seat", "--dealer", "--deals", "--seed", "--threads", "--max-nodes", "--play"]),
     ):  # fmt: skip
         for flag in flags:

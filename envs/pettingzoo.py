@@ -4,7 +4,8 @@
 ``solowhist_env(...)``, ``troggu_env(players=5)``, ``phat_env()``,
 ``pinochle_env(mode="exchange")``) returns an AEC env in which every seat is
 an agent (``player_0`` ..): each acts in turn on its own information set.
-Needs the ``pettingzoo`` package (``pip install trickgym[pettingzoo]``).
+Needs the ``pettingzoo`` extra; without it the import error gives the pip
+command for the way trickgym was installed (:func:`trickgym.checks.install_hint`).
 
 Agents
     ``player_<seat>`` for seats ``0 .. n-1``; the next to act is the seat

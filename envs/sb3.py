@@ -9,7 +9,8 @@ ended episode is replaced in the same step with its last observation in
 gymnasium's ``SAME_STEP`` autoreset). Keyword arguments go to the vector
 env (``seat``, ``opponents``, ``bidding``, the game's options...).
 
-Needs the ``train`` extra (``pip install 'trickgym[train]'``).
+Needs the ``train`` extra; without it the import error gives the pip command
+for the way trickgym was installed (:func:`trickgym.checks.install_hint`).
 """
 
 from __future__ import annotations

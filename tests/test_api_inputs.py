@@ -303,8 +303,8 @@ def test_agents_refuse_another_games_observation(kind):
         (["simulate", "--game", ""], "unknown game ''"),
         (["simulate", "--deals", str(2**62)], "deals must be an integer 1..1099511627776"),
         (["tournament", "--deals", str(2**62)], "deals must be an integer 1..1099511627776"),
-        (["tournament", "--competitors", "rule,"], "unknown agent ''"),
-        (["tournament", "--competitors", "rule"], "agents (competitors) must be 2 to 4"),
+        (["tournament", "--agents", "rule,"], "unknown agent ''"),
+        (["tournament", "--agents", "rule"], "agents (competitors) must be 2 to 4"),
         (["simulate", "--out", ""], "--out must be a folder path, got ''"),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -267,19 +268,97 @@ def test_every_flag_has_help_and_shows_its_default():
                 assert "default" in shown, f"{name} {action.option_strings}: default not shown"
 
 
-def test_agents_flags_have_distinct_names(capsys):
-    """``--agents`` meant seats (simulate), other seats (play) and competitors (tournament)."""
+def _visible_flags(sub) -> set[str]:
+    return {o for a in sub._actions for o in a.option_strings if a.help != "==SUPPRESS=="}
+
+
+def test_one_command_line_convention(capsys):
+    """Issue 31: the game was --game or a positional word, agents --agents, --competitors or
+    --opponents by command. Now --game, --agents and --hand everywhere; the old spellings
+    still run but are no longer shown."""
     _, commands = _subparsers()
-    flags = {
-        name: {o for a in sub._actions for o in a.option_strings if a.help != "==SUPPRESS=="}
-        for name, sub in commands.items()
-    }
-    assert "--agents" in flags["simulate"]
-    assert "--opponents" in flags["play"] and "--agents" not in flags["play"]
-    assert "--competitors" in flags["tournament"] and "--agents" not in flags["tournament"]
+    for name in ("simulate", "tournament", "play", "advise", "warm"):
+        flags = _visible_flags(commands[name])
+        assert "--game" in flags, name
+        assert not {"--competitors", "--opponents"} & flags, name
+        positionals = [a for a in commands[name]._actions if not a.option_strings]
+        assert all(a.help == "==SUPPRESS==" for a in positionals), name  # the old spellings
+    for name in ("simulate", "tournament", "play", "warm"):
+        assert "--agents" in _visible_flags(commands[name]), name
+    assert {"--hand", "--seat", "--players", "--mode", "--option"} <= _visible_flags(
+        commands["advise"]
+    )
+    parse = _subparsers()[0].parse_args
+    assert parse(["tournament", "--competitors", "rule,pimc"]).agents == "rule,pimc"
+    old = parse(["play", "phat", "--opponents", "random"])
+    assert (old.positional_game, old.agents) == ("phat", "random")
+    assert parse(["advise", "phat", "A95.K9.QJ5.T9852"]).words == ["phat", "A95.K9.QJ5.T9852"]
     argv = ["tournament", "--competitors", "rule,random", "--deals", "20", "--quiet"]
     assert main(argv) == 0
     assert "rule" in capsys.readouterr().out
+
+
+def test_help_has_no_percent_escapes():
+    """Issue 31: ``advise --help`` printed ``made %%`` and ``95%%``."""
+    parser, commands = _subparsers()
+    for text in [parser.format_help(), *(sub.format_help() for sub in commands.values())]:
+        assert "%%" not in text
+
+
+TROGGU_NO_PLAYERS = "--players is required for troggu (3..8), e.g. --players 4"
+HAND = ["--hand", "AKQJ5.K2.A7.9832"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--game", "troggu"], TROGGU_NO_PLAYERS),
+        (["tournament", "--game", "troggu"], TROGGU_NO_PLAYERS),
+        (["play", "--game", "troggu"], TROGGU_NO_PLAYERS),
+        (["advise", "--game", "troggu", "--hand", "Fool"], TROGGU_NO_PLAYERS),
+        (["simulate", "--game", "phat", "--deals", "100"], "pass --matches N, not --deals 100"),
+        (["simulate", "--matches", "5"], "--matches is for games raced to a target"),
+        (
+            ["simulate", "--game", "pinochle", "--deals", "9", "--matches", "2"],
+            "pinochle takes deals or matches, not both: pass --matches N, not --deals 9",
+        ),
+        (["simulate", "--dd-max-nodes", "9"], "--dd-max-nodes 9 is for --dd runs"),
+        (["simulate", "--game", "phat", "--dealing", "match"], "--dealing match is for Solo"),
+        (["simulate", "--seed", "-1"], "--seed must be a non-negative integer 0..1844"),
+        (["simulate", "--game", "pinochle", "--mode", "x"], "--mode must be one of kitty"),
+        (["simulate", "--option", "unit=0"], "--option unit must be an integer 1.."),
+        (
+            ["simulate", "--players", "4"],
+            "not an option of this game: --players; its options: --option unit, --option num_deals",
+        ),
+        (["tournament", "--agents", "rule"], "--agents (competitors) must be 2 to 4"),
+        (["play", "--seat", "9"], "--seat must be an integer 0..3, got 9"),
+        (["play", "--agents", "rule,rule"], "--agents must be one name or 3"),
+        (["advise"], "--hand is required"),
+        (["advise", *HAND], "--turn-up is required for Solo Whist"),
+        (["advise", *HAND, "--turn-up", "ZZ"], "--turn-up 'ZZ': unknown card"),
+        (["advise", "--hand", "AKQ", "--turn-up", "2S"], "--hand 'AKQ': unknown card"),
+        (["advise", *HAND, "--turn-up", "2S", "--deals", "0"], "--deals must be an integer"),
+        (
+            ["advise", *HAND, "--turn-up", "2S", "--seat", "1", "--dealer", "1"],
+            "--turn-up 2S is not in the hand 'AKQJ5.K2.A7.9832': --seat 1 is the dealer",
+        ),
+        (["warm", "--players", "9"], "--players must be an integer 3..8, got 9"),
+        # The old positional spellings still mean the game and the hand.
+        (["advise", "solowhist", "AKQ", "--turn-up", "2S"], "--hand 'AKQ': unknown card"),
+        (["advise", "AKQ", "--game", "solowhist", "--turn-up", "2S"], "--hand 'AKQ'"),
+        (["advise", "phat", "--game", "troggu", *HAND], "--game troggu and 'phat': give it once"),
+        (["play", "phat", "--game", "troggu"], "--game troggu and the game 'phat'"),
+    ],
+)
+def test_errors_name_the_flags_typed(argv, message, capsys, monkeypatch):
+    """Issue 31: CLI errors were worded for Python (``option(s) players required, e.g.
+    players=...``, ``pass matches=N, not deals=100``) though the user typed flags."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main([*argv, "--quiet"] if argv[0] in ("simulate", "advise", "warm") else argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("trickgym: error: ") and message in err, err
+    assert not re.search(r"\b[a-z_]+=(?!\d)", err.replace("NAME=VALUE", "")), err
 
 
 def test_dask_missing_names_the_extra_and_leaves_no_folder(tmp_path, capsys, monkeypatch):
@@ -289,5 +368,9 @@ def test_dask_missing_names_the_extra_and_leaves_no_folder(tmp_path, capsys, mon
     argv = ["simulate", "--deals", "10", "--quiet", "--backend", "dask", "--out", str(out)]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "pip install 'trickgym[dask]'" in err and "Traceback" not in err
+    from trickgym.checks import install_hint
+
+    # The hint fits this (editable) install, not an index trickgym is not on.
+    assert install_hint("dask") in err and "Traceback" not in err
+    assert "pip install -e '" in err and "pip install 'trickgym[dask]'" not in err
     assert not out.exists()

@@ -156,12 +156,15 @@ def test_bad_answers_are_prompted_again():
     answers = "zz\n0\n99\nAbundance Declared\n\n" + "1\n" * 200
     play_deal("solowhist", 0, "rule", 4, stdin=io.StringIO(answers), stdout=out)
     text = out.getvalue()
-    assert "Not a legal action: unknown action 'zz'" in text
-    assert "Not a legal action: 0 is not on the list" in text
-    assert "Not a legal action: 99 is not on the list" in text
+    # Numbers are menu positions (not action ids), and the message says what may be typed.
+    menu = "a menu number 1..7, a card (QS, Q♠, 10H) or a call (Pass, Solo)"
+    assert f"'zz' is not {menu}. Legal:" in text
+    assert "0 is not on the menu (1..7). Legal:" in text
+    assert "99 is not on the menu (1..7). Legal:" in text
+    assert "or an id" not in text
     assert "Deal over." in text
     # After every refusal the legal list is shown again.
-    assert text.count("Not a legal action") == 3
+    assert text.count(". Legal:") == 3
 
 
 class _ByName(io.StringIO):
@@ -195,7 +198,7 @@ def test_colour_output():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="give one agent or 3"):
+    with pytest.raises(ValueError, match=r"agents must be one name or 3 \(one per other seat"):
         play_deal("solowhist", 0, "rule,rule", 1, stdin=io.StringIO(""), stdout=io.StringIO())
     with pytest.raises(ValueError, match="unknown agent 'bot'"):
         play_deal("solowhist", 0, "bot", 1, stdin=io.StringIO(""), stdout=io.StringIO())
@@ -207,27 +210,55 @@ def test_bad_arguments():
 
 def test_cli_play(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 200))
-    assert (
-        main(
-            [
-                "play",
-                "pinochle",
-                "--seat",
-                "3",
-                "--opponents",
-                "rule,random,rule",
-                "--seed",
-                "5",
-                "--no-color",
-            ]
-        )
-        == 0
-    )
+    argv = ["play", "--game", "pinochle", "--seat", "3", "--agents", "rule,random,rule"]
+    assert main([*argv, "--seed", "5", "--no-color"]) == 0
     out = capsys.readouterr().out
     assert "you are seat 3; 0: rule, 1: random, 2: rule" in out
     assert "Deal over. Payoffs:" in out and "seat 3 (you)" in out
-    assert main(["play", "solowhist", "--agents", "nobody"]) == 2  # the old name still works
+    # The old spellings still run: the game as a positional word, --opponents.
+    assert main(["play", "solowhist", "--opponents", "nobody"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
+    assert main(["play", "phat", "--game", "troggu"]) == 2
+    assert "give the game once" in capsys.readouterr().err
+
+
+class _CtrlC(io.StringIO):
+    def readline(self, *args):
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    "stdin, why",
+    [
+        (io.StringIO("quit\n"), "you typed 'quit'"),
+        (io.StringIO("q\n"), "you typed 'q'"),
+        (io.StringIO(""), "input ended before the deal was over"),  # Ctrl-D
+        (_CtrlC(), "Ctrl-C"),
+    ],
+)
+def test_cli_play_quits_cleanly(monkeypatch, capsys, stdin, why):
+    """Issue 31: ``quit`` ended with ``error: deal abandoned`` and exit 2."""
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["play", "--seed", "4", "--no-color"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    last = captured.out.rstrip().splitlines()[-1]
+    assert last.startswith(f"deal abandoned ({why})")
+    if why != "Ctrl-C":
+        assert last.endswith("replay it with --seed 4")
+
+
+def test_play_shows_a_ten_one_way():
+    """Issue 31: the hand showed ``♠ Q T 8`` while the menu showed ``10♠``."""
+    for seed in range(1, 30):
+        out = io.StringIO()
+        play_deal("solowhist", 0, "rule", seed, stdin=io.StringIO("1\n" * 200), stdout=out)
+        text = out.getvalue()
+        if "10♠" in text or "10♥" in text:
+            break
+    tokens = re.findall(r"(?<![\w♠♥♦♣])(?:10|T)(?=[♠♥♦♣*\s])", text)
+    assert tokens and set(tokens) == {"10"}
+    assert not re.search(r"[♠♥♦♣][2-9AKQJ]*T", text)  # nor in a compact hand
 
 
 def test_env_ansi_render_marks_the_learners_cards():

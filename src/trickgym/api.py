@@ -24,8 +24,12 @@ def _fold(text: str) -> str:
     return " ".join(text.lower().replace("&", "and").split())
 
 
-def validate_options(options_cls, kwargs: dict[str, Any]):
-    """Build a frozen options object, naming unknown options and the allowed ones."""
+def validate_options(options_cls, kwargs: dict[str, Any], game: str | None = None):
+    """Build a frozen options object, naming unknown options and the allowed ones.
+
+    A required option left out is named with what it allows and an example
+    when its field's metadata give them (``allowed``, ``example``).
+    """
     allowed = [f.name for f in dataclasses.fields(options_cls)]
     unknown = sorted(set(kwargs) - set(allowed))
     if unknown:
@@ -36,7 +40,15 @@ def validate_options(options_cls, kwargs: dict[str, Any]):
         if f.default is dataclasses.MISSING and f.name not in kwargs
     ]
     if missing:
-        raise ValueError(f"option(s) {', '.join(missing)} required, e.g. {missing[0]}=...")
+        field = next(f for f in dataclasses.fields(options_cls) if f.name == missing[0])
+        allowed = field.metadata.get("allowed")
+        example = field.metadata.get("example", "...")
+        raise ValueError(
+            f"option{'s' * (len(missing) > 1)} {', '.join(missing)} "
+            f"{'are' if len(missing) > 1 else 'is'} required"
+            f"{f' for {game}' if game else ''}{f' ({allowed})' if allowed else ''}, "
+            f"e.g. {missing[0]}={example}"
+        )
     return options_cls(**kwargs)
 
 

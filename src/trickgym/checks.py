@@ -28,6 +28,7 @@ __all__ = [
     "check_real",
     "check_seed",
     "check_tt_mb",
+    "install_hint",
     "is_int",
     "require_extra",
 ]
@@ -178,7 +179,8 @@ def require_extra(module: str, extra: str, what: str):
     """Import ``module``, or raise :class:`MissingExtraError` naming the extra that installs it.
 
     ``what`` says what needs it (``"--backend dask"``); the message reads
-    ``"--backend dask needs the dask extra: pip install 'trickgym[dask]'"``.
+    ``"--backend dask needs the dask extra (distributed is not installed):
+    pip install ..."`` with the command of :func:`install_hint`.
     """
     import importlib
 
@@ -187,5 +189,62 @@ def require_extra(module: str, extra: str, what: str):
     except ImportError as err:
         raise MissingExtraError(
             f"{what} needs the {extra} extra ({err.name or module} is not installed): "
-            f"pip install 'trickgym[{extra}]'"
+            f"{install_hint(extra)}"
         ) from err
+
+
+def _quoted(text: str) -> str:
+    """``text`` for a POSIX shell, always quoted (``[dask]`` is a glob in zsh)."""
+    import shlex
+
+    return f"'{text}'" if "'" not in text else shlex.quote(text)
+
+
+def install_hint(extra: str, dist=None) -> str:
+    """The pip command that adds trickgym's ``extra`` to trickgym as it was installed.
+
+    trickgym is not on a package index, so ``pip install 'trickgym[dask]'``
+    only works for a wheel installed from one. The distribution's
+    ``direct_url.json`` (PEP 610) says where it came from: a local folder
+    (``pip install -e '/path[dask]'`` if editable), a VCS URL (``pip install
+    'trickgym[dask] @ git+URL'``) or an archive (``'trickgym[dask] @ URL'``).
+    The extra's own packages, read from the installed metadata, follow as
+    the alternative. ``dist`` is an ``importlib.metadata.Distribution``
+    (default: the installed trickgym).
+    """
+    import json
+    from importlib import metadata
+    from urllib.parse import urlparse
+    from urllib.request import url2pathname
+
+    if dist is None:
+        try:
+            dist = metadata.distribution("trickgym")
+        except metadata.PackageNotFoundError:  # run from a source tree, never installed
+            return f"pip install -e '.[{extra}]' in a trickgym checkout"
+    try:
+        origin = json.loads(dist.read_text("direct_url.json") or "null")
+    except ValueError:  # a damaged record: fall back to the index form
+        origin = None
+    command = f"pip install {_quoted(f'trickgym[{extra}]')}"
+    if isinstance(origin, dict) and isinstance(origin.get("url"), str):
+        url = origin["url"]
+        vcs = origin.get("vcs_info")
+        if isinstance(vcs, dict):
+            rev = vcs.get("requested_revision")
+            source = f"{vcs.get('vcs', 'git')}+{url}{f'@{rev}' if rev else ''}"
+            command = f"pip install {_quoted(f'trickgym[{extra}] @ {source}')}"
+        elif "dir_info" in origin and urlparse(url).scheme == "file":
+            path = url2pathname(urlparse(url).path)
+            editable = "-e " if (origin.get("dir_info") or {}).get("editable") else ""
+            command = f"pip install {editable}{_quoted(f'{path}[{extra}]')}"
+        else:  # an archive (wheel or sdist), local or remote
+            command = f"pip install {_quoted(f'trickgym[{extra}] @ {url}')}"
+    packages = []
+    for requirement in dist.requires or []:
+        spec, _, marker = requirement.partition(";")
+        if marker.replace("'", '"').replace(" ", "").find(f'extra=="{extra}"') >= 0:
+            packages.append(_quoted(spec.strip()))
+    if packages:
+        command += f" (or only its packages: pip install {' '.join(packages)})"
+    return command

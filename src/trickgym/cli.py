@@ -11,6 +11,7 @@ from .cli_common import (
     add_alias,
     add_parser,
     add_table_flags,
+    cli_words,
     table_options,
 )
 
@@ -27,10 +28,10 @@ EPILOG = """examples:
   trickgym simulate --deals 2000 --agents rule --dd     # + why contracts failed (double dummy)
   trickgym report runs/sw --out report.html
   trickgym verify runs/sw                 # check every chunk of a dataset
-  trickgym tournament --game pinochle --competitors rule,random --deals 1000
-  trickgym play solowhist --seat 0 --opponents rule --seed 7
+  trickgym tournament --game pinochle --agents rule,random --deals 1000
+  trickgym play --game solowhist --seat 0 --agents rule --seed 7
   trickgym dd positions.jsonl --cards
-  trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S --seat 1 --dealer 0 --deals 2000
+  trickgym advise --game solowhist --hand AKQJ5.K2.A7.9832 --turn-up 2S --seat 1 --dealer 0
   trickgym warm --agents random,rule    # compile the kernels ahead of time (cluster images)"""
 
 
@@ -300,7 +301,7 @@ def _tournament(args) -> int:
     options = table_options(args)
     report = tournament(
         args.game,
-        args.competitors.split(","),
+        args.agents.split(","),
         deals=args.deals,
         seed=args.seed,
         threads=args.threads,
@@ -417,12 +418,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--game", default="solowhist", help="solowhist, troggu, phat or pinochle")
     tour.add_argument(
-        "--competitors",
+        "--agents",
         default="rule,random",
-        help="two or more different agents, each named once; they are rotated through the "
-        "seats (partnership games: exactly two, one per team)",
+        help="the competitors: two or more different agents, each named once; they are "
+        "rotated through the seats (partnership games: exactly two, one per team)",
     )
-    add_alias(tour, "--agents", "competitors")
+    add_alias(tour, "--competitors", "agents")  # the flag's old name
     tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
     tour.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
     tour.add_argument(
@@ -447,11 +448,16 @@ def main(argv: list[str] | None = None) -> int:
     from .checks import MissingExtraError
     from .compiling import announcing
 
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         with announcing():  # a cold compile says so in one line, even under --quiet
             return args.run(args)
-    except (ValueError, MissingExtraError) as err:
+    except ValueError as err:  # worded for Python: say it in the flags the person typed
+        message = cli_words(str(err), _subparser(parser, args.command))
+        print(f"trickgym: error: {message}", file=sys.stderr)
+        return 2
+    except MissingExtraError as err:
         print(f"trickgym: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -461,6 +467,12 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as err:  # a full disk, a folder that cannot be written: one line, no traceback
         print(f"trickgym: error: {_os_error(err)}", file=sys.stderr)
         return 1
+
+
+def _subparser(parser, command: str) -> argparse.ArgumentParser:
+    """The parser of the subcommand ``command``."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[command]
 
 
 def _os_error(err: OSError) -> str:

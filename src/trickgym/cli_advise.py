@@ -1,4 +1,4 @@
-"""``trickgym advise GAME HAND``: the hand advisor's table of calls (see ``hand_odds``)."""
+"""``trickgym advise --game GAME --hand HAND``: the hand advisor's table of calls."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ __all__ = ["add_parser", "run"]
 
 def add_parser(sub) -> None:
     """Register the ``advise`` subcommand on the ``trickgym`` subparsers ``sub``."""
+    import argparse
+
     from .analysis.advise import (
         DEFAULT_EXACT_NODES,
         DEFAULT_NODE_LIMIT,
         DEFAULT_PIMC_SAMPLES,
         PLAYS,
     )
-    from .cli_common import add_parser
+    from .cli_common import add_parser, add_table_flags
 
     p = add_parser(
         sub,
@@ -25,13 +27,17 @@ def add_parser(sub) -> None:
             "Deal the unseen cards many times consistently with what the seat knows (its "
             "hand, the dealer, the turn-up, the auction so far), play or solve each deal "
             "for every call the seat could make now, and print one row per call: "
-            "made %% with a 95%% Wilson interval, mean tricks and expected payoff."
+            "made % with a 95% Wilson interval, mean tricks and expected payoff."
         ),
-        epilog='example: trickgym advise solowhist "AKQJ5.K2.A7.9832" --turn-up 2S '
+        epilog="example: trickgym advise --game solowhist --hand AKQJ5.K2.A7.9832 --turn-up 2S "
         "--seat 1 --dealer 0 --deals 2000",
     )
-    p.add_argument("game", help="solowhist, pinochle, troggu or phat")
-    p.add_argument("hand", help='the seat\'s cards, e.g. "AKQJ5.K2.A7.9832" (suits S.H.D.C)')
+    p.add_argument("--game", default=None, help="solowhist (default), pinochle, troggu or phat")
+    p.add_argument(
+        "--hand", default=None, help='the seat\'s cards, e.g. "AKQJ5.K2.A7.9832" (suits S.H.D.C)'
+    )
+    # ``trickgym advise solowhist HAND``, as before --game and --hand: still accepted, unshown.
+    p.add_argument("words", nargs="*", default=[], help=argparse.SUPPRESS)
     p.add_argument("--turn-up", default=None, help="Solo Whist: the dealer's exposed card, e.g. 2S")
     p.add_argument(
         "--seat", type=int, default=0, help="the seat advised (0..3; Troggu: 0..players-1)"
@@ -68,9 +74,7 @@ def add_parser(sub) -> None:
         help="--play dd: node budget of a Solo's exact trick count (0: probes only)",
     )
     p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    p.add_argument("--players", type=int, default=None, help="players, Troggu only: 3..8")
-    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a table option of the game, e.g. unit=2")  # fmt: skip
+    add_table_flags(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -78,13 +82,24 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Handler of ``trickgym advise``."""
     from .analysis.advise import format_advice, hand_odds
-    from .cli_common import game_options
+    from .cli_common import table_options
+    from .games import GAMES
     from .games import game as make_game
 
-    options = game_options(args.option)
-    if args.players is not None:
-        options["players"] = args.players
-    game = make_game(args.game, **options)
+    words = list(args.words)
+    if len(words) > 2:
+        raise ValueError(f"give the game with --game and the hand with --hand, got {words}")
+    # One old positional word is the game if it names one (advise troggu --hand ...), else the hand.
+    game_word = words.pop(0) if len(words) == 2 or (words and words[0] in GAMES) else None
+    hand_word = words[0] if words else None
+    for flag, value, word in (("--game", args.game, game_word), ("--hand", args.hand, hand_word)):
+        if value is not None and word is not None and value != word:
+            raise ValueError(f"{flag} {value} and {word!r}: give it once, with {flag}")
+    args.game = args.game or game_word or "solowhist"
+    args.hand = args.hand or hand_word
+    if args.hand is None:
+        raise ValueError('--hand is required: the seat\'s cards, e.g. --hand "AKQJ5.K2.A7.9832"')
+    game = make_game(args.game, **table_options(args))
     start = time.perf_counter()
     df = hand_odds(
         game,

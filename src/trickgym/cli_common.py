@@ -9,6 +9,8 @@ __all__ = [
     "add_alias",
     "add_parser",
     "add_table_flags",
+    "cli_words",
+    "game_flag",
     "game_options",
     "table_options",
 ]
@@ -94,3 +96,78 @@ def table_options(args) -> dict:
     if args.mode is not None:
         options["mode"] = args.mode
     return options
+
+
+# Python parameter names whose flag is not ``--`` and the name with dashes.
+_PARAM_DESTS = {"auction_so_far": "auction", "competitors": "agents", "opponents": "agents"}
+# Where a parameter name stands in a message: the message's (or a clause's) subject.
+_SUBJECT = r"(?:(?<=^)|(?<=: )|(?<=; ))({names})(?= )"
+
+
+def _flags(parser) -> dict[str, tuple[str, bool]]:
+    """``dest -> (flag, takes no value)`` for the visible long flags of ``parser``."""
+    flags = {}
+    for action in parser._actions:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        if longs and action.help != argparse.SUPPRESS and action.dest != "help":
+            flags.setdefault(action.dest, (longs[0], action.nargs == 0))
+    return flags
+
+
+def cli_words(message: str, parser) -> str:
+    """A Python API error ``message`` reworded in the flags of the subcommand ``parser``.
+
+    The Python API names its parameters (``pass matches=N, not deals=100``,
+    ``turn_up is required``, ``option players``); at the command line the
+    person typed ``--matches``, ``--turn-up``, ``--players``. Only names that
+    are flags of this subcommand are rewritten (a game option without a flag
+    of its own becomes ``--option NAME``), and only where a name stands as a
+    parameter: ``NAME=VALUE``, ``option NAME`` and a clause's subject.
+    """
+    import re
+
+    flags = _flags(parser)
+    has_option = "option" in flags
+
+    def dest(name: str) -> str:
+        return _PARAM_DESTS.get(name, name)
+
+    def flag(name: str) -> str | None:
+        return flags[dest(name)][0] if dest(name) in flags and dest(name) != "option" else None
+
+    def option(name: str) -> str:
+        return flag(name) or (f"--option {name}" if has_option else name)
+
+    def options(names: str) -> str:  # "a, b" -> "--players, --option b"
+        return ", ".join(option(n) for n in names.split(", "))
+
+    message = re.sub(r"(?<![\w-])option (\w+)\b", lambda m: option(m.group(1)), message)
+    message = re.sub(
+        r"unknown option\(s\) ((?:\w+, )*\w+); allowed: ((?:\w+, )*\w+)",
+        lambda m: f"not an option of this game: {options(m[1])}; its options: {options(m[2])}",
+        message,
+    )
+    names = sorted({n for n in [*flags, *_PARAM_DESTS] if flag(n)}, key=len, reverse=True)
+    if not names:
+        return message
+    alternation = "|".join(map(re.escape, names))
+
+    def assignment(match) -> str:
+        name, value = match.group(1), match.group(2).strip("'\"")
+        if flags[dest(name)][1]:  # a switch: dd=True is --dd
+            return flag(name)
+        return f"{flag(name)} {value}" if value else flag(name)
+
+    message = re.sub(rf"(?<![\w-])({alternation})=('[^']*'|[^\s,;:)]*)", assignment, message)
+    message = re.sub(_SUBJECT.format(names=alternation), lambda m: flag(m.group(1)), message)
+    # None is the Python default of a flag left out; a person cannot type it.
+    return message.replace(", or None,", ",").replace(", or None", "")
+
+
+def game_flag(flag: str | None, positional: str | None, default: str = "solowhist") -> str:
+    """The game of ``--game``, or of the old positional spelling (``play solowhist``)."""
+    if flag is not None and positional is not None and flag != positional:
+        raise ValueError(f"--game {flag} and the game {positional!r}: give the game once")
+    if flag is not None:
+        return flag
+    return default if positional is None else positional

@@ -1,9 +1,9 @@
-"""``trickgym play GAME``: play a deal in the terminal against built-in agents.
+"""``trickgym play --game GAME``: play a deal in the terminal against built-in agents.
 
 Example::
 
-    trickgym play solowhist --seat 0 --opponents rule,rule,random --seed 7
-    trickgym play troggu --players 5 --opponents rule
+    trickgym play --game solowhist --seat 0 --agents rule,rule,random --seed 7
+    trickgym play --game troggu --players 5 --agents rule
 """
 
 from __future__ import annotations
@@ -12,33 +12,40 @@ __all__ = ["add_parser"]
 
 
 def _play(args) -> int:
-    from .cli_common import table_options
-    from .play import play_deal
+    from .cli_common import game_flag, table_options
+    from .play import DealAbandoned, play_deal
 
+    game = game_flag(args.game, args.positional_game)
     options = table_options(args)
     color = False if args.no_color else (True if args.color else None)
+    # Stopping (quit, Ctrl-D, Ctrl-C) is the person's choice, not an error: exit 0.
     try:
-        play_deal(args.game, args.seat, args.opponents, args.seed, options, color=color)
+        play_deal(game, args.seat, args.agents, args.seed, options, color=color)
+    except DealAbandoned as stop:
+        print(f"\ndeal abandoned ({stop}); replay it with --seed {stop.seed}")
     except KeyboardInterrupt:
-        print("\ndeal abandoned")
-        return 1
+        print("\ndeal abandoned (Ctrl-C)")
     return 0
 
 
 def add_parser(sub) -> None:
     """Register the ``play`` subcommand on the ``trickgym`` parser's subparsers."""
+    import argparse
+
     from .cli_common import add_alias, add_parser, add_table_flags
 
     play = add_parser(sub, "play", help="play a deal in the terminal against built-in agents")
-    play.add_argument("game", help="solowhist, troggu, phat or pinochle")
+    play.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
+    # ``trickgym play solowhist``, as before --game: still accepted, no longer shown.
+    play.add_argument("positional_game", nargs="?", default=None, help=argparse.SUPPRESS)
     play.add_argument("--seat", type=int, default=0, help="your seat")
     play.add_argument(
-        "--opponents",
+        "--agents",
         default="rule",
         help="the agents of the other seats: one name for all of them, or one per seat in "
         "playing order after yours (rule,rule,random)",
     )
-    add_alias(play, "--agents", "opponents")
+    add_alias(play, "--opponents", "agents")  # the flag's old name
     play.add_argument(
         "--seed",
         type=int,

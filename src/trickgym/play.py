@@ -1,8 +1,9 @@
 """A person plays one deal in the terminal against built-in agents.
 
 The table is drawn by :mod:`trickgym.render` (suit symbols, colours, the
-legal cards marked); the person answers with a card (``QS``, ``Q♠``,
-``10H``), a call (``Solo``, ``pass``) or the number of a listed action. A
+legal cards marked; a ten is ``10`` everywhere, as in the card names); the
+person answers with a card (``QS``, ``Q♠``, ``10H``), a call (``Solo``,
+``pass``) or the number of an action in the menu (``quit`` stops). A
 deal is fixed by its seed: the same seed deals the same cards and, given the
 same answers, the agents play the same way.
 """
@@ -15,10 +16,19 @@ import numpy as np
 
 from .render import TAROT_SUIT_SYMBOLS, card_text, color_enabled, hand_text
 
-__all__ = ["play_deal"]
+__all__ = ["DealAbandoned", "play_deal"]
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
+ANSWERS = "a menu number 1..{n}, a card (QS, Q♠, 10H) or a call (Pass, Solo)"
+
+
+class DealAbandoned(ValueError):
+    """The person stopped before the deal was over: typed ``quit``, or the input ended."""
+
+    def __init__(self, message: str, seed: int):
+        super().__init__(message)
+        self.seed = seed
 
 
 def _opponents(agents, seat: int, n: int) -> dict[int, str]:
@@ -32,7 +42,8 @@ def _opponents(agents, seat: int, n: int) -> dict[int, str]:
         names = names * (n - 1)
     if len(names) != n - 1:
         raise ValueError(
-            f"give one agent or {n - 1} (one per other seat, after seat {seat}), got {len(names)}"
+            f"agents must be one name or {n - 1} (one per other seat, after seat {seat}), "
+            f"got {len(names)}"
         )
     known = sorted([*known_agents(), *PRESETS])
     for name in names:
@@ -80,15 +91,18 @@ def _parse_answer(game, state, text: str, legal: list[int]) -> int:
     Raises ``ValueError`` saying why it is not a legal action.
     """
     text = text.strip()
-    if text.isdigit():
+    if text.isdigit():  # a menu position, never a card or action id
         k = int(text)
         if 1 <= k <= len(legal):
             return legal[k - 1]
-        raise ValueError(f"{k} is not on the list (1..{len(legal)})")
+        raise ValueError(f"{k} is not on the menu (1..{len(legal)})")
     if game.deck.name == "tarot":  # accept the symbols the table shows: "K⚱" is "KC"
         for symbol, letter in zip(TAROT_SUIT_SYMBOLS[1:], game.deck.suit_letters[1:], strict=True):
             text = text.replace(symbol, letter)
-    action = game.parse_action(text)
+    try:
+        action = game.parse_action(text)
+    except ValueError:  # the API's message offers action ids, which the menu numbers replace
+        raise ValueError(f"{text!r} is not {ANSWERS.format(n=len(legal))}") from None
     if action < game.deck.n_cards:  # a card by name: any legal copy of it
         first = action - action % game.deck.copies
         copies = [c for c in range(first, first + game.deck.copies) if c in legal]
@@ -138,7 +152,8 @@ def play_deal(
     one is drawn and printed when omitted). ``color`` None decides from the
     output (see :func:`trickgym.render.color_enabled`). Reads answers from
     ``stdin`` and writes to ``stdout`` (default: the terminal). Typing
-    ``quit`` (or the end of input) abandons the deal with ``ValueError``.
+    ``quit`` (or the end of input) abandons the deal with :class:`DealAbandoned`
+    (a ``ValueError`` carrying the deal's seed).
     """
     import trickgym
     from trickgym.agents import KINDS, python_action, start_deal
@@ -196,21 +211,21 @@ def play_deal(
         while True:
             print(f"Seat {seat}, your move: ", end="", file=stdout, flush=True)
             line = stdin.readline()
-            if not line:
-                raise ValueError("input ended before the deal was over")
+            if not line:  # Ctrl-D, or the end of piped answers
+                raise DealAbandoned("input ended before the deal was over", seed)
             answer = line.strip()
             if not getattr(stdin, "isatty", lambda: False)():
                 say(answer)  # piped answers are not echoed by a terminal
             if answer.lower() in QUIT_WORDS:
-                raise ValueError("deal abandoned")
+                raise DealAbandoned(f"you typed {answer!r}", seed)
             if answer.lower() in HELP_WORDS or not answer:
-                say("Type a number from the list, a card (QS, Q♠, 10H) or a call (Pass, Solo):")
+                say(f"Type {ANSWERS.format(n=len(legal))}, or quit:")
                 say(_menu(game, legal, color))
                 continue
             try:
                 action = _parse_answer(game, state, answer, legal)
             except ValueError as err:
-                say(f"Not a legal action: {err}. Legal:")
+                say(f"{err}. Legal:")
                 say(_menu(game, legal, color))
                 continue
             break

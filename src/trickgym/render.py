@@ -87,10 +87,9 @@ def _paint(text: str, deck: Deck, suit: int, color: bool, style: str = "") -> st
 
 
 def _rank(card: int, deck: Deck) -> str:
-    rank = deck.rank_names[card]
-    if deck.name == "tarot":
-        return rank
-    return "T" if rank == "10" else rank
+    # The ten is "10" as in the games' card names (10S) and the menus of trickgym play
+    # (10♠); "T" belongs to the dotted hand notation only.
+    return deck.rank_names[card]
 
 
 def card_text(card: int, deck: Deck = STANDARD, color: bool = False) -> str:
@@ -130,15 +129,16 @@ def hand_text(
     """A hand grouped by suit, strongest first, each group led by its suit symbol.
 
     With ``legal=None`` and no colour, the standard and Pinochle packs give
-    the compact ``"♠AKQ2 ♥JT9 ♦- ♣43"``. With ``legal`` (a set of cards the
-    player may play) the cards are spaced and the legal ones marked: ``*``
+    the compact ``"♠AKQ2 ♥J109 ♦- ♣43"`` (the ten is 10, as in ``card_text``
+    and the games' card names). With ``legal`` (a set of cards the player
+    may play) the cards are spaced and the legal ones marked: ``*``
     after them, or bold and underlined (others dimmed) in colour.
 
     >>> from trickgym.cards.notation import parse_hand
     >>> hand_text(parse_hand("AKQ2.JT9..43"))
-    '♠AKQ2 ♥JT9 ♦- ♣43'
+    '♠AKQ2 ♥J109 ♦- ♣43'
     >>> hand_text(parse_hand("AKQ2.JT9..43"), legal=parse_hand("Q2..."))
-    '♠ A K Q* 2*  ♥ J T 9  ♣ 4 3'
+    '♠ A K Q* 2*  ♥ J 10 9  ♣ 4 3'
     """
     mask = int(mask)
     spaced = legal is not None or deck.name == "tarot"

@@ -281,7 +281,8 @@ def test_pimc_play_runs_small():
 
 
 def test_cli_prints_one_row_per_call(capsys):
-    code = main(["advise", "solowhist", HAND, "--turn-up", "2S", "--seat", "1", "--dealer", "0",
+    code = main(["advise", "--game", "solowhist", "--hand", HAND, "--turn-up", "2S", "--seat", "1",
+                 "--dealer", "0",
                  "--deals", "16", "--quiet", "--play", "rule"])  # fmt: skip
     out = capsys.readouterr()
     assert code == 0, out.err
@@ -294,7 +295,7 @@ def test_cli_prints_one_row_per_call(capsys):
 
 
 def test_cli_names_bad_input(capsys):
-    code = main(["advise", "solowhist", "AKQJT.AKQ.AKQ.AKQ", "--turn-up", "2S", "--quiet"])
+    code = main(["advise", "--hand", "AKQJT.AKQ.AKQ.AKQ", "--turn-up", "2S", "--quiet"])
     assert code == 2
     assert "14 cards" in capsys.readouterr().err
 

@@ -57,8 +57,8 @@ def test_pinochle_bad_input(kwargs, message):
 
 
 def test_cli_pinochle(capsys):
-    code = main(["advise", "pinochle", PN_HAND, "--seat", "1", "--dealer", "0", "--deals", "8",
-                 "--play", "rule", "--quiet"])  # fmt: skip
+    code = main(["advise", "--game", "pinochle", "--hand", PN_HAND, "--seat", "1", "--dealer", "0",
+                 "--deals", "8", "--play", "rule", "--quiet"])  # fmt: skip
     out = capsys.readouterr()
     assert code == 0, out.err
     lines = out.out.splitlines()
@@ -101,8 +101,8 @@ def test_troggu_bad_input():
 
 
 def test_cli_troggu(capsys):
-    code = main(["advise", "troggu", TR_STRONG, "--players", "4", "--seat", "1", "--dealer", "0",
-                 "--deals", "8", "--play", "rule", "--quiet"])  # fmt: skip
+    code = main(["advise", "--game", "troggu", "--hand", TR_STRONG, "--players", "4", "--seat", "1",
+                 "--dealer", "0", "--deals", "8", "--play", "rule", "--quiet"])  # fmt: skip
     out = capsys.readouterr()
     assert code == 0, out.err
     lines = out.out.splitlines()
@@ -142,8 +142,8 @@ def test_phat_bad_input():
 
 
 def test_cli_phat(capsys):
-    code = main(["advise", "phat", PH_HAND, "--seat", "2", "--deals", "8", "--play", "rule",
-                 "--quiet"])  # fmt: skip
+    code = main(["advise", "--game", "phat", "--hand", PH_HAND, "--seat", "2", "--deals", "8",
+                 "--play", "rule", "--quiet"])  # fmt: skip
     out = capsys.readouterr()
     assert code == 0, out.err
     lines = out.out.splitlines()

@@ -37,7 +37,7 @@ def game(name: str, **options) -> Game:
     if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; available: {', '.join(sorted(GAMES))}")
     cls, options_cls = GAMES[name]
-    return cls(validate_options(options_cls, options))
+    return cls(validate_options(options_cls, options, name))
 
 
 __all__ = ["GAMES", "game", "game_class"]

@@ -117,12 +117,10 @@ def _dask_task(spec: RunSpec, index: int, kind: str, threads: int | None):
 
 def _client(scheduler):
     """A ``distributed.Client`` (and the cluster we started, if any) for ``scheduler``."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError as err:  # pragma: no cover - dask is an optional extra
-        raise ValueError(
-            "backend 'dask' needs dask.distributed: pip install 'trickgym[dask]'"
-        ) from err
+    from ..checks import require_extra
+
+    distributed = require_extra("distributed", "dask", "backend='dask' (--backend dask)")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     if isinstance(scheduler, Client):
         return scheduler, None, False
     if scheduler is None:

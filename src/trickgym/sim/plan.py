@@ -249,7 +249,11 @@ def make_spec(
                 f"matches= is for games raced to a target (phat, pinochle), not {game}"
             )
         if deals is not None:
-            what = "is simulated in whole matches" if sim.unit == "match" else "takes deals or"
+            what = (
+                "is simulated in whole matches"
+                if sim.unit == "match"
+                else "takes deals or matches, not both"
+            )
             raise ValueError(f"{game} {what}: pass matches=N, not deals={deals!r}")
         if dealing != "shuffled":
             raise ValueError(

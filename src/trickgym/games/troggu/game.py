@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -47,7 +47,7 @@ class TrogguOptions:
         Deals in a match, 1..10000; default ``2 * players`` (TR-D15).
     """
 
-    players: int
+    players: int = field(metadata={"allowed": f"{MIN_PLAYERS}..{MAX_PLAYERS}", "example": 4})
     num_deals: int | None = None
 
     def __post_init__(self):
