@@ -129,7 +129,7 @@ def _table(table: pd.DataFrame, integer_bins: bool = False) -> str:
     if few is not None and few.any():
         text += (
             f'<p class="note">† fewer than {FEW_DEALS} deals: the rate says little '
-            "(see its interval); such rows are left out of the success plots.</p>"
+            "(see its interval); such rows are left out of the plots and named under them.</p>"
         )
     return text
 
@@ -254,7 +254,7 @@ def _bid_sections(
     for feature in features:
         table = success_by_feature(df, feature)
         integer = pd.api.types.is_integer_dtype(df[feature])
-        out.heading(f"Success by {column_label(feature)} ({feature})")
+        out.heading(f"Success by {column_label(feature)}")  # the table names the column
         out.table(table, integer_bins=integer)
         label = plots.integer_bin_label if integer else str
         fig = plots.plot_feature_success(table, bin_label=label)
