@@ -75,7 +75,7 @@ def test_report_reads_as_a_person_would(tmp_path):
     counts = {c for c in cells if re.fullmatch(r"[\d,]+\.00", c)}
     assert "3,000.00" not in counts and not any(c.startswith("1,") for c in counts), counts
     assert "(-0.001" not in text and "<th>0–11</th>" in text  # hf_hcp quantile bins
-    assert "†" in text and "fewer than 10 deals" in text  # Misère Ouverte: 1 deal
+    assert "†" in text and "fewer than 30 deals" in text  # Misère Ouverte: 1 deal (plots.MIN_DEALS)
     assert "Passed-out (no contract) rate:" in text
     assert "<nav><h2>Contents</h2>" in text and 'href="#s1"' in text and 'id="s1"' in text
     assert "Hand features (data dictionary)" in text

@@ -28,14 +28,19 @@ from .calibration import (
 from .columns import declared, declarer_payoff, detect_game, feature_columns, seat_position
 from .compare import compare_payoff, compare_success
 from .dataset import load_dataset
-from .failures import failure_counts, failure_split, failure_split_from_counts
+from .failures import failure_counts, failure_shares, failure_split, failure_split_from_counts
 from .intervals import mean_interval, newcombe_interval, wilson_interval
+from .labels import COLUMN_LABELS, column_label
 from .phat import format_phat_summary, phat_summary, pitch_frame, race_table
 from .plots import (
+    MIN_DEALS,
+    drop_small_samples,
     plot_calibration,
     plot_comparison,
     plot_expected_payoff,
+    plot_failure_shares,
     plot_feature_success,
+    plot_made_scatter,
     plot_race,
     plot_success,
 )
@@ -50,22 +55,28 @@ from .success import (
     success_by_position,
     success_table,
 )
-from .text import format_bid_table, format_failure_table, format_table
+from .text import bid_table_legend, format_bid_table, format_failure_table, format_table
 
 __all__ = [
+    "COLUMN_LABELS",
+    "MIN_DEALS",
     "SuccessModel",
     "advise_state",
     "bid_counts",
     "bid_success",
     "bid_success_from_counts",
+    "bid_table_legend",
     "calibration_table",
+    "column_label",
     "compare_payoff",
     "compare_success",
     "declared",
     "declarer_payoff",
     "detect_game",
+    "drop_small_samples",
     "expected_payoff",
     "failure_counts",
+    "failure_shares",
     "failure_split",
     "failure_split_from_counts",
     "feature_bins",
@@ -87,7 +98,9 @@ __all__ = [
     "plot_calibration",
     "plot_comparison",
     "plot_expected_payoff",
+    "plot_failure_shares",
     "plot_feature_success",
+    "plot_made_scatter",
     "plot_race",
     "plot_success",
     "race_table",

@@ -21,6 +21,7 @@ import pandas as pd
 from ..checks import check_int
 from .columns import declared, plain_index, require
 from .intervals import wilson_interval
+from .labels import column_label
 
 __all__ = ["SuccessModel", "calibration_table", "fit_success_model", "out_of_fold_predictions"]
 
@@ -110,7 +111,8 @@ def out_of_fold_predictions(
     """Every declared deal's success probability from a model fitted on the other folds.
 
     Deals are split into ``folds`` random folds (``seed``); each fold is
-    predicted by :func:`fit_success_model` on the rest.
+    predicted by :func:`fit_success_model` on the rest. ``attrs["predictor"]``
+    says what predicted them (plots and tables name it).
     """
     folds = check_int("folds", folds, 2)
     out = pd.Series(np.nan, index=df.index, name="p_made")
@@ -119,6 +121,10 @@ def out_of_fold_predictions(
         test = fold_of == k
         model = fit_success_model(df[~test], features, **fit_options)
         out[test] = model.predict(df[test]).to_numpy()
+    names = [features] if isinstance(features, str) else list(features)
+    out.attrs["predictor"] = (
+        f"a hand-feature model (logistic regression on {len(names)} hand features, out-of-fold)"
+    )
     return out
 
 
@@ -130,13 +136,17 @@ def calibration_table(df: pd.DataFrame, predicted="p_made", bins: int = 10) -> p
     or a declarer are left out. Columns: ``count``, ``mean_predicted_pct``,
     ``made_pct``, ``ci_low_pct``, ``ci_high_pct``. ``table.attrs`` holds the
     ``brier`` score and the ``ece`` (expected calibration error: the
-    count-weighted mean of ``|made - predicted|`` over bins, in points of %).
+    count-weighted mean of ``|made - predicted|`` over bins, in points of %),
+    and ``predictor``: what made the predictions, in words (the column's, or
+    the Series' own ``attrs["predictor"]``).
     """
     require(df, "made", "declarer")
     if isinstance(predicted, str):
         require(df, predicted)
+        predictor = f"{column_label(predicted)} ({predicted})"
         p = df[predicted].to_numpy(dtype=float)
     else:
+        predictor = getattr(predicted, "attrs", {}).get("predictor", "the predictions")
         p = np.asarray(predicted, dtype=float)
         if p.shape != (len(df),):
             raise ValueError(f"predicted has shape {p.shape}; expected ({len(df)},), one per row")
@@ -160,6 +170,7 @@ def calibration_table(df: pd.DataFrame, predicted="p_made", bins: int = 10) -> p
     table["ci_low_pct"] = 100 * low
     table["ci_high_pct"] = 100 * high
     n = table["count"].sum()
+    table.attrs["predictor"] = predictor
     table.attrs["brier"] = float(np.mean((p - y) ** 2)) if len(p) else np.nan
     table.attrs["ece"] = (
         float((table["count"] * (table["made_pct"] - table["mean_predicted_pct"]).abs()).sum() / n)

@@ -24,7 +24,14 @@ import pandas as pd
 from .columns import by_columns, declared, plain_index, require
 from .intervals import wilson_interval
 
-__all__ = ["FAILURE_COUNTS", "failure_counts", "failure_split", "failure_split_from_counts"]
+__all__ = [
+    "FAILURE_CATEGORIES",
+    "FAILURE_COUNTS",
+    "failure_counts",
+    "failure_shares",
+    "failure_split",
+    "failure_split_from_counts",
+]
 
 #: The count columns of :func:`failure_counts`, in order.
 FAILURE_COUNTS = (
@@ -36,6 +43,18 @@ FAILURE_COUNTS = (
     "defenders_errors",
     "unsolved",
 )
+
+#: The disjoint outcomes of :func:`failure_shares`, in order, with their words: every
+#: declared deal is in exactly one. ``unsolved`` overlaps ``made`` in the counts, so the
+#: made deals whose verdict is unknown stay with ``made`` and only the failed ones are
+#: shown as unsolved.
+FAILURE_CATEGORIES = {
+    "made": "made (makeable, or not solved)",
+    "defenders_errors": "made though not makeable (defenders' errors)",
+    "misplayed": "failed though makeable (misplayed)",
+    "not_makeable": "failed, not makeable",
+    "failed_unsolved": "failed, not solved (past the node budget)",
+}
 
 
 def failure_counts(df: pd.DataFrame, by="contract") -> pd.DataFrame:
@@ -83,6 +102,39 @@ def failure_split_from_counts(counts: pd.DataFrame) -> pd.DataFrame:
     table["misplayed_ci_low_pct"] = 100 * low
     table["misplayed_ci_high_pct"] = 100 * high
     return table
+
+
+def failure_shares(counts: pd.DataFrame) -> pd.DataFrame:
+    """Each group's declared deals split into the disjoint :data:`FAILURE_CATEGORIES`.
+
+    Takes :func:`failure_counts` or :func:`failure_split` (summed counts
+    too); returns fractions of ``count`` that sum to 1 on every row (nan for
+    a group without deals), so a stacked bar of them never passes 100%.
+
+    >>> df = pd.DataFrame({"contract": ["Misère"] * 4, "declarer": [0, 1, 2, 3],
+    ...                    "made": [True, True, False, False],
+    ...                    "dd_made": pd.array([None, True, None, True], dtype="boolean")})
+    >>> failure_shares(failure_counts(df)).iloc[0].tolist()
+    [0.5, 0.0, 0.25, 0.0, 0.25]
+    """
+    missing = [c for c in FAILURE_COUNTS if c not in counts.columns]
+    if missing:
+        raise ValueError(
+            f"counts lacks {', '.join(missing)}: pass the table of failure_counts() or "
+            "failure_split()"
+        )
+    c = counts[list(FAILURE_COUNTS)].astype(np.int64)
+    parts = pd.DataFrame(
+        {
+            "made": c["made"] - c["defenders_errors"],
+            "defenders_errors": c["defenders_errors"],
+            "misplayed": c["misplayed"],
+            "not_makeable": c["not_makeable"],
+            "failed_unsolved": c["failed"] - c["misplayed"] - c["not_makeable"],
+        },
+        index=counts.index,
+    )
+    return parts.div(c["count"].where(c["count"] > 0), axis=0)
 
 
 def failure_split(df: pd.DataFrame, by="contract") -> pd.DataFrame:

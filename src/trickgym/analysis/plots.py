@@ -7,19 +7,33 @@ figure, and ``fig.savefig(path)`` writes it.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 
+from ..checks import check_int
+from .labels import column_label
+
 __all__ = [
+    "MIN_DEALS",
+    "drop_small_samples",
     "group_color",
     "integer_bin_label",
     "plot_calibration",
     "plot_comparison",
     "plot_expected_payoff",
+    "plot_failure_shares",
     "plot_feature_success",
+    "plot_made_scatter",
     "plot_race",
     "plot_success",
 ]
+
+#: Fewest deals behind a rate or a mean that a plot draws. Below it a 95% interval
+#: spans tens of points (one deal: 2.5%..100%), squashes the axis and tempts a
+#: reader to compare bars that say nothing; such rows are left out and named.
+MIN_DEALS = 30
 
 
 def _figure(width: float = 7.0, height: float = 4.0):
@@ -33,6 +47,43 @@ def _labels(index: pd.Index) -> list[str]:
     if isinstance(index, pd.MultiIndex):
         return [" / ".join(map(str, key)) for key in index]
     return [str(key) for key in index]
+
+
+def drop_small_samples(
+    rows: pd.DataFrame, counts, min_count: int = MIN_DEALS
+) -> tuple[pd.DataFrame, str]:
+    """``rows`` with at least ``min_count`` deals, and a note naming those left out.
+
+    ``counts`` holds each row's number of deals (a column name of ``rows``
+    or a Series aligned with it). The note (``""`` when nothing is left
+    out) goes under the plot's title, so the reader knows what is missing.
+    Every plot of this module applies this one rule, with
+    :data:`MIN_DEALS` by default.
+    """
+    min_count = check_int("min_count", min_count, 1)
+    n = rows[counts] if isinstance(counts, str) else pd.Series(counts, index=rows.index)
+    few = (n < min_count).to_numpy()
+    if not few.any():
+        return rows, ""
+    names = [
+        f"{label} (n={int(k):,})" for label, k in zip(_labels(rows.index[few]), n[few], strict=True)
+    ]
+    shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    return rows[~few], f"left out, fewer than {min_count} deals: {shown}"
+
+
+def _title(ax, title: str, *notes: str, inches: float | None = None) -> None:
+    """``title`` above the axes; the notes (what was left out and why) as a footnote.
+
+    Both are wrapped to ``inches`` (the figure's width by default) so that
+    no word is cut off.
+    """
+    inches = inches or ax.figure.get_figwidth()
+    ax.set_title(textwrap.fill(title, max(30, int(8 * inches))))
+    lines = [textwrap.fill(note[0].upper() + note[1:] + ".", max(40, int(13 * inches)))
+             for note in notes if note]  # fmt: skip
+    if lines:
+        ax.figure.supxlabel("\n".join(lines), fontsize="small", color="dimgray")
 
 
 def _errors(table: pd.DataFrame, value: str, low: str, high: str) -> np.ndarray:
@@ -78,14 +129,20 @@ def _check(table: pd.DataFrame, *columns: str, what: str) -> pd.DataFrame:
     return table
 
 
-def plot_success(table: pd.DataFrame, title: str = "Bid success", min_count: int = 1):
+def plot_success(
+    table: pd.DataFrame,
+    title: str = "Made % of each contract played",
+    min_count: int = MIN_DEALS,
+):
     """Made % with 95% intervals per row of a success table (:func:`bid_success` and kin).
 
     Rows without a rate (nobody declared) or with fewer than ``min_count``
-    deals are left out.
+    deals are left out; the title names them.
     """
     _check(table, "count", "made_pct", "ci_low_pct", "ci_high_pct", what="bid_success()")
-    rows = table[(table["count"] >= min_count) & table["made_pct"].notna()]
+    rated = table["made_pct"].notna()
+    unrated = ", ".join(_labels(table.index[~rated.to_numpy()]))
+    rows, note = drop_small_samples(table[rated], "count", min_count)
     fig, ax = _figure(7, 0.8 + 0.35 * max(len(rows), 1))
     y = np.arange(len(rows))
     ax.barh(
@@ -105,8 +162,8 @@ def plot_success(table: pd.DataFrame, title: str = "Bid success", min_count: int
     )
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("made % (95% Wilson interval)")
-    ax.set_title(title)
+    ax.set_xlabel("made % of the contracts played (95% Wilson interval)")
+    _title(ax, title, note, f"no declarer, so no rate: {unrated}" if unrated else "")
     return fig
 
 
@@ -136,17 +193,19 @@ def integer_bin_label(value) -> str:
 
 
 def plot_feature_success(
-    table: pd.DataFrame, title: str | None = None, min_count: int = 1, bin_label=str
+    table: pd.DataFrame, title: str | None = None, min_count: int = MIN_DEALS, bin_label=str
 ):
     """Made % against a feature's bins, one line per contract (:func:`success_by_feature`).
 
-    Rows with fewer than ``min_count`` deals are left out (the title says
-    so); ``bin_label`` writes a bin's tick label (:func:`integer_bin_label`
-    for an integer feature). A contract has the same colour in every plot.
+    Rows with fewer than ``min_count`` deals are left out (the title names
+    them); ``bin_label`` writes a bin's tick label (:func:`integer_bin_label`
+    for an integer feature). The feature's axis label is in words
+    (:func:`~trickgym.analysis.labels.column_label`). A contract has the
+    same colour in every plot.
     """
     _check(table, "count", "made_pct", "ci_low_pct", "ci_high_pct", what="success_by_feature()")
-    rows = table[table["count"] >= min_count]
-    feature = rows.index.names[-1]
+    rows, note = drop_small_samples(table, "count", min_count)
+    feature = column_label(table.index.names[-1])
     fig, ax = _figure()
     if isinstance(rows.index, pd.MultiIndex) and rows.index.nlevels > 1:
         groups = rows.groupby(level=list(range(rows.index.nlevels - 1)), observed=True, sort=False)
@@ -173,46 +232,71 @@ def plot_feature_success(
         )
     ax.set_xticks(range(len(order)), [bin_label(v) for v in order])
     ax.set_ylim(0, 100)
-    ax.set_xlabel(str(feature))
-    ax.set_ylabel("made % (95% Wilson interval)")
-    left_out = int((table["count"] < min_count).sum())
-    note = f"\n({left_out} bin(s) with fewer than {min_count} deals left out)" if left_out else ""
-    ax.set_title((title or f"Bid success by {feature}") + note)
+    ax.set_xlabel(feature)
+    ax.set_ylabel("made % of the contracts played (95% Wilson interval)")
+    _title(ax, title or f"Made % by {feature}", note)
     if ax.lines:
-        ax.legend(fontsize="small")
+        ax.legend(title="contract", fontsize="small")
     else:
         ax.text(0.5, 0.5, f"no bin with {min_count}+ deals", ha="center", transform=ax.transAxes)
     return fig
 
 
-def plot_expected_payoff(table: pd.DataFrame, title: str = "Declarer's expected payoff"):
-    """Mean declarer payoff with 95% intervals per contract (:func:`expected_payoff`)."""
+def plot_expected_payoff(
+    table: pd.DataFrame,
+    title: str = "Declarer's mean payoff per deal, by contract",
+    min_count: int = MIN_DEALS,
+):
+    """Mean declarer payoff with 95% intervals per contract (:func:`expected_payoff`).
+
+    Rows with fewer than ``min_count`` deals are left out (the title names them).
+    """
     _check(table, "count", "mean_payoff", "ci_low", "ci_high", what="expected_payoff()")
-    rows = table[table["mean_payoff"].notna()]
+    rows, note = drop_small_samples(table[table["mean_payoff"].notna()], "count", min_count)
     fig, ax = _figure(7, 0.8 + 0.35 * max(len(rows), 1))
     y = np.arange(len(rows))
     err = np.nan_to_num(_errors(rows, "mean_payoff", "ci_low", "ci_high"))
     colors = ["tab:green" if v >= 0 else "tab:red" for v in rows["mean_payoff"]]
     ax.barh(y, rows["mean_payoff"], xerr=err, color=colors, alpha=0.8, capsize=3)
-    ax.set_yticks(y, _labels(rows.index))
+    ax.set_yticks(
+        y,
+        [
+            f"{lab}  (n={int(n):,})"
+            for lab, n in zip(_labels(rows.index), rows["count"], strict=True)
+        ],
+    )
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("mean payoff per deal (95% interval)")
-    ax.set_title(title)
+    ax.set_xlabel("declarer's mean payoff per deal (95% interval)")
+    _title(ax, title, note)
     return fig
 
 
-def plot_calibration(table: pd.DataFrame, title: str = "Calibration of bidding"):
-    """Realised against predicted made %, with the diagonal of perfect calibration."""
+def plot_calibration(table: pd.DataFrame, title: str | None = None, min_count: int = MIN_DEALS):
+    """Realised against predicted made %, with the diagonal of perfect calibration.
+
+    The title names the predictor (``table.attrs["predictor"]``, set by
+    :func:`calibration_table`: a hand-feature model, or a column such as the
+    agents' own ``p_made``). Bins with fewer than ``min_count`` deals are
+    left out (the title says so).
+    """
     _check(
         table,
+        "count",
         "mean_predicted_pct",
         "made_pct",
         "ci_low_pct",
         "ci_high_pct",
         what="calibration_table()",
     )
-    fig, ax = _figure(5, 5)
+    predictor = table.attrs.get("predictor", "the predictions")
+    brier, ece = table.attrs.get("brier"), table.attrs.get("ece")
+    bins = [  # the note names a bin as people read it: "predicted 10–20%"
+        f"predicted {max(v.left, 0):.0%}–{v.right:.0%}" if isinstance(v, pd.Interval) else str(v)
+        for v in table.index
+    ]
+    table, note = drop_small_samples(table.set_axis(bins), "count", min_count)
+    fig, ax = _figure(5.5, 5.5)
     ax.plot([0, 100], [0, 100], color="grey", linestyle="--", linewidth=1, label="calibrated")
     ax.errorbar(
         table["mean_predicted_pct"],
@@ -225,43 +309,67 @@ def plot_calibration(table: pd.DataFrame, title: str = "Calibration of bidding")
     )
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 100)
-    ax.set_xlabel("predicted made %")
+    ax.set_xlabel("predicted made % (mean of the bin)")
     ax.set_ylabel("realised made % (95% Wilson interval)")
-    brier, ece = table.attrs.get("brier"), table.attrs.get("ece")
-    if brier is not None:
-        title = f"{title}\nBrier {brier:.3f}, calibration error {ece:.1f} points"
-    ax.set_title(title)
+    title = title or f"Calibration of {predictor}: predicted vs realised made %"
+    score = f"Brier {brier:.3f}, calibration error {ece:.1f} points" if brier is not None else ""
+    _title(ax, title, score, note)
     ax.legend(loc="upper left")
     return fig
 
 
-def plot_comparison(table: pd.DataFrame, title: str | None = None, value: str = "diff_pct"):
+def plot_comparison(
+    table: pd.DataFrame,
+    title: str | None = None,
+    value: str = "diff_pct",
+    min_count: int = MIN_DEALS,
+):
     """Differences of made % (or of bid frequency: ``value="freq_diff_pct"``) with 95% intervals.
 
     Takes the table of :func:`compare_success`; bars right of zero favour the
-    first dataset.
+    first dataset. A difference of made % needs ``min_count`` declared deals
+    on both sides, else its row is left out (the title names it); a bid
+    frequency is a share of all deals, so every row of it is drawn.
     """
+    if value not in ("diff_pct", "freq_diff_pct"):
+        raise ValueError(f"value must be 'diff_pct' or 'freq_diff_pct', got {value!r}")
     low, high = f"{value[: -len('_pct')]}_low_pct", f"{value[: -len('_pct')]}_high_pct"
     _check(table, value, low, high, what="compare_success()")
+    labels = [c[len("count_") :] for c in table.columns if c.startswith("count_")]
     rows = table[table[value].notna()]
+    note = ""
+    if value == "diff_pct":
+        fewer = rows[[f"count_{label}" for label in labels]].min(axis=1)
+        rows, note = drop_small_samples(rows, fewer, min_count)
     fig, ax = _figure(7, 0.8 + 0.35 * max(len(rows), 1))
     y = np.arange(len(rows))
     ax.errorbar(
         rows[value], y, xerr=np.nan_to_num(_errors(rows, value, low, high)), fmt="o", capsize=3
     )
-    ax.set_yticks(y, _labels(rows.index))
+    names = _labels(rows.index)
+    if value == "diff_pct":  # how many deals each side's rate rests on
+        a, b = (rows[f"count_{label}"].astype(int) for label in labels)
+        names = [f"{n}  (n={x:,} / {y:,})" for n, x, y in zip(names, a, b, strict=True)]
+    ax.set_yticks(y, names)
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    labels = [c[len("count_") :] for c in table.columns if c.startswith("count_")]
-    what = "made %" if value == "diff_pct" else "bid frequency %"
+    what = "made %" if value == "diff_pct" else "bid frequency (% of deals)"
     ax.set_xlabel(f"{what}: {labels[0]} minus {labels[1]} (95% Newcombe interval)")
-    ax.set_title(title or f"{labels[0]} vs {labels[1]}")
+    _title(ax, title or f"{what.capitalize()}: {labels[0]} minus {labels[1]}, by contract", note)
     return fig
 
 
-def plot_race(table: pd.DataFrame, title: str = "Phat: the race to 181"):
-    """NS's eventual win % against its lead in the race (:func:`race_table`)."""
-    _check(table, "ns_win_pct", "ci_low_pct", "ci_high_pct", what="race_table()")
+def plot_race(
+    table: pd.DataFrame,
+    title: str = "Phat: how often NS wins the game, by its lead after a deal",
+    min_count: int = MIN_DEALS,
+):
+    """NS's eventual win % against its lead in the race (:func:`race_table`).
+
+    Leads seen after fewer than ``min_count`` deals are left out (the title names them).
+    """
+    _check(table, "count", "ns_win_pct", "ci_low_pct", "ci_high_pct", what="race_table()")
+    table, note = drop_small_samples(table, "count", min_count)
     fig, ax = _figure()
     x = np.arange(len(table))
     ax.errorbar(
@@ -276,5 +384,101 @@ def plot_race(table: pd.DataFrame, title: str = "Phat: the race to 181"):
     ax.axhline(50, color="grey", linestyle="--", linewidth=1)
     ax.set_xlabel("NS lead after a deal (points)")
     ax.set_ylabel("NS wins the game % (95% Wilson interval)")
-    ax.set_title(title)
+    _title(ax, title, note)
+    return fig
+
+
+_FAILURE_COLORS = {
+    "made": "tab:green",
+    "defenders_errors": "yellowgreen",
+    "misplayed": "tab:orange",
+    "not_makeable": "tab:red",
+    "failed_unsolved": "lightgrey",
+}
+
+
+def plot_failure_shares(
+    table: pd.DataFrame,
+    title: str = "Outcome of the declared deals, by contract (double dummy verdict)",
+    min_count: int = MIN_DEALS,
+):
+    """One stacked bar per contract: its declared deals split into disjoint outcomes.
+
+    Takes :func:`failure_split` (or :func:`failure_counts`); the parts are
+    :func:`failure_shares`, so every bar ends at exactly 100%. The legend
+    sits below the axes, where it cannot cover a bar. Contracts with fewer
+    than ``min_count`` declared deals are left out (the title names them).
+    """
+    from .failures import FAILURE_CATEGORIES, failure_shares
+
+    rows, note = drop_small_samples(table, "count", min_count)
+    shares = 100 * failure_shares(rows)
+    fig, ax = _figure(10, 1.8 + 0.4 * max(len(rows), 1))
+    y = np.arange(len(rows))
+    left = np.zeros(len(rows))
+    for name, words in FAILURE_CATEGORIES.items():
+        width = shares[name].to_numpy(dtype=float)
+        ax.barh(y, width, left=left, color=_FAILURE_COLORS[name], label=words)
+        left += np.nan_to_num(width)
+    ax.set_yticks(
+        y,
+        [
+            f"{lab}  (n={int(n):,})"
+            for lab, n in zip(_labels(rows.index), rows["count"], strict=True)
+        ],
+    )
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of the contract's declared deals")
+    _title(ax, title, note, inches=5.5)  # the legend takes the right of the figure
+    fig.legend(loc="outside right upper", fontsize="small")
+    return fig
+
+
+def _step(values: np.ndarray) -> float:
+    """The grid step of ``values`` (smallest gap between distinct values; 1 if none)."""
+    distinct = np.unique(values[np.isfinite(values)])
+    return float(np.diff(distinct).min()) if len(distinct) > 1 else 1.0
+
+
+def plot_made_scatter(
+    df: pd.DataFrame, x: str, y: str = "bid", title: str | None = None, seed: int = 0
+):
+    """Every declared deal as a point, ``x`` against ``y``: made green, failed red on top.
+
+    Bids and melds lie on a grid, so every point is jittered by up to a
+    third of its axis' grid step (the clouds then show how many deals sit
+    on a grid point) and drawn half transparent; the failed contracts come
+    last, above the made ones, so these cannot hide them. The legend (with
+    the counts) sits beside the axes; axis labels are in words
+    (:func:`~trickgym.analysis.labels.column_label`).
+    """
+    from .columns import declared, require
+
+    require(df, x, y, "made", "declarer")
+    rows = df[declared(df)]
+    made = rows["made"].astype(bool).to_numpy()
+    rng = np.random.default_rng(seed)
+    xs, ys = (rows[c].to_numpy(dtype=float) for c in (x, y))
+    xs = xs + _step(xs) * rng.uniform(-1 / 3, 1 / 3, len(rows))
+    ys = ys + _step(ys) * rng.uniform(-1 / 3, 1 / 3, len(rows))
+    fig, ax = _figure(8, 4.5)
+    for mask, color, words, z in (
+        (made, "tab:green", "made", 2),
+        (~made, "tab:red", "failed (drawn on top)", 3),
+    ):
+        ax.scatter(
+            xs[mask], ys[mask], s=6, alpha=0.4, color=color, zorder=z, linewidths=0,
+            label=f"{words}: {int(mask.sum()):,} contracts",
+        )  # fmt: skip
+    ax.set_xlabel(column_label(x))
+    ax.set_ylabel(column_label(y))
+    _title(
+        ax,
+        title or f"{column_label(y).capitalize()} against {column_label(x)}",
+        f"{len(rows):,} declared deals, one point each, jittered within a third of a grid "
+        "step; failed drawn over made",
+        inches=5.5,
+    )
+    fig.legend(loc="outside right upper", fontsize="small", markerscale=2)
     return fig

@@ -19,8 +19,10 @@ from . import plots
 from .calibration import calibration_table, out_of_fold_predictions
 from .columns import declared, detect_game, feature_columns
 from .failures import failure_split
+from .labels import column_label
 from .phat import phat_summary, pitch_frame, race_table
 from .success import bid_success, expected_payoff, success_by_feature, success_by_position
+from .text import bid_table_legend
 
 __all__ = ["html_report", "write_report"]
 
@@ -33,8 +35,9 @@ th { background: #f3f3f3; } img { max-width: 100%; } .note { color: #555; }
 table.meta td, table.meta th { text-align: left; } nav li { margin: 0.1em 0; }
 """
 
-# Rows with fewer deals than this are marked in tables and left out of plots.
-FEW_DEALS = 10
+# Rows with fewer deals than this are marked in tables and left out of plots: the
+# plots' one rule (plots.MIN_DEALS), so a table's † and a plot's gap agree.
+FEW_DEALS = plots.MIN_DEALS
 
 # Column names as the report shows them (the analysis tables keep theirs).
 _DISPLAY = {
@@ -126,7 +129,7 @@ def _table(table: pd.DataFrame, integer_bins: bool = False) -> str:
     if few is not None and few.any():
         text += (
             f'<p class="note">† fewer than {FEW_DEALS} deals: the rate says little '
-            "(see its interval); such rows are left out of the success plots.</p>"
+            "(see its interval); such rows are left out of the plots and named under them.</p>"
         )
     return text
 
@@ -185,11 +188,12 @@ def _bid_sections(
     )
     shares = success.assign(share_pct=100 * success["count"] / max(len(df), 1))
     out.table(shares[["count", "share_pct", *[c for c in success.columns if c != "count"]]])
+    out.note(bid_table_legend(success, count_name=_DISPLAY["count"]))
     passed = [k for k in success.index if str(k).lower().startswith(("passed out", "none"))]
     if passed:
         rate = 100 * float(success.loc[passed, "count"].sum()) / max(len(df), 1)
         out.note(f"Passed-out (no contract) rate: {rate:.2f}% of deals.")
-    out.figure(plots.plot_success(success, min_count=FEW_DEALS), "bid success by contract")
+    out.figure(plots.plot_success(success), "bid success by contract")
 
     if "dd_made" in df.columns:  # simulated with dd=True
         out.heading("Failures: not makeable or misplayed (double dummy)")
@@ -201,7 +205,9 @@ def _bid_sections(
             "budget. Percentages of the declared deals; 'misplayed of failures' is the share "
             "of the solved failures that were makeable, with its 95% Wilson interval."
         )
-        out.table(failure_split(df))
+        split = failure_split(df)
+        out.table(split)
+        out.figure(plots.plot_failure_shares(split), "outcome of the declared deals")
 
     payoff = expected_payoff(df)
     out.heading("Expected payoff per contract")
@@ -248,10 +254,10 @@ def _bid_sections(
     for feature in features:
         table = success_by_feature(df, feature)
         integer = pd.api.types.is_integer_dtype(df[feature])
-        out.heading(f"Success by {feature}")
+        out.heading(f"Success by {column_label(feature)}")  # the table names the column
         out.table(table, integer_bins=integer)
         label = plots.integer_bin_label if integer else str
-        fig = plots.plot_feature_success(table, min_count=FEW_DEALS, bin_label=label)
+        fig = plots.plot_feature_success(table, bin_label=label)
         out.figure(fig, f"success by {feature}")
 
     n_declared = int(declared(df).sum())

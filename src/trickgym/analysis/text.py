@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 
-__all__ = ["format_bid_table", "format_failure_table", "format_table"]
+__all__ = ["bid_table_legend", "format_bid_table", "format_failure_table", "format_table"]
+
+
+def bid_table_legend(table: pd.DataFrame | None = None, count_name: str = "count") -> str:
+    """What the columns of the bid success table (:func:`bid_success`) count, in words.
+
+    One sentence for the CLI, the report and the notebooks alike. With
+    ``table``, the rows without a rate (nobody declared: a passed-out Solo
+    Whist deal, a Troggu Misère played by all) are named and said to have
+    none. ``count_name`` is what the table calls its ``count`` column.
+    """
+    text = (
+        f"{count_name}: deals on which this was the contract played (the winning bid); "
+        "made %: share of those contracts the declaring side made, with its 95% "
+        "Wilson interval."
+    )
+    if table is not None and "made_pct" in table.columns:
+        unrated = table.index[table["made_pct"].isna().to_numpy()]
+        names = list(dict.fromkeys(
+            str(key[-1]) if isinstance(key, tuple) else str(key) for key in unrated
+        ))  # fmt: skip
+        if names:
+            text += f" {', '.join(names)}: no declarer, so no rate."
+    return text
 
 
 def format_bid_table(table: pd.DataFrame) -> str:
-    """The bid success table (:func:`bid_success`) as aligned text."""
+    """The bid success table (:func:`bid_success`) as aligned text, its legend below."""
     lines = [f"{'contract':<22}{'count':>10}{'made %':>9}   95% Wilson interval"]
     for name, row in table.iterrows():
         if np.isnan(row["made_pct"]):
@@ -19,6 +44,7 @@ def format_bid_table(table: pd.DataFrame) -> str:
                 f"{name!s:<22}{int(row['count']):>10}{row['made_pct']:>8.2f}%"
                 f"   [{row['ci_low_pct']:6.2f}%, {row['ci_high_pct']:6.2f}%]"
             )
+    lines.append(textwrap.fill(bid_table_legend(table), 72))
     return "\n".join(lines)
 
 
