@@ -247,7 +247,7 @@ def simulate(
     if no_workers_timeout is not None:
         no_workers_timeout = _check_no_workers_timeout(no_workers_timeout, backend)
     if backend == "dask":  # before an output folder is made, so a rerun is not refused
-        require_extra("distributed", "dask", "backend='dask' (--backend dask)")
+        require_extra("distributed", "dask", "the dask backend (backend='dask', --backend dask)")
     if out is not None:
         check_path("out", out)
     if resume and out is None:
