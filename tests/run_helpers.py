@@ -1,4 +1,4 @@
-"""Helpers of the tests that interrupt, resume and inspect dataset runs."""
+"""Helpers of the tests that run simulations: interrupt, resume, inspect datasets, quiet runs."""
 
 from __future__ import annotations
 
@@ -40,3 +40,15 @@ def local_cluster():
     )
     client = stack.enter_context(distributed.Client(cluster))
     return stack, cluster, client
+
+
+COMPILE_NOTICE = "trickgym: numba is compiling "
+
+
+def not_quiet(stderr: str) -> list[str]:
+    """The lines of ``stderr`` a ``--quiet`` run must not print.
+
+    Only the one-line notice of a cold compile is allowed there (it shows
+    whenever this test happens to be the first to need a kernel).
+    """
+    return [line for line in stderr.splitlines() if not line.startswith(COMPILE_NOTICE)]
