@@ -137,8 +137,9 @@ def test_warm_command_parses(capsys):
         (["--game", "solowhist,whist"], "'whist'", "solowhist, troggu, phat, pinochle"),
         (["--agents", "random,pimc"], "'pimc'", "random, rule, oracle"),
         (["--game", "troggu", "--players", "9"], "players", "8"),
-        (["--game", "solowhist", "--players", "4"], "players=", "troggu"),
+        (["--game", "solowhist", "--players", "4"], "--players is for", "troggu"),
         (["--game", "pinochle", "--mode", "auction"], "auction", "kitty"),
+        (["--game", "troggu", "--mode", "kitty"], "--mode is for", "pinochle"),
     ],
 )
 def test_warm_refuses_unknown_names(argv, named, allowed, capsys):

@@ -99,7 +99,12 @@ def table_options(args) -> dict:
 
 
 # Python parameter names whose flag is not ``--`` and the name with dashes.
-_PARAM_DESTS = {"auction_so_far": "auction", "competitors": "agents", "opponents": "agents"}
+_PARAM_DESTS = {
+    "auction_so_far": "auction",
+    "competitors": "agents",
+    "opponents": "agents",
+    "modes": "mode",
+}
 # Where a parameter name stands in a message: the message's (or a clause's) subject.
 _SUBJECT = r"(?:(?<=^)|(?<=: )|(?<=; ))({names})(?= )"
 

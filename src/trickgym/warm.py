@@ -144,11 +144,11 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
 
     if players is not None and "troggu" not in games:
         raise ValueError(
-            f"players= (--players) is for troggu, not among the games to warm ({', '.join(games)})"
+            f"players= is for troggu, not among the games to warm ({', '.join(games)})"
         )
     if modes is not None and "pinochle" not in games:
         raise ValueError(
-            f"modes= (--mode) is for pinochle, not among the games to warm ({', '.join(games)})"
+            f"modes= is for pinochle, not among the games to warm ({', '.join(games)})"
         )
     if isinstance(players, int):
         players = (players,)

@@ -119,7 +119,9 @@ def _client(scheduler):
     """A ``distributed.Client`` (and the cluster we started, if any) for ``scheduler``."""
     from ..checks import require_extra
 
-    distributed = require_extra("distributed", "dask", "the dask backend (backend='dask', --backend dask)")
+    distributed = require_extra(
+        "distributed", "dask", "the dask backend (backend='dask', --backend dask)"
+    )
     Client, LocalCluster = distributed.Client, distributed.LocalCluster
     if isinstance(scheduler, Client):
         return scheduler, None, False
