@@ -78,6 +78,7 @@ def rows():
 
     counts = (True, 2.5, "3", -1, 0, *HUGE, NAN, INF)
     flags = (1, 0, "no", "yes", None, NAN)
+    progress_flags = tuple(v for v in flags if v is not None)  # None: auto (a terminal shows it)
     for game in GAMES:
         unit = UNIT.get(game, "deals")
         add(f"simulate[{game}]", unit, counts, lambda v, g=game, u=unit: sim(g, **{u: v}))
@@ -85,7 +86,7 @@ def rows():
             lambda v, g=game: sim(g, first=v))  # fmt: skip
         add(f"simulate[{game}]", "chunk", (True, 2.5, "3", -1, 0, *HUGE, NAN),
             lambda v, g=game: sim(g, chunk=v))  # fmt: skip
-        add(f"simulate[{game}]", "progress", flags, lambda v, g=game: sim(g, progress=v))
+        add(f"simulate[{game}]", "progress", progress_flags, lambda v, g=game: sim(g, progress=v))
         add(f"{game}.deal", "hands", (5, 5.5, True, "x", [], [1, 2], {}),
             lambda v, g=game: deal(g, hands=v))  # fmt: skip
         add(f"{game}.deal", "seed", (True, 2.5, "3", -1, 2**64, NAN),
@@ -125,7 +126,7 @@ def rows():
         lambda v: tour(agents=v))  # fmt: skip
     add("tournament", "seed", (True, 2.5, "3", -1, 2**64, None), lambda v: tour(seed=v))
     add("tournament", "threads", (True, 0, 2**64), lambda v: tour(threads=v))
-    add("tournament", "progress", flags, lambda v: tour(progress=v))
+    add("tournament", "progress", progress_flags, lambda v: tour(progress=v))
     add("tournament", "game", ("", "nope", None, []), lambda v: tour(game=v))
     add("seat_score", "deals", (True, 0, None, *HUGE),
         lambda v: seat_score("solowhist", "rule", deals=v))  # fmt: skip
@@ -180,7 +181,7 @@ def rows():
         ("deals", (True, 2.5, "3", 0, *HUGE, NAN)),
         ("seed", (True, 2.5, -1, 2**64)),
         ("threads", (True, 2.5, "3", 0, *HUGE, NAN)),
-        ("progress", flags),
+        ("progress", progress_flags),
         ("max_nodes", (True, 2.5, 0, 2**63)),
         ("pimc_samples", (True, 0, 2**63)),
         ("play", ("", "nope", None, 3)),

@@ -145,4 +145,4 @@ def test_no_workers_timeout_is_for_dask(capsys):
     with pytest.raises(ValueError, match="no_workers_timeout= is for backend='dask'"):
         simulate("solowhist", 10, no_workers_timeout=5)
     assert main(["simulate", "--deals", "10", "--no-workers-timeout", "5", "--quiet"]) == 2
-    assert "no_workers_timeout= is for backend='dask'" in capsys.readouterr().err
+    assert "--no-workers-timeout is for --backend dask" in capsys.readouterr().err

@@ -283,7 +283,7 @@ def test_match_mode_not_available():
         ({"players": "5"}, "players.*'5'"),
         ({"players": True}, "players.*True"),
         ({"players": 4, "num_deals": 0}, "num_deals.*0"),
-        ({}, "players required"),
+        ({}, "players is required for troggu"),
         ({"seats": 4}, "seats"),
     ],
 )
