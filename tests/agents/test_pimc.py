@@ -161,7 +161,7 @@ def test_bad_arguments_raise_clear_errors():
     with pytest.raises(ValueError, match="trickgym Game"):
         PIMCAgent("solowhist")
     assert isinstance(make_mc_agent("ismcts", "phat", iterations=5), ISMCTSAgent)
-    with pytest.raises(ValueError, match="act_record"):
+    with pytest.raises(ValueError, match="observation record"):
         PIMCAgent(game).act({}, np.ones(66, np.int8))
 
 

@@ -63,7 +63,7 @@ def play_episode(env, rng, seed=None):
 def test_registered_and_defaults():
     """The id is registered; players is required; the default seat is 0."""
     assert ENV_ID in trickgym.envs.ENV_IDS and ENV_ID in gym.registry
-    with pytest.raises(ValueError, match="players required"):
+    with pytest.raises(ValueError, match="players is required for troggu"):
         gym.make(ENV_ID)
     env = make(players=4)
     assert (env.n_seats, env.seat) == (4, 0)
