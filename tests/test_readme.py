@@ -103,17 +103,22 @@ def test_python_block(code, tmp_path, monkeypatch):
     plt.close("all")
 
 
-def test_first_hour_commands(tmp_path, monkeypatch, capsys):
-    """The first-hour page's commands, in order in one empty folder (report reads the run)."""
-    commands = _commands(DOCS["docs/first-hour.md"])
-    assert len(commands) >= 4, commands
-    monkeypatch.chdir(tmp_path)
+def _run_commands(commands, source: str, monkeypatch, capsys) -> None:
+    """Run ``(line, command)`` pairs of ``source`` through ``trickgym.cli.main``; each exits 0."""
     for line, command in commands:
         argv = shlex.split(_smaller(command), comments=True)[1:]
         monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))  # `play` answers
         code = main(argv)
         captured = capsys.readouterr()
-        assert code == 0, f"docs/first-hour.md line {line}: {command}\n{captured.err}"
+        assert code == 0, f"{source} line {line}: {command}\n{captured.err}"
+
+
+def test_first_hour_commands(tmp_path, monkeypatch, capsys):
+    """The first-hour page's commands, in order in one empty folder (report reads the run)."""
+    commands = _commands(DOCS["docs/first-hour.md"])
+    assert len(commands) >= 4, commands
+    monkeypatch.chdir(tmp_path)
+    _run_commands(commands, "docs/first-hour.md", monkeypatch, capsys)
     assert (tmp_path / "report.html").stat().st_size > 10_000
 
 
@@ -156,10 +161,5 @@ def test_commands(tmp_path, monkeypatch, capsys):
     hands = re.search(r"hands = (\[.*?\])", README).group(1).replace("'", '"')
     position = f'{{"hands": {hands}, "trumps": "NT", "leader": 0, "declarers": [0, 2]}}\n'
     (tmp_path / "positions.jsonl").write_text(position)
-    for line, command in commands:
-        argv = shlex.split(_smaller(command), comments=True)[1:]
-        monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))  # `play` answers
-        code = main(argv)
-        captured = capsys.readouterr()
-        assert code == 0, f"README.md line {line}: {command}\n{captured.err}"
+    _run_commands(commands, "README.md", monkeypatch, capsys)
     assert (tmp_path / "report.html").stat().st_size > 10_000

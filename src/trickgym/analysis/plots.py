@@ -43,6 +43,16 @@ def _figure(width: float = 7.0, height: float = 4.0):
     return fig, fig.add_subplot()
 
 
+def _contract_rows_axis(ax, y, rows) -> None:
+    """One bar per contract, top to bottom, each labelled with its deal count; a 0-100 % axis."""
+    labels = [
+        f"{lab}  (n={int(n):,})" for lab, n in zip(_labels(rows.index), rows["count"], strict=True)
+    ]
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+
+
 def _labels(index: pd.Index) -> list[str]:
     if isinstance(index, pd.MultiIndex):
         return [" / ".join(map(str, key)) for key in index]
@@ -153,15 +163,7 @@ def plot_success(
         alpha=0.8,
         capsize=3,
     )
-    ax.set_yticks(
-        y,
-        [
-            f"{lab}  (n={int(n):,})"
-            for lab, n in zip(_labels(rows.index), rows["count"], strict=True)
-        ],
-    )
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
+    _contract_rows_axis(ax, y, rows)
     ax.set_xlabel("made % of the contracts played (95% Wilson interval)")
     _title(ax, title, note, f"no declarer, so no rate: {unrated}" if unrated else "")
     return fig
@@ -420,15 +422,7 @@ def plot_failure_shares(
         width = shares[name].to_numpy(dtype=float)
         ax.barh(y, width, left=left, color=_FAILURE_COLORS[name], label=words)
         left += np.nan_to_num(width)
-    ax.set_yticks(
-        y,
-        [
-            f"{lab}  (n={int(n):,})"
-            for lab, n in zip(_labels(rows.index), rows["count"], strict=True)
-        ],
-    )
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
+    _contract_rows_axis(ax, y, rows)
     ax.set_xlabel("% of the contract's declared deals")
     _title(ax, title, note, inches=5.5)  # the legend takes the right of the figure
     fig.legend(loc="outside right upper", fontsize="small")
