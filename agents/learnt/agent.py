@@ -135,13 +135,13 @@ class LearntAgent:
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
+        from trickgym.agents.loops import rule_choice
         from trickgym.agents.mc.agent import check_observation, legal_of_mask
 
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
         rec = record[0]
-        seat = int(rec["seat"])
-        rule = int(self._rule_action(rec, self.params[seat]["values"], self.rng))
+        rule = rule_choice(rec, self.params, self.rng)
         if len(legal) == 1 or int(rec["phase"]) not in self._searched:
             return rule
         values = self.action_values(record, rule)[legal]

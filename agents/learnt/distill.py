@@ -118,6 +118,7 @@ class _TeacherSeat:
         raise ValueError("a labelling seat acts on the observation record (act_record)")
 
     def act_record(self, record, action_mask) -> int:
+        from trickgym.agents.loops import rule_choice
         from trickgym.agents.mc.memory import update_memory
 
         t = self.teacher
@@ -127,8 +128,7 @@ class _TeacherSeat:
         update_memory(game, rec, t.memory)
         if len(legal) == 1:
             return int(legal[0])
-        seat = int(rec["seat"])
-        rule = int(t._rule_action(rec, t.params[seat]["values"], t.rng))
+        rule = rule_choice(rec, t.params, t.rng)
         if not t._searched(rec) or (
             self.phases is not None and int(rec["phase"]) not in self.phases
         ):

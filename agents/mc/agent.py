@@ -26,6 +26,8 @@ from trickgym.checks import check_flag, check_int, check_real, check_seed, check
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
 
+from ..loops import rule_choice
+
 __all__ = ["ISMCTSAgent", "PIMCAgent", "make_mc_agent"]
 
 # Default budgets per game are the game's ``search`` (trickgym.api.SearchDefaults): each
@@ -197,8 +199,7 @@ class _MonteCarloAgent:
             return int(legal[0])
         self._start_decision(record)
         if not self._searched(record[0]):
-            seat = int(record[0]["seat"])
-            return int(self._rule_action(record[0], self.params[seat]["values"], self.rng))
+            return rule_choice(record[0], self.params, self.rng)
         return int(self._search(record, legal))
 
     def _table(self):
@@ -407,8 +408,7 @@ class PIMCAgent(_MonteCarloAgent):
             call = solved_call(self, record)
             if call is not None and call in legal:
                 return int(call)
-            seat = int(rec["seat"])
-            return int(self._rule_action(rec, self.params[seat]["values"], self.rng))
+            return rule_choice(rec, self.params, self.rng)
         hybrid = self.bids == "hybrid" and bidding
         if hybrid and int(rec["phase"]) == TRUMP_CHOICE:  # the bidders are Solo Whist's
             from .solved_bids import solved_call
@@ -421,8 +421,7 @@ class PIMCAgent(_MonteCarloAgent):
             best = means.max()
             # Ties (the solver often values several cards the same) go to the rule agent's
             # choice: it knows card-play conventions that the values cannot tell apart.
-            seat = int(rec["seat"])
-            rule = int(self._rule_action(rec, self.params[seat]["values"], self.rng))
+            rule = rule_choice(rec, self.params, self.rng)
             ties = legal[means >= best - 1e-9]
             return rule if rule in ties else int(ties[0])
         if hybrid:

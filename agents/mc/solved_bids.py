@@ -265,8 +265,9 @@ def _rule_partnership(agent, record) -> int:
     rec = record.copy()
     keep = sum(1 << (c - CALL_BASE) for c in (PASS, PROP, COP))
     rec[0]["legal_calls"] = np.uint64(int(rec[0]["legal_calls"]) & keep)
-    seat = int(rec[0]["seat"])
-    return int(agent._rule_action(rec[0], agent.params[seat]["values"], agent.rng))
+    from trickgym.agents.loops import rule_choice
+
+    return rule_choice(rec[0], agent.params, agent.rng)
 
 
 def solved_call(agent, record) -> int | None:

@@ -99,6 +99,19 @@ def test_decision_depends_only_on_observation_and_seed(kind, name, opts):
     assert [replayed(tight(AGENTS[kind](game, 11)), game, d) for d in run] == actions
 
 
+def test_rule_choices_from_python_reuse_the_loops_rule_kernel():
+    """PIMC's rule decisions (unsearched phases, ties) reach the rule kernel with the
+    loops' types, a record's nested ``values`` array: a plain array from Python compiled
+    the kernel a second time (8-13 s a game)."""
+    from numba.core import types
+
+    game = make_game("phat", {})
+    decisions_in_a_run(game, tight(AGENTS["pimc"](game, 11)), 1)
+    # Signatures the kernel was called with from Python or compiled for (kernels loaded
+    # from the cache that inline or call it add none).
+    assert all(isinstance(sig[1], types.NestedArray) for sig in game.rule_kernel.signatures)
+
+
 @pytest.mark.parametrize(
     ("kind", "name", "opts"),
     [
