@@ -40,16 +40,15 @@ __all__ = [
 # other jobs). Measured by benchmarks/bench_readme.py (the "cold" column: the whole
 # command, imports included, of
 #   NUMBA_CACHE_DIR=$(mktemp -d) trickgym simulate --game G --deals 1000 --agents rule --seed 1
-# with --players 4 for Troggu, --matches 10 for Phat). Loaded figures: 2026-12-03,
-# load average 6-7 on the 2 cores (Solo Whist 53 s, Troggu 64 s, Phat 36 s; Pinochle
-# from the previous measurement, 43 s at load 7). Idle figures: the CPU seconds
-# (user+sys) of those runs, as the compile is one thread: PENDING a run of
-# bench_readme.py on the idle machine. Rounded to 5 s.
+# with --players 4 for Troggu, --matches 250 for Phat). Idle: 2026-12-02, load
+# average 0.7 (Solo Whist 23 s, Troggu 24 s, Phat 17 s, Pinochle 23 s). Loaded:
+# 2026-12-02, load average 6-7 (Solo Whist 53 s, Troggu 64 s, Phat 36 s; Pinochle
+# 43 s from an earlier run at load 7). Rounded outwards to 5 s.
 COLD_COMPILE_SECONDS = {
-    "solowhist": (25, 55),
-    "troggu": (30, 65),
-    "phat": (20, 40),
-    "pinochle": (25, 45),
+    "solowhist": (20, 55),
+    "troggu": (20, 65),
+    "phat": (15, 40),
+    "pinochle": (20, 45),
 }
 
 # Seconds a compile may take before a notice is printed (loading from the cache is
