@@ -5,9 +5,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..cards.bits import pext, popcount
 from ..rng import mix64
 
-__all__ = ["DEFAULT_HOOKS", "hash_word", "point_hooks", "position_key", "span", "whist_winner"]
+__all__ = [
+    "DEFAULT_HOOKS",
+    "hash_word",
+    "point_hooks",
+    "position_key",
+    "relative_key",
+    "span",
+    "whist_winner",
+]
 
 # Two independent hash chains: a table entry must match both (128 bits).
 KEY_SEED_1 = np.uint64(0x9E3779B97F4A7C15)
@@ -32,6 +41,43 @@ def position_key(hands, n_seats, info):
     k1, k2 = KEY_SEED_1, KEY_SEED_2
     for s in range(n_seats):
         k1, k2 = hash_word(k1, k2, hands[s])
+    return hash_word(k1, k2, info)
+
+
+_EVEN = np.uint64(0x5555555555555555)
+
+
+@njit(cache=True)
+def relative_key(hands, n_seats, info, suit_masks, classes, special, paired):
+    """The table key of a trick boundary by **relative ranks** (partition search, exact).
+
+    Every card still in a hand is numbered by its place among the cards
+    still in play (``pext`` over their union), so positions that differ only
+    in which cards are gone share a key when what the rest of the deal
+    depends on is equal: who holds each remaining place, how many places
+    each suit has, the points of each place (``classes``: disjoint card
+    sets of equal points, one word each), which place is a ``special``
+    card (Troggu's Fool) and, if ``paired`` (Pinochle's two copies on bits
+    ``2k``, ``2k+1``), which places are the lower of two identical copies;
+    then ``info``. Needs ids that run weakest to strongest inside a suit
+    (as every trick rule here compares them) and suits on contiguous ids.
+    """
+    rem = np.uint64(0)
+    for s in range(n_seats):
+        rem |= hands[s]
+    k1, k2 = KEY_SEED_1, KEY_SEED_2
+    for s in range(n_seats):
+        k1, k2 = hash_word(k1, k2, pext(hands[s], rem))
+    counts = np.uint64(0)
+    for i in range(suit_masks.shape[0]):
+        counts |= np.uint64(popcount(rem & suit_masks[i])) << np.uint64(7 * i)
+    k1, k2 = hash_word(k1, k2, counts)
+    for i in range(classes.shape[0]):
+        k1, k2 = hash_word(k1, k2, pext(classes[i], rem))
+    if special:
+        k1, k2 = hash_word(k1, k2, pext(special, rem))
+    if paired:
+        k1, k2 = hash_word(k1, k2, pext(rem & (rem >> np.uint64(1)) & _EVEN, rem))
     return hash_word(k1, k2, info)
 
 

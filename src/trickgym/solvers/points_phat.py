@@ -11,14 +11,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..games.phat.constants import PHAT_PLAIN, PHAT_TRUMP
 from ..games.phat.rules import SUIT_MASKS, SUIT_OF, phat_value
 from ..tricks.whist import whist_beats
-from .points_common import point_hooks, position_key, whist_winner
+from .points_common import point_hooks, position_key, relative_key, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_PHAT"]
 
 TOTAL_PHAT = 80
 _NO_TARGET = 1 << 30
+
+
+def _point_classes():
+    # Row t: the cards of each nonzero phat value when suit t is trumps (one mask a value).
+    values = sorted(set(PHAT_TRUMP) | set(PHAT_PLAIN) - {0})
+    out = np.zeros((4, len(values)), dtype=np.uint64)
+    for t in range(4):
+        for c in range(len(PHAT_TRUMP)):
+            v = PHAT_TRUMP[c] if SUIT_OF[c] == t else PHAT_PLAIN[c]
+            if v:
+                out[t, values.index(v)] |= np.uint64(1 << c)
+    return out
+
+
+_CLASSES = _point_classes()
 
 
 @njit(cache=True)
@@ -38,9 +54,10 @@ def _bounds(st):
 
 @njit(cache=True)
 def _key(st):
-    return position_key(
-        st.hands, 4, st.leader | (st.trumps + 1) << 4 | (st.pitcher % 2) << 8 | 1 << 12
-    )
+    info = st.leader | (st.trumps + 1) << 4 | (st.pitcher % 2) << 8 | 1 << 12
+    if st.trumps < 0:  # before the pitch a card's points are not known yet
+        return position_key(st.hands, 4, info)
+    return relative_key(st.hands, 4, info, SUIT_MASKS, _CLASSES[st.trumps], np.uint64(0), False)
 
 
 @njit(cache=True)

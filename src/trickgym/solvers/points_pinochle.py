@@ -17,11 +17,13 @@ from ..cards.bits import bit
 from ..games.pinochle.constants import HAND_OVER, LAST_TRICK_POINTS
 from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, counter_points
 from ..tricks.pinochle import pinochle_beats
-from .points_common import point_hooks, position_key, span, whist_winner
+from .points_common import point_hooks, relative_key, span, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_COUNTERS"]
 
 TOTAL_COUNTERS = 250  # 24 counters and the last trick (PN-D17)
+_COUNTERS = np.array([sum(1 << c for c in range(48) if counter_points(np.uint64(1 << c)))],
+                     dtype=np.uint64)  # fmt: skip
 
 
 @njit(cache=True)
@@ -48,7 +50,7 @@ def _bounds(st):
 @njit(cache=True)
 def _key(st):
     info = st.leader | (st.trumps + 1) << 4 | (st.declarer % 2) << 8 | np.int64(st.must_head) << 9
-    return position_key(st.hands, 4, info | 2 << 12)
+    return relative_key(st.hands, 4, info | 2 << 12, SUIT_MASKS, _COUNTERS, np.uint64(0), True)
 
 
 @njit(cache=True)

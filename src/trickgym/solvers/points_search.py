@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from .. import protocol
-from ..cards.bits import bit, lowest_bit, popcount
+from ..cards.bits import bit, lowest_bit, popcount, select_kth
 
 __all__ = [
     "META_ABORTED",
@@ -159,6 +159,14 @@ def _entry_bounds(entries, slot):
     return lo, hi, best
 
 
+@njit(cache=True, inline="always")
+def _in_hands(st):
+    out = np.uint64(0)
+    for s in range(st.hands.shape[0]):
+        out |= st.hands[s]
+    return out
+
+
 @njit(cache=True)
 def _others(st):
     """Cards still in play outside the mover's hand: other hands and the trick."""
@@ -175,8 +183,34 @@ def _others(st):
 
 
 @njit(cache=True)
-def _moves(st, hint, moves, scores):
+def _last_to_play(st):
+    """Whether the mover closes the trick: every other seat with cards has played to it.
+
+    Seats that have played to the trick hold one card fewer than the mover."""
+    if st.trick_n == 0:
+        return False
+    n_mine = popcount(st.hands[st.to_move])
+    for s in range(st.hands.shape[0]):
+        if s != st.to_move and popcount(st.hands[s]) == n_mine:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _moves(st, hint, moves, scores, chain):
     """The mover's legal cards, one per class of equivalent cards, best first.
+
+    A chain is a run of the mover's cards of one suit with no card of
+    another seat (or of the trick) between them: its cards have the same
+    power, so playing one or another leads to the same game but for the
+    points each card carries. Cards of a chain with equal points are one
+    move. When the mover closes the trick, the chain's cards also decide
+    the trick alike; then only its richest card is searched if the mover's
+    side takes the trick and only its cheapest otherwise (playing a richer
+    card into a trick the side wins gives it those points now instead of
+    to whoever wins the card later: never worse), unless a ``fixed`` card
+    is still in a hand (Troggu's Fool exchange takes a pile's cheapest
+    card, which breaks that argument).
 
     Returns their number."""
     legal = np.uint64(protocol.legal_sets(st)[0])
@@ -187,40 +221,71 @@ def _moves(st, hint, moves, scores):
     if st.trick_n > 0:
         w = protocol.winner(st)
         partner_winning = w >= 0 and protocol.in_side(st, w) == mine
+    unequal = _last_to_play(st)
+    if unequal and fixed:
+        for s in range(st.hands.shape[0]):
+            if st.hands[s] & fixed:
+                unequal = False
     n = 0
     rest = legal
     while rest:
+        # The chain starting at the lowest card left.
         c = lowest_bit(rest)
-        cb = bit(c)
-        rest &= ~cb
-        pts = protocol.points(st, c)
+        rest &= ~bit(c)
         suit = np.uint64(protocol.suit(st, c))
-        # A run of equivalent cards is searched once, as its highest card.
-        if not (cb & fixed):
-            higher = rest & suit & ~fixed
-            if higher:
+        m = 1
+        chain[0] = c
+        if not (bit(c) & fixed):
+            while True:
+                higher = rest & suit & ~fixed
+                if not higher:
+                    break
                 h = lowest_bit(higher)
-                if (
-                    protocol.points(st, h) == pts
-                    and (np.uint64(protocol.span(st, c, h)) & others) == 0
-                ):
-                    continue
-        rank = popcount(suit & (cb - np.uint64(1)))
-        # Class of the move first, then a static preference within it.
-        if c == hint:
-            s = np.int64(1) << 60
-        elif st.trick_n == 0:
-            s = (np.int64(2) << 50) + 512 + 4 * rank + pts  # leads: high cards first
-        elif protocol.wins_now(st, c):
-            # The side wins rich tricks, its opponents win cheap ones; win with low cards.
-            s = (np.int64(3) << 50) + 512 + (pts if mine else -pts) * 4 - rank
-        elif partner_winning:
-            s = (np.int64(2) << 50) + 512 + pts * 4 - rank  # smear onto the partner's trick
-        else:
-            s = (np.int64(1) << 50) + 512 - pts * 4 - rank  # discard cheap
-        moves[n] = c
-        scores[n] = s
-        n += 1
+                if np.uint64(protocol.span(st, chain[m - 1], h)) & others:
+                    break
+                chain[m] = h
+                m += 1
+                rest &= ~bit(h)
+        wins = protocol.wins_now(st, chain[0])
+        take = m
+        if unequal and m > 1:
+            # The trick's winner is known: the mover's side if the chain wins it.
+            side_takes = wins or partner_winning
+            pick = chain[m - 1]
+            pick_pts = protocol.points(st, pick)
+            for i in range(m - 2, -1, -1):
+                p = protocol.points(st, chain[i])
+                if (p > pick_pts) if side_takes else (p < pick_pts):
+                    pick, pick_pts = chain[i], p
+            chain[0] = pick
+            take = 1
+        for i in range(take):
+            c = chain[i]
+            pts = protocol.points(st, c)
+            dup = False
+            for j in range(i + 1, take):
+                if protocol.points(st, chain[j]) == pts:
+                    dup = True  # a higher card of equal points stands for it
+                    break
+            if dup:
+                continue
+            cb = bit(c)
+            rank = popcount(suit & (cb - np.uint64(1)))
+            # Class of the move first, then a static preference within it.
+            if c == hint:
+                sc = np.int64(1) << 60
+            elif st.trick_n == 0:
+                sc = (np.int64(2) << 50) + 512 + 4 * rank + pts  # leads: high cards first
+            elif wins:
+                # The side wins rich tricks, its opponents win cheap ones; win with low cards.
+                sc = (np.int64(3) << 50) + 512 + (pts if mine else -pts) * 4 - rank
+            elif partner_winning:
+                sc = (np.int64(2) << 50) + 512 + pts * 4 - rank  # smear onto the partner's trick
+            else:
+                sc = (np.int64(1) << 50) + 512 - pts * 4 - rank  # discard cheap
+            moves[n] = c
+            scores[n] = sc
+            n += 1
     # Insertion sort, best first (n is small).
     for i in range(1, n):
         m, sc = moves[i], scores[i]
@@ -235,64 +300,84 @@ def _moves(st, hint, moves, scores):
 
 
 @njit(cache=True)
-def _probe(stack, d, target, entries, meta, moves, scores):
-    """Whether the side can finish with at least ``target`` points from ``stack[d]``."""
+def _probe(stack, d, target, entries, meta, moves, scores, chain):
+    """Can the side finish with at least ``target`` points from ``stack[d]``? Fail-soft.
+
+    Returns a bound ``v`` on the side's final points: ``v >= target`` (yes,
+    and the value is at least ``v``) or ``v < target`` (no, and it is at
+    most ``v``). A bound beyond the target is what lets the driver jump
+    and the table store more than the question asked.
+    """
     st = stack[d]
     meta[META_NODES] += 1
     if meta[_META_STOP] > 0 and meta[META_NODES] > meta[_META_STOP]:
         meta[META_ABORTED] = 1
-        return False
-    if protocol.deal_over(st):
-        return protocol.side_points(st) >= target
+        return target - 1
     cur = protocol.side_points(st)
-    lo_gain, hi_gain = protocol.bounds(st)
-    if cur + hi_gain < target:
-        return False
-    if cur + lo_gain >= target:
-        return True
+    if protocol.deal_over(st):
+        return cur
+    lo_b, hi_b = protocol.bounds(st)
+    if cur + hi_b < target:
+        return cur + hi_b
+    if cur + lo_b >= target:
+        return cur + lo_b
     boundary = st.trick_n == 0
     k1 = np.uint64(0)
     k2 = np.uint64(0)
     hint = -1
-    lo_b, hi_b = lo_gain, hi_gain
     if boundary:
         k1, k2 = protocol.key(st)
         slot = _lookup(entries, meta, k1, k2)
         if slot >= 0:
-            lo_b, hi_b, best = _entry_bounds(entries, slot)
+            t_lo, t_hi, best = _entry_bounds(entries, slot)
             meta[META_TT_HITS] += 1
+            lo_b = max(lo_b, t_lo)
+            hi_b = min(hi_b, t_hi)
             if cur + lo_b >= target:
-                return True
+                return cur + lo_b
             if cur + hi_b < target:
-                return False
+                return cur + hi_b
             if best != _NO_MOVE:
-                hint = best
+                # Stored as the card's place among the cards in play (the key is by places).
+                hint = select_kth(_in_hands(st), best)
     maximizing = protocol.in_side(st, st.to_move)
     base = d * MAX_MOVES
-    n = _moves(st, hint, moves[base : base + MAX_MOVES], scores[base : base + MAX_MOVES])
-    result = not maximizing
+    n = _moves(st, hint, moves[base : base + MAX_MOVES], scores[base : base + MAX_MOVES], chain)
+    best_v = np.int64(-(1 << 40)) if maximizing else np.int64(1 << 40)
     best_move = _NO_MOVE
     for k in range(n):
         c = moves[base + k]
         stack[d + 1] = st
         protocol.apply_action(stack[d + 1], c)
-        r = _probe(stack, d + 1, target, entries, meta, moves, scores)
+        v = _probe(stack, d + 1, target, entries, meta, moves, scores, chain)
         if meta[META_ABORTED]:
-            return False
-        if r == maximizing:
-            result = r
-            best_move = c
-            break
+            return target - 1
+        if maximizing:
+            if v > best_v:
+                best_v = v
+            if v >= target:
+                best_move = c
+                break
+        else:
+            if v < best_v:
+                best_v = v
+            if v < target:
+                best_move = c
+                break
+    # Never claim more than the bounds already known.
+    best_v = min(max(best_v, cur + lo_b), cur + hi_b)
     if boundary:
         left = popcount(st.hands[st.to_move])
-        if result:
-            lo_b = max(lo_b, target - cur)
+        if best_v >= target:
+            lo_b = max(lo_b, best_v - cur)
         else:
-            hi_b = min(hi_b, target - 1 - cur)
+            hi_b = min(hi_b, best_v - cur)
         if best_move == _NO_MOVE and hint >= 0:
             best_move = hint  # no cutoff: keep the card the table knew
+        if best_move != _NO_MOVE:
+            best_move = popcount(_in_hands(st) & (bit(best_move) - np.uint64(1)))
         _store(entries, meta, k1, k2, lo_b, hi_b, best_move, left)
-    return result
+    return best_v
 
 
 @njit(cache=True)
@@ -307,9 +392,20 @@ def _start_call(meta):
     meta[_META_STOP] = meta[META_NODES] + meta[META_NODE_LIMIT] if meta[META_NODE_LIMIT] > 0 else 0
 
 
+_NO_GUESS = -(1 << 40)
+
+
 @njit(cache=True)
-def _solve_from(stack, table, moves, scores):
-    """Exact points the side gains from ``stack[0]`` on; -1 << 20 when out of budget."""
+def _solve_from(stack, table, moves, scores, chain, guess):
+    """Exact points the side gains from ``stack[0]`` on; -1 << 20 when out of budget.
+
+    Fail-soft null-window probes narrow ``[lo, hi]`` (on multiples of the
+    unit: the gain is one, the points so far may not be), each probe's bound
+    moving one end at once. With a first ``guess`` of the gain the probes
+    follow MTD(f): ask "at least the guess?", then step from the bound the
+    answer gave (an exact guess costs two probes); they bisect without one,
+    or after a few MTD(f) steps.
+    """
     entries, meta = table
     st = stack[0]
     if protocol.deal_over(st):
@@ -317,22 +413,33 @@ def _solve_from(stack, table, moves, scores):
     cur = protocol.side_points(st)
     lo, hi = protocol.bounds(st)
     unit = protocol.unit(st)
-    # Bisection on multiples of the unit (the gain is one, cur may not be).
-    lo_u = lo // unit
-    hi_u = hi // unit
+    lo = -((-lo) // unit) * unit
+    hi = (hi // unit) * unit
     # A depth read at run time: a recursive call typed on a literal breaks
     # numba's on-disk cache (a crash on load).
     root_depth = meta[META_LOG2_SLOTS] * 0
-    while lo_u < hi_u:
-        mid = (lo_u + hi_u + 1) // 2
-        meta[META_PROBES] += 1
-        if _probe(stack, root_depth, cur + mid * unit, entries, meta, moves, scores):
-            lo_u = mid
+    mtd = 0 if guess == _NO_GUESS else 4  # MTD(f) probes left before bisecting
+    ok = True
+    first = True
+    while lo < hi:
+        if mtd > 0 and first:
+            t = min(max((guess // unit) * unit, lo + unit), hi)
+        elif mtd > 0:
+            t = lo + unit if ok else hi
         else:
-            hi_u = mid - 1
+            t = lo + ((hi - lo) // unit + 1) // 2 * unit
+        first = False
+        mtd -= 1
+        meta[META_PROBES] += 1
+        v = _probe(stack, root_depth, cur + t, entries, meta, moves, scores, chain) - cur
         if meta[META_ABORTED]:
             return -(1 << 20)
-    return lo_u * unit
+        ok = v >= t
+        if ok:
+            lo = max(lo, -((-v) // unit) * unit)
+        else:
+            hi = min(hi, (v // unit) * unit)
+    return lo
 
 
 @njit(cache=True)
@@ -347,9 +454,10 @@ def solve_points(root, table):
     stack = np.empty(MAX_DEPTH, dtype=root.dtype)
     moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    chain = np.empty(MAX_MOVES, dtype=np.int64)
     stack[0] = root[0]
     protocol.prepare(stack[0])
-    return _solve_from(stack, table, moves, scores)
+    return _solve_from(stack, table, moves, scores, chain, _NO_GUESS)
 
 
 @njit(cache=True)
@@ -364,6 +472,7 @@ def card_points_values(root, table, out):
     stack = np.empty(MAX_DEPTH, dtype=root.dtype)
     moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    chain = np.empty(MAX_MOVES, dtype=np.int64)
     out[:] = -1e9
     root_copy = np.empty(1, dtype=root.dtype)
     root_copy[0] = root[0]
@@ -372,15 +481,20 @@ def card_points_values(root, table, out):
     cur = protocol.side_points(st)
     legal = np.uint64(protocol.legal_sets(st)[0])
     n = 0
+    guess = _NO_GUESS
     while legal:
         c = lowest_bit(legal)
         legal &= ~bit(c)
         stack[0] = st
         protocol.apply_action(stack[0], c)
         gained = protocol.side_points(stack[0]) - cur
-        v = _solve_from(stack, table, moves, scores)
+        # The card before's value is a good first guess: most cards are worth about the same.
+        v = _solve_from(
+            stack, table, moves, scores, chain, _NO_GUESS if guess == _NO_GUESS else guess - gained
+        )
         if table[1][META_ABORTED]:
             return -1
+        guess = gained + v
         out[c] = gained + v
         n += 1
     return n

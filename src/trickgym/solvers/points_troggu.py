@@ -23,7 +23,7 @@ from ..cards.decks import TAROT
 from ..games.troggu.constants import FOOL, TOTAL_POINTS
 from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, card_points
 from ..tricks.troggu import troggu_trick_winner
-from .points_common import point_hooks, position_key
+from .points_common import point_hooks, relative_key
 
 __all__ = ["POINT_HOOKS"]
 
@@ -31,6 +31,7 @@ _SUIT_MASKS = TAROT.suit_masks.copy()
 _POINTS = TAROT.points.copy()
 _TRUMPS = np.uint64(TAROT.suit_masks[0])
 _FOOL_BIT = np.uint64(1 << FOOL)
+_CLASSES = _POINT_CLASSES[2:].copy()  # every card has at least 1 point
 _EXCHANGE_SLACK = 5  # the most a pile can give in the Fool's exchange
 
 
@@ -85,7 +86,9 @@ def _key(st):
     holder = _fool_in_play(st)
     low = _pile_low(st.won[holder]) if holder >= 0 else 0
     info = st.leader | n << 4 | side << 8 | np.int64(st.held_back) << 16 | low << 24
-    return position_key(st.hands, n, info | np.int64(3) << 32)
+    return relative_key(
+        st.hands, n, info | np.int64(3) << 32, _SUIT_MASKS, _CLASSES, _FOOL_BIT, False
+    )
 
 
 @njit(cache=True)
