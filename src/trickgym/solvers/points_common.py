@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards.bits import pext, popcount
+from ..cards.bits import highest_bit, pext, popcount
 from ..rng import mix64
 
 __all__ = [
     "DEFAULT_HOOKS",
     "hash_word",
+    "masters",
     "point_hooks",
     "position_key",
     "relative_key",
@@ -42,6 +43,32 @@ def position_key(hands, n_seats, info):
     for s in range(n_seats):
         k1, k2 = hash_word(k1, k2, hands[s])
     return hash_word(k1, k2, info)
+
+
+@njit(cache=True, inline="always")
+def _above(mine, theirs, kind_shift):
+    if theirs == 0:
+        return mine
+    first = ((highest_bit(theirs) >> kind_shift) + 1) << kind_shift  # the next kind up
+    if first >= 64:
+        return np.uint64(0)
+    return mine & ~((np.uint64(1) << np.uint64(first)) - np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def masters(side_cards, other_cards, trumps, kind_shift):
+    """The trumps of each side that no trump of the other side can beat: ``(side's, other's)``.
+
+    A trump always takes part in the contest for its trick (led, followed or
+    ruffing), so such a card wins its trick for its side whatever is played:
+    its points are that side's for sure (a sure-trick bound). Kinds are
+    ``card >> kind_shift`` (1 for Pinochle's two copies: equal kinds beat
+    neither way, the earlier wins). A non-trump top card is not sure: it
+    may have to be discarded on another suit's trick.
+    """
+    tx = side_cards & trumps
+    ty = other_cards & trumps
+    return _above(tx, ty, kind_shift), _above(ty, tx, kind_shift)
 
 
 _EVEN = np.uint64(0x5555555555555555)

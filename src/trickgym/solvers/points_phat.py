@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..cards.bits import popcount
 from ..games.phat.constants import PHAT_PLAIN, PHAT_TRUMP
 from ..games.phat.rules import SUIT_MASKS, SUIT_OF, phat_value
 from ..tricks.whist import whist_beats
-from .points_common import point_hooks, position_key, relative_key, whist_winner
+from .points_common import masters, point_hooks, position_key, relative_key, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_PHAT"]
 
@@ -35,6 +36,7 @@ def _point_classes():
 
 
 _CLASSES = _point_classes()
+_VALUES = np.array(sorted(set(PHAT_TRUMP) | set(PHAT_PLAIN) - {0}), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -49,7 +51,33 @@ def _side_points(st):
 
 @njit(cache=True)
 def _bounds(st):
-    return np.int64(0), np.int64(TOTAL_PHAT - st.phat[0] - st.phat[1])
+    left = np.int64(TOTAL_PHAT - st.phat[0] - st.phat[1])
+    if st.trumps < 0:
+        return np.int64(0), left
+    # Master trumps: their phat is their side's whatever is played.
+    s = st.pitcher % 2
+    side = st.hands[s] | st.hands[s + 2]
+    other = st.hands[1 - s] | st.hands[3 - s]
+    mine, theirs = masters(side | _played(st, s), other | _played(st, 1 - s), st.trump_mask, 0)
+    return _phat_of(mine & side, st.trumps), left - _phat_of(theirs & other, st.trumps)
+
+
+@njit(cache=True, inline="always")
+def _played(st, team):
+    # The trick's cards of one team: they contest the trick the hands' cards may join.
+    out = np.uint64(0)
+    for i in range(st.trick_n):
+        if (st.leader + i) % 2 == team:
+            out |= np.uint64(1) << np.uint64(st.trick_cards[i])
+    return out
+
+
+@njit(cache=True, inline="always")
+def _phat_of(cards, trumps):
+    total = np.int64(0)
+    for i in range(_VALUES.shape[0]):
+        total += _VALUES[i] * popcount(cards & _CLASSES[trumps, i])
+    return total
 
 
 @njit(cache=True)

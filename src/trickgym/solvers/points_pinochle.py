@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards.bits import bit
+from ..cards.bits import bit, popcount
 from ..games.pinochle.constants import HAND_OVER, LAST_TRICK_POINTS
 from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, counter_points
 from ..tricks.pinochle import pinochle_beats
-from .points_common import point_hooks, relative_key, span, whist_winner
+from .points_common import masters, point_hooks, relative_key, span, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_COUNTERS"]
 
@@ -44,7 +44,25 @@ def _side_points(st):
 def _bounds(st):
     taken = counter_points(st.won[0] | st.won[1] | st.discards)
     last = 0 if st.phase == HAND_OVER else LAST_TRICK_POINTS
-    return np.int64(0), np.int64(TOTAL_COUNTERS - LAST_TRICK_POINTS - taken + last)
+    left = np.int64(TOTAL_COUNTERS - LAST_TRICK_POINTS - taken + last)
+    # Master trumps: their counters are their side's whatever is played.
+    s = st.declarer % 2
+    side = st.hands[s] | st.hands[s + 2]
+    other = st.hands[1 - s] | st.hands[3 - s]
+    mine, theirs = masters(side | _played(st, s), other | _played(st, 1 - s), st.trump_mask, 1)
+    mine &= side
+    theirs &= other
+    return 10 * popcount(mine & _COUNTERS[0]), left - 10 * popcount(theirs & _COUNTERS[0])
+
+
+@njit(cache=True, inline="always")
+def _played(st, team):
+    # The trick's cards of one team: they contest the trick the hands' cards may join.
+    out = np.uint64(0)
+    for i in range(st.trick_n):
+        if (st.leader + i) % 2 == team:
+            out |= bit(st.trick_cards[i])
+    return out
 
 
 @njit(cache=True)

@@ -23,7 +23,7 @@ from ..cards.decks import TAROT
 from ..games.troggu.constants import FOOL, TOTAL_POINTS
 from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, card_points
 from ..tricks.troggu import troggu_trick_winner
-from .points_common import point_hooks, relative_key
+from .points_common import masters, point_hooks, relative_key
 
 __all__ = ["POINT_HOOKS"]
 
@@ -62,8 +62,36 @@ def _bounds(st):
     for s in range(st.n_players):
         taken += card_points(st.won[s])
     # The exchange moves a card out of a pile: the side can gain at most what is in play.
-    lo = -_EXCHANGE_SLACK if _fool_in_play(st) >= 0 else 0
-    return np.int64(lo), np.int64(TOTAL_POINTS - taken)
+    holder = _fool_in_play(st)
+    lo = -_EXCHANGE_SLACK if holder >= 0 else 0
+    # Master trumps: their points are their side's whatever is played. The Fool counts
+    # as a trump that beats (it may) but never as a sure card (it may be held back):
+    # its points come back to its holder less the exchange, within the slack.
+    side = np.uint64(0)
+    other = np.uint64(0)
+    for s in range(st.n_players):
+        h = st.hands[s]
+        if (st.held_back >> s) & 1:
+            h &= ~_FOOL_BIT  # a held-back Fool is no trump and never wins
+        if _in_side(st, s):
+            side |= h
+        else:
+            other |= h
+    # The trick's cards contest the trick the hands' cards may join (a held-back Fool never).
+    in_side, in_other = side, other
+    for i in range(st.trick_n):
+        c = st.trick_cards[i]
+        if c >= 0 and i != st.held_back_pos:
+            if _in_side(st, (st.leader + i) % st.n_players):
+                side |= np.uint64(1) << np.uint64(c)
+            else:
+                other |= np.uint64(1) << np.uint64(c)
+    mine, theirs = masters(side, other, _TRUMPS, 0)
+    mine &= in_side
+    theirs &= in_other
+    sure = card_points(mine & ~_FOOL_BIT)
+    lost = card_points(theirs & ~_FOOL_BIT)
+    return np.int64(lo + sure), np.int64(TOTAL_POINTS - taken - lost)
 
 
 @njit(cache=True)
