@@ -1,20 +1,24 @@
-"""Point-trick solver (Phat, Pinochle, Troggu): ms per solve by cards in hand, full deals included.
+"""Point-trick solver (Phat, Pinochle, Troggu): ms and nodes per solve, full deals beside DDS.
 
 Run by hand (never by the tests)::
 
-    .venv/bin/python benchmarks/bench_points.py                  # every game, 20 positions a row
+    .venv/bin/python benchmarks/bench_points.py                  # full deals, 30 a game
     .venv/bin/python benchmarks/bench_points.py --games troggu5 --cards 5,7,full --positions 100
+    .venv/bin/python benchmarks/bench_points.py --cards 7,9 --positions 20 --no-dds
 
 Positions come from real play (:func:`trickgym.agents.positions.rule_position`):
 rule agents bid and play deal ``seed`` until the player to move holds at most
 ``cards`` cards; ``full`` is the first lead of the card play (a full-deal
 solve). The table (``--tt-mb``) is cleared before each solve, outside the
 timed region. A solve past ``--max-nodes`` is counted as unsolved and its
-time is the budget's; medians and p90 then read as lower bounds.
+time is the budget's; percentiles then read as lower bounds.
 
-It prints, per game and row: positions, median / p90 / max ms per solve,
-median nodes and the number unsolved; and ``card_values`` (every legal card
-of the mover, what an agent asks) the same way with ``--card-values``.
+It prints, per game and row: positions, median / p90 / p99 / max ms per
+solve, median / p90 / max nodes and the number unsolved; ``card_values``
+(every legal card of the mover, what an agent asks) the same way with
+``--card-values``. Unless ``--no-dds``, the same run times DDS's 2-against-2
+full-deal solve (one thread, through endplay, ``bench_dd.py``'s function) on
+``--dds-deals`` random bridge deals first: the bar the issue compares with.
 """
 
 from __future__ import annotations
@@ -42,6 +46,10 @@ GAMES = {
     "pinochle-exchange": ("pinochle", {"mode": "exchange"}),
     **{f"troggu{n}": ("troggu", {"players": n}) for n in range(3, 9)},
 }
+HEADER = (
+    f"{'game':<18} {'cards':>5} {'n':>4} {'median ms':>10} {'p90 ms':>9} {'p99 ms':>9} "
+    f"{'max ms':>9} {'med nodes':>12} {'p90 nodes':>12} {'max nodes':>12} {'unsolved':>8}"
+)
 
 
 def _row(game, cards, positions, table, card_values):
@@ -64,21 +72,52 @@ def _row(game, cards, positions, table, card_values):
     return np.array(times), np.array(nodes), unsolved
 
 
+def _line(key, cards, t, n, bad) -> str:
+    p = np.percentile
+    return (
+        f"{key:<18} {cards:>5} {len(t):>4} {np.median(t):>10.2f} {p(t, 90):>9.2f} "
+        f"{p(t, 99):>9.2f} {t.max():>9.2f} {int(np.median(n)):>12,} {int(p(n, 90)):>12,} "
+        f"{int(n.max()):>12,} {bad:>8}"
+    )
+
+
+def _dds_row(deals: int) -> str:
+    """DDS's 2v2 full-deal solve (spades, the deal's leader) on random deals."""
+    from bench_dd import _dds_solver  # the benchmarks' one DDS driver
+
+    solve = _dds_solver("S")
+    rng = np.random.default_rng(0)
+    ms = []
+    for i in range(deals):
+        pack = rng.permutation(52)
+        hands = [sum(1 << int(c) for c in pack[13 * p : 13 * p + 13]) for p in range(4)]
+        ms.append(solve(hands, i % 4)[1])
+    t = np.array(ms)
+    p = np.percentile
+    return (
+        f"{'DDS 2v2 (bridge)':<18} {'full':>5} {len(t):>4} {np.median(t):>10.2f} "
+        f"{p(t, 90):>9.2f} {p(t, 99):>9.2f} {t.max():>9.2f} {'':>12} {'':>12} {'':>12} {0:>8}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(GAMES), help=f"comma list of {list(GAMES)}")
-    ap.add_argument("--cards", default="3,5,7,9,full", help="cards in the mover's hand, or full")
-    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--cards", default="full", help="cards in the mover's hand, or full")
+    ap.add_argument("--positions", type=int, default=30)
     ap.add_argument("--max-nodes", type=int, default=20_000_000)
     ap.add_argument("--tt-mb", type=float, default=64)
     ap.add_argument("--card-values", action="store_true", help="time card_values, not solve")
+    ap.add_argument("--dds-deals", type=int, default=100, help="random deals for DDS's row")
+    ap.add_argument("--no-dds", action="store_true", help="leave out DDS's 2v2 row")
     args = ap.parse_args()
     table = new_points_table(args.tt_mb)
     table[1][META_NODE_LIMIT] = args.max_nodes
     what = "card_values" if args.card_values else "solve"
     print(f"{what}: positions from rule play; budget {args.max_nodes:,} nodes; {args.tt_mb} MB")
-    print(f"{'game':<18} {'cards':>5} {'n':>4} {'median ms':>10} {'p90 ms':>9} {'max ms':>9} "
-          f"{'med nodes':>11} {'unsolved':>8}")  # fmt: skip
+    print(HEADER)
+    if not args.no_dds:
+        print(_dds_row(args.dds_deals), flush=True)
     for key in args.games.split(","):
         if key not in GAMES:
             raise SystemExit(f"unknown game {key!r}; choose from {list(GAMES)}")
@@ -88,11 +127,8 @@ def main() -> None:
         solve_points(warm.array, table)  # compile outside the timings
         for cards in args.cards.split(","):
             t, n, bad = _row(game, cards, args.positions, table, args.card_values)
-            if len(t) == 0:
-                continue
-            print(f"{key:<18} {cards:>5} {len(t):>4} {np.median(t):>10.2f} "
-                  f"{np.percentile(t, 90):>9.2f} {t.max():>9.2f} {int(np.median(n)):>11,} "
-                  f"{bad:>8}", flush=True)  # fmt: skip
+            if len(t):
+                print(_line(key, cards, t, n, bad), flush=True)
 
 
 if __name__ == "__main__":
