@@ -24,6 +24,7 @@ full-deal solve (one thread, through endplay, ``bench_dd.py``'s function) on
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 import numpy as np
@@ -52,7 +53,7 @@ HEADER = (
 )
 
 
-def _row(game, cards, positions, table, card_values):
+def _row(game, cards, positions, table, card_values, log=None, key=""):
     times, nodes, unsolved, seed = [], [], 0, 0
     out = np.empty(64, dtype=np.float64)
     while len(times) < positions and seed < 20 * positions:
@@ -69,6 +70,9 @@ def _row(game, cards, positions, table, card_values):
         times.append(1000 * (time.perf_counter() - t))
         nodes.append(int(table[1][META_NODES]))
         unsolved += int(table[1][META_ABORTED])
+        if log is not None:
+            rec = {"game": key, "cards": cards, "seed": seed, "ms": times[-1], "nodes": nodes[-1]}
+            log.write(json.dumps(rec | {"aborted": int(table[1][META_ABORTED])}) + "\n")
     return np.array(times), np.array(nodes), unsolved
 
 
@@ -110,7 +114,9 @@ def main() -> None:
     ap.add_argument("--card-values", action="store_true", help="time card_values, not solve")
     ap.add_argument("--dds-deals", type=int, default=100, help="random deals for DDS's row")
     ap.add_argument("--no-dds", action="store_true", help="leave out DDS's 2v2 row")
+    ap.add_argument("--jsonl", help="also write every position's ms and nodes to this file")
     args = ap.parse_args()
+    log = open(args.jsonl, "a") if args.jsonl else None
     table = new_points_table(args.tt_mb)
     table[1][META_NODE_LIMIT] = args.max_nodes
     what = "card_values" if args.card_values else "solve"
@@ -126,7 +132,7 @@ def main() -> None:
         warm = rule_position(game, 0, 3) or rule_position(game, 1, 3)
         solve_points(warm.array, table)  # compile outside the timings
         for cards in args.cards.split(","):
-            t, n, bad = _row(game, cards, args.positions, table, args.card_values)
+            t, n, bad = _row(game, cards, args.positions, table, args.card_values, log, key)
             if len(t):
                 print(_line(key, cards, t, n, bad), flush=True)
 

@@ -23,6 +23,7 @@ from points_helpers import (
 )
 
 import trickgym
+from trickgym.api import State
 from trickgym.solvers import card_values, solve
 
 # Cards in hand of the endings checked in every run, per configuration (the reference
@@ -153,3 +154,76 @@ def test_card_values_are_keyed_by_the_games_card_names():
     assert card_values(state) == {game.action_name(c): v for c, v in by_id.items()}
     with pytest.raises(ValueError, match="ids must be True or False, got 1"):
         card_values(state, ids=1)
+
+
+def _advance(game, state, k):
+    """``state`` after its next ``k`` cards, each the mover's highest legal card (trumps
+    early: the mid-trick positions where master-trump bounds and chain moves bite)."""
+    array = state.array.copy()
+    for _ in range(k):
+        cards, _ = game.kernels.legal_sets_at(array, 0)
+        game.kernels.apply_action_at(array, 0, int(cards).bit_length() - 1)
+    return State(game, array)
+
+
+@pytest.mark.parametrize(("name", "opts"), GAME_CONFIGS)
+def test_solver_agrees_mid_trick(name, opts):
+    """Every seat of a trick to move, the last one included (its chains of unequal points
+    are cut to one card) and with trumps already in the trick (they contest the masters)."""
+    game = make(name, opts)
+    seats = 4 if name != "troggu" else opts["players"]
+    cards = max(2, _cards(name, opts) - 1) if seats > 5 else _cards(name, opts)
+    checked = 0
+    for seed in range(3):
+        state = ending(game, seed, cards)
+        if state is None:
+            continue
+        for k in range(1, seats):
+            moved = _advance(game, state, k)
+            if moved.is_over:
+                break
+            _check(game, moved)
+            checked += 1
+    assert checked >= seats - 1
+
+
+def test_relative_rank_key_shares_positions_that_differ_in_gone_cards():
+    """The table key is by places among the cards in play: a hand's pointless card swapped
+    for an adjacent gone one keeps the key and the value; a card of other points does not."""
+    from trickgym import protocol
+
+    game = make("phat", {})
+    key = protocol.kernel(game, "key")
+    points = protocol.kernel(game, "points")
+    for seed in range(40):
+        state = ending(game, seed, 6)
+        rec = state.record if state is not None else None
+        if rec is None or int(rec["trick_n"]) != 0 or int(rec["trumps"]) < 0:
+            continue
+        hands = [int(h) for h in rec["hands"]]
+        live = 0
+        for h in hands:
+            live |= h
+        swap = None
+        for s, h in enumerate(hands):
+            for c in range(52):
+                g = c - 1  # the next lower card of the suit, gone, both worth nothing
+                if h >> c & 1 and c % 13 and not live >> g & 1:
+                    a, b = points(state.array[0], c), points(state.array[0], g)
+                    if a == b == 0:
+                        swap = (s, c, g)
+        if swap is None:
+            continue
+        s, c, g = swap
+        twin = state.array.copy()
+        twin[0]["hands"][s] = hands[s] & ~(1 << c) | (1 << g)
+        assert key(twin[0]) == key(state.array[0])
+        assert solve(State(game, twin)) == solve(state)
+        # A card of other points in that place is another position.
+        five = next(x for x in range(52) if not live >> x & 1 and points(state.array[0], x) > 0)
+        other = state.array.copy()
+        other[0]["hands"][s] = hands[s] & ~(1 << c) | (1 << five)
+        assert key(other[0]) != key(state.array[0])
+        break
+    else:
+        pytest.fail("no ending with a pointless card next to a gone one")

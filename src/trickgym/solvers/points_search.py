@@ -404,7 +404,7 @@ def _solve_from(stack, table, moves, scores, chain, guess):
     moving one end at once. With a first ``guess`` of the gain the probes
     follow MTD(f): ask "at least the guess?", then step from the bound the
     answer gave (an exact guess costs two probes); they bisect without one,
-    or after a few MTD(f) steps.
+    or after two MTD(f) steps.
     """
     entries, meta = table
     st = stack[0]
@@ -418,7 +418,8 @@ def _solve_from(stack, table, moves, scores, chain, guess):
     # A depth read at run time: a recursive call typed on a literal breaks
     # numba's on-disk cache (a crash on load).
     root_depth = meta[META_LOG2_SLOTS] * 0
-    mtd = 0 if guess == _NO_GUESS else 4  # MTD(f) probes left before bisecting
+    # MTD(f) probes before bisecting: a near guess converges in two, a far one creeps.
+    mtd = 0 if guess == _NO_GUESS else 2
     ok = True
     first = True
     while lo < hi:
