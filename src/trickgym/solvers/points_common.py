@@ -144,8 +144,20 @@ def _ids_span(st, low_card, high_card):
     return span(low_card, high_card)
 
 
-#: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids.
-DEFAULT_HOOKS = {"fixed": _no_fixed, "prepare": _no_prepare, "unit": _unit_one, "span": _ids_span}
+@njit(cache=True)
+def _every_card(st, card):
+    return np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+#: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids, and
+#: any card may beat any (``beaters``: no trick is settled before its last card).
+DEFAULT_HOOKS = {
+    "fixed": _no_fixed,
+    "prepare": _no_prepare,
+    "unit": _unit_one,
+    "span": _ids_span,
+    "beaters": _every_card,
+}
 
 
 def point_hooks(*kernels, **named) -> dict:

@@ -105,11 +105,31 @@ def _wins_now(st, card):
 
 
 @njit(cache=True)
+def _beaters(st, card):
+    # Cards that would beat ``card`` (-1: the trick's winning card) played after it.
+    if card < 0:
+        card = st.trick_cards[st.win_pos]
+    above = SUIT_MASKS[SUIT_OF[card]] & ~((np.uint64(2) << np.uint64(card)) - np.uint64(1))
+    if (st.trump_mask >> np.uint64(card)) & np.uint64(1):
+        return above
+    return above | st.trump_mask
+
+
+@njit(cache=True)
 def _prepare(st):
     st.target = _NO_TARGET
 
 
 #: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
 POINT_HOOKS = point_hooks(
-    _in_side, _side_points, _bounds, _key, _points, _suit, _wins_now, _prepare, winner=whist_winner
+    _in_side,
+    _side_points,
+    _bounds,
+    _key,
+    _points,
+    _suit,
+    _wins_now,
+    _prepare,
+    _beaters,
+    winner=whist_winner,
 )

@@ -89,6 +89,19 @@ def _wins_now(st, card):
 
 
 @njit(cache=True)
+def _beaters(st, card):
+    # Cards that would beat ``card`` (-1: the trick's winning card) played after it: higher
+    # kinds of its suit (an identical copy does not), and trumps if it is none.
+    if card < 0:
+        card = st.trick_cards[st.win_pos]
+    top = np.uint64(card | 1)
+    above = SUIT_MASKS[SUIT_OF[card]] & ~(((np.uint64(1) << top) << np.uint64(1)) - np.uint64(1))
+    if (st.trump_mask >> np.uint64(card)) & np.uint64(1):
+        return above
+    return above | st.trump_mask
+
+
+@njit(cache=True)
 def _unit(st):
     return 10
 
@@ -110,5 +123,6 @@ POINT_HOOKS = point_hooks(
     _wins_now,
     _unit,
     _span,
+    _beaters,
     winner=whist_winner,
 )

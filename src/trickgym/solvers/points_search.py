@@ -183,17 +183,20 @@ def _others(st):
 
 
 @njit(cache=True)
-def _last_to_play(st):
-    """Whether the mover closes the trick: every other seat with cards has played to it.
+def _still_to_play(st, mine):
+    """Cards of the seats still to play to the trick: ``(the mover's side's, the others')``.
 
     Seats that have played to the trick hold one card fewer than the mover."""
-    if st.trick_n == 0:
-        return False
     n_mine = popcount(st.hands[st.to_move])
+    ours = np.uint64(0)
+    theirs = np.uint64(0)
     for s in range(st.hands.shape[0]):
         if s != st.to_move and popcount(st.hands[s]) == n_mine:
-            return False
-    return True
+            if protocol.in_side(st, s) == mine:
+                ours |= st.hands[s]
+            else:
+                theirs |= st.hands[s]
+    return ours, theirs
 
 
 @njit(cache=True)
@@ -204,12 +207,14 @@ def _moves(st, hint, moves, scores, chain):
     another seat (or of the trick) between them: its cards have the same
     power, so playing one or another leads to the same game but for the
     points each card carries. Cards of a chain with equal points are one
-    move. When the mover closes the trick, the chain's cards also decide
-    the trick alike; then only its richest card is searched if the mover's
-    side takes the trick and only its cheapest otherwise (playing a richer
-    card into a trick the side wins gives it those points now instead of
-    to whoever wins the card later: never worse), unless a ``fixed`` card
-    is still in a hand (Troggu's Fool exchange takes a pile's cheapest
+    move. When the side taking the trick is settled whichever chain card
+    is played (the mover closes it, or no seat of the other side still to
+    play holds a card that ``beaters`` says would beat the winning card;
+    beating is transitive), only the chain's richest card is searched if the
+    mover's side takes the trick and only its cheapest otherwise (playing a
+    richer card into a trick the side wins gives it those points now instead
+    of to whoever wins the card later: never worse), unless a ``fixed``
+    card is still in a hand (Troggu's Fool exchange takes a pile's cheapest
     card, which breaks that argument).
 
     Returns their number."""
@@ -221,11 +226,15 @@ def _moves(st, hint, moves, scores, chain):
     if st.trick_n > 0:
         w = protocol.winner(st)
         partner_winning = w >= 0 and protocol.in_side(st, w) == mine
-    unequal = _last_to_play(st)
+    unequal = st.trick_n > 0
     if unequal and fixed:
         for s in range(st.hands.shape[0]):
             if st.hands[s] & fixed:
                 unequal = False
+    ours = np.uint64(0)
+    theirs = np.uint64(0)
+    if unequal:
+        ours, theirs = _still_to_play(st, mine)
     n = 0
     rest = legal
     while rest:
@@ -248,9 +257,13 @@ def _moves(st, hint, moves, scores, chain):
                 rest &= ~bit(h)
         wins = protocol.wins_now(st, chain[0])
         take = m
-        if unequal and m > 1:
-            # The trick's winner is known: the mover's side if the chain wins it.
-            side_takes = wins or partner_winning
+        side_takes = wins or partner_winning  # the side of the card winning after this one
+        settled = unequal and m > 1
+        if settled:
+            rivals = theirs if side_takes else ours
+            if rivals:
+                settled = (rivals & protocol.beaters(st, chain[0] if wins else -1)) == 0
+        if settled:
             pick = chain[m - 1]
             pick_pts = protocol.points(st, pick)
             for i in range(m - 2, -1, -1):

@@ -153,6 +153,22 @@ def _wins_now(st, card):
 
 
 @njit(cache=True)
+def _beaters(st, card):
+    # Cards that would beat ``card`` (-1: the trick's winning card) played after it: higher
+    # cards of its suit (the Fool tops the trumps; a held-back one never wins, but counting
+    # it only makes fewer tricks look settled), and every trump if it is none.
+    if card < 0:
+        pos = _winning_pos(st, st.trick_n, st.held_back_pos)
+        if pos < 0:
+            return np.uint64(0xFFFFFFFFFFFFFFFF)
+        card = st.trick_cards[pos]
+    above = _SUIT_MASKS[SUIT_OF[card]] & ~((np.uint64(2) << np.uint64(card)) - np.uint64(1))
+    if (_TRUMPS >> np.uint64(card)) & np.uint64(1):
+        return above
+    return above | _TRUMPS
+
+
+@njit(cache=True)
 def _winner(st):
     if st.trick_n == 0:
         return -1
@@ -162,5 +178,14 @@ def _winner(st):
 
 #: The point-trick solver's hooks of the game protocol (see :mod:`trickgym.protocol`).
 POINT_HOOKS = point_hooks(
-    _in_side, _side_points, _bounds, _key, _points, _suit, _fixed, _wins_now, _winner
+    _in_side,
+    _side_points,
+    _bounds,
+    _key,
+    _points,
+    _suit,
+    _fixed,
+    _wins_now,
+    _winner,
+    _beaters,
 )
