@@ -52,7 +52,7 @@ def _side_points(st):
 @njit(cache=True)
 def _bounds(st):
     left = np.int64(TOTAL_PHAT - st.phat[0] - st.phat[1])
-    if st.trumps < 0:
+    if st.trumps < 0 or st.trick_n > 0:  # masters at trick boundaries only: cheap nodes
         return np.int64(0), left
     # Master trumps: their phat is their side's whatever is played.
     s = st.pitcher % 2

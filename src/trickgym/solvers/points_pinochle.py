@@ -45,6 +45,8 @@ def _bounds(st):
     taken = counter_points(st.won[0] | st.won[1] | st.discards)
     last = 0 if st.phase == HAND_OVER else LAST_TRICK_POINTS
     left = np.int64(TOTAL_COUNTERS - LAST_TRICK_POINTS - taken + last)
+    if st.trick_n > 0:  # masters at trick boundaries only: cheap nodes
+        return np.int64(0), left
     # Master trumps: their counters are their side's whatever is played.
     s = st.declarer % 2
     side = st.hands[s] | st.hands[s + 2]

@@ -233,8 +233,7 @@ def _moves(st, hint, moves, scores, chain):
                 unequal = False
     ours = np.uint64(0)
     theirs = np.uint64(0)
-    if unequal:
-        ours, theirs = _still_to_play(st, mine)
+    looked = False  # the seats still to play are read once, when a chain needs them
     n = 0
     rest = legal
     while rest:
@@ -260,6 +259,9 @@ def _moves(st, hint, moves, scores, chain):
         side_takes = wins or partner_winning  # the side of the card winning after this one
         settled = unequal and m > 1
         if settled:
+            if not looked:
+                ours, theirs = _still_to_play(st, mine)
+                looked = True
             rivals = theirs if side_takes else ours
             if rivals:
                 settled = (rivals & protocol.beaters(st, chain[0] if wins else -1)) == 0

@@ -64,6 +64,8 @@ def _bounds(st):
     # The exchange moves a card out of a pile: the side can gain at most what is in play.
     holder = _fool_in_play(st)
     lo = -_EXCHANGE_SLACK if holder >= 0 else 0
+    if st.trick_n > 0:  # masters at trick boundaries only: cheap nodes
+        return np.int64(lo), np.int64(TOTAL_POINTS - taken)
     # Master trumps: their points are their side's whatever is played. The Fool counts
     # as a trump that beats (it may) but never as a sure card (it may be held back):
     # its points come back to its holder less the exchange, within the slack.
