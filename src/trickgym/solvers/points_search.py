@@ -4,22 +4,28 @@ A position is a game's own state record in the card play, every hand
 visible. Its value is the points the declaring side gains from here to the
 end of the deal with best play by every seat (the side maximising, the
 others minimising). The search asks one question at a time, "can the side
-finish with at least ``target`` points?" (a null-window probe, a boolean
-AND-OR search), and :func:`solve_points` finds the value by bisection over
-such probes; every probe's answers are bounds kept in one transposition
-table, so later probes (and later solves) reuse them.
+finish with at least ``target`` points?" (a null-window probe), answered
+fail-soft: a bound on the value beyond the question when the search finds
+one. :func:`solve_points` narrows the value by such probes (bisection, or
+MTD(f) from a first guess: :func:`card_points_values` guesses each card's
+value from the card before); every probe's answers are bounds kept in one
+transposition table, so later probes (and later solves) reuse them.
 
 What makes it fast, all exact:
 
 - the table: at every trick boundary, a lower and an upper bound on the
-  points still to gain, keyed by two 64-bit hashes of the whole position
-  (``protocol.key``), with the best card found there (tried first next time);
-- equivalent cards: cards of one hand in one suit with the same points,
-  between which no other seat holds a card and none lies in the trick,
-  are one move;
-- bounds: the points still in play cap what the side can gain
-  (``protocol.bounds``), so a probe the side can no longer reach, or has
-  already reached, ends at once;
+  points still to gain, keyed by **relative ranks** (``protocol.key``, see
+  :func:`~trickgym.solvers.points_common.relative_key`: positions that
+  differ only in which cards are gone are one entry), with the best card
+  found there as its place among the cards in play (tried first next time);
+- equivalent cards: a chain of one hand's cards of one suit with no other
+  seat's card (nor a trick card) between them is one move per points value,
+  and one move in all (its richest or its cheapest card) wherever the side
+  taking the trick is settled (``protocol.beaters``);
+- bounds: the points still in play, less what the other side's master
+  trumps take for sure, cap what the side can gain; its own master trumps
+  are a floor (``protocol.bounds``), so a probe the side can no longer
+  reach, or has already reached, ends at once;
 - move ordering: the table's card, then cards that win the trick (cheap
   ones for the side's opponents to lose, rich ones for the side to win),
   then smears onto a partner's winning card, then cheap discards.
