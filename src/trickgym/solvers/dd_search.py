@@ -1297,7 +1297,7 @@ def _deepening_probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led
     full game (the answer) and "not forced" holds only for that horizon
     (its table entries are tagged with it); the full search comes last.
     When the declarer is safe the horizon searches are wasted, so they
-    share a budget of ``_DEEPENING_NODES`` (8 M: it found the forced trick of a rule-bid
+    share a budget (at most half the caller's node budget) of ``_DEEPENING_NODES`` (8 M: it found the forced trick of a rule-bid
     misère at 5.7 M where the full search took over 100 M; past it the search gives up
     cleanly, as at the caller's node budget, and the full search starts).
     """
@@ -1306,9 +1306,12 @@ def _deepening_probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led
     if target == 1 and max_mask != count_mask and popcount(np.uint64(count_mask)) == 1:
         r0 = popcount(h[player])
         limit = ws[_W_LIMIT]
-        cap = ws[_W_META + META_NODES] + _DEEPENING_NODES
-        if limit == 0 or cap < limit:
-            ws[_W_LIMIT] = cap
+        nodes = ws[_W_META + META_NODES]
+        budget = _DEEPENING_NODES
+        if limit > 0:
+            # at most half the caller's budget, the rest kept for the full search
+            budget = min(budget, max((limit - nodes) // 2, 1))
+        ws[_W_LIMIT] = nodes + budget
         found = False
         for depth in _HORIZONS:
             if r0 - depth < 2:
