@@ -1297,9 +1297,10 @@ def _deepening_probe(h, ws, tt, player, pos, trick_mask, win_card, win_seat, led
     full game (the answer) and "not forced" holds only for that horizon
     (its table entries are tagged with it); the full search comes last.
     When the declarer is safe the horizon searches are wasted, so they
-    share a budget (at most half the caller's node budget) of ``_DEEPENING_NODES`` (8 M: it found the forced trick of a rule-bid
-    misère at 5.7 M where the full search took over 100 M; past it the search gives up
-    cleanly, as at the caller's node budget, and the full search starts).
+    share a budget of ``_DEEPENING_NODES`` (8 M: it found the forced trick
+    of a rule-bid misère at 5.7 M where the full search took over 100 M),
+    at most half the caller's node budget; past it the search gives up
+    cleanly, as at the caller's budget, and the full search starts.
     """
     max_mask = ws[_W_MAX]
     count_mask = ws[_W_COUNT]
