@@ -13,6 +13,24 @@ def random_position(rng: random.Random, cards: int) -> list[int]:
     return [sum(1 << c for c in pack[cards * p : cards * (p + 1)]) for p in range(4)]
 
 
+def misere_position(rng: random.Random, cards: int, declarer: int) -> list[int]:
+    """Hands of ``cards`` cards each, ``declarer``'s drawn from the lowest of the
+    cards dealt (with some noise), as hands bid misère are: the positions where
+    proving the declarer safe or forced is hard."""
+    pack = list(range(52))
+    rng.shuffle(pack)
+    spread = rng.choice([2, 5, 13])
+    dealt = sorted(pack[: 4 * cards], key=lambda c: c % 13 + spread * rng.random())
+    rest = dealt[cards:]
+    rng.shuffle(rest)
+    hands = [0] * 4
+    hands[declarer] = sum(1 << c for c in dealt[:cards])
+    others = [p for p in range(4) if p != declarer]
+    for k, p in enumerate(others):
+        hands[p] = sum(1 << c for c in rest[cards * k : cards * (k + 1)])
+    return hands
+
+
 # ---- slow reference: plain minimax over every card, memoised at trick starts
 
 

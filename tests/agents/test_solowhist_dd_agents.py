@@ -234,10 +234,11 @@ def test_solved_bids_are_legal_in_every_auction_state_reached(game, bids):
 
 
 def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
-    """Deal 292 of seed 2026: Pass, Prop and Solo run out of the oracle's node
-    budget. It used to take the best solved call, a Misère it cannot make
-    (-30); it must call as the rule agent does instead."""
-    arr = game.new_match(np.uint64(derive_seed(2026, 292, 0)), 1)
+    """Deal 464 of seed 2026: three calls run out of the oracle's node budget
+    and the best solved call is a Misère it cannot make (-30); it must call
+    as the rule agent does (Solo) instead. (Deal 292, the first such deal,
+    is settled since the misère probe deepens.)"""
+    arr = game.new_match(np.uint64(derive_seed(2026, 464, 0)), 1)
     st = arr[0]
     seat = int(st["to_move"])
     params = params_matrix("solowhist", 4)

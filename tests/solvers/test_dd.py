@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 from dd_helpers import (
+    misere_position,
     play_random_trick_start,
     random_position,
     reference_card_values,
@@ -111,6 +112,55 @@ def test_one_against_three_and_misere_match_minimax(misere):
         want = reference_value(hands, strain, leader, declarers, misere, tuple(trick))
         got = solve(hands, strain, leader, declarers, trick=trick, misere=misere)
         assert got == want, (hands, strain, leader, declarers, trick, misere)
+
+
+def test_misere_made_or_beaten_matches_minimax():
+    """The made-or-beaten probe (iterative deepening, the declarer's discards
+    ordered by danger) on misère-shaped endings, whole and mid-trick, and per card."""
+    rng = random.Random(23)
+    for k in range(32):
+        cards = 5 if k % 5 == 0 else 4
+        declarer = rng.randrange(4)
+        hands = misere_position(rng, cards, declarer)
+        leader = rng.randrange(4)
+        trick = ()
+        if k % 4 == 3:
+            hands, trick = play_random_trick_start(rng, hands, leader, 1 + k % 3)
+        strain = "NT" if k % 6 else STRAINS[k % 4]
+        want = reference_value(hands, strain, leader, [declarer], True, tuple(trick))
+        got = solve(hands, strain, leader, [declarer], trick=trick, misere=True, goal=0)
+        assert got == (want == 0), (hands, strain, leader, declarer, trick)
+        if k % 4 == 1:
+            want = reference_card_values(hands, strain, leader, [declarer], True, tuple(trick))
+            got = card_values(
+                hands, strain, leader, [declarer], trick=trick, misere=True, goal=0, ids=True
+            )
+            assert got == {c: v == 0 for c, v in want.items()}, (hands, strain, leader, trick)
+
+
+# A rule-bid misère hand (seat 0, eldest seat 2 leads) in one of the advisor's deals:
+# beaten, but only after defenders' leads whose failure the plain depth-first
+# search proved to the end of the deal (15 M nodes before iterative deepening).
+_MISERE_BEATEN = (
+    ["T973.743.732.754", "AKJ5.QT.865.QJ92", "62.KJ62.QJ94.K63", "Q84.A985.AKT.AT8"],
+    2,
+    0,
+)
+
+
+def test_misere_forced_trick_found_within_a_small_budget():
+    hands, leader, declarer = _MISERE_BEATEN
+    assert solve(hands, "NT", leader, [declarer], misere=True, goal=0, max_nodes=200_000) is False
+    values = card_values(hands, "NT", leader, [declarer], misere=True, goal=0, max_nodes=500_000)
+    assert values and not any(values.values())
+
+
+def test_misere_caller_budget_below_the_deepening_budget_still_stops():
+    """The deepening's own node budget must not lift the caller's smaller one
+    (a table of its own: the shared ones may already hold the answer)."""
+    hands, leader, declarer = _MISERE_BEATEN
+    with pytest.raises(RuntimeError, match="max_nodes=300"):
+        solve(hands, "NT", leader, [declarer], misere=True, goal=0, max_nodes=300, tt_mb=0.3)
 
 
 def test_other_seat_splits_match_minimax():

@@ -15,8 +15,9 @@ declaring side wants as few tricks as possible (and the others want it to
 take many); the value is still the declaring side's tricks.
 
 A misère pays only for "no trick" against "a trick": ``goal=`` asks that
-made-or-beaten question in one null-window probe, far cheaper than the
-exact count (``solve(..., misere=True, goal=0)`` is True when the declarer
+made-or-beaten question in one null-window probe (a misère's first with
+horizons a few tricks on: a forced trick is usually found there), far
+cheaper than the exact count (``solve(..., misere=True, goal=0)`` is True when the declarer
 can keep every trick; ``card_values(..., goal=g)`` gives it per card), and
 ``max_nodes=`` bounds the time of a call.
 
