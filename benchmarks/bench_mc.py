@@ -29,7 +29,8 @@ each against ``rule`` on the same deals:
         --configs solowhist phat pinochle pinochle:exchange troggu:5
 
 ``--decisions N`` times PIMC alone (no tournament): the card-play decisions
-of ``N`` rule-agent deals (one seat per deal), per cards in hand, with the
+of ``N`` rule-agent deals (one seat per deal), per cards in hand (and the
+calls before the card play), with the
 solver's nodes (load-free) beside the milliseconds: what a solve line costs.
 
     python benchmarks/bench_mc.py --decisions 10 --configs phat --solve-cards 8
@@ -199,7 +200,8 @@ def _nodes(agent) -> int:
 
 
 def time_decisions(game, kw, deals, seed, opts):
-    """PIMC's card-play decisions in ``deals`` rule-agent deals, timed per cards in hand."""
+    """PIMC's searched decisions in ``deals`` rule-agent deals, timed per cards in hand
+    (calls and other decisions before the card play together)."""
     from trickgym.agents import python_action
     from trickgym.agents.loops import act
     from trickgym.agents.rule import params_matrix
@@ -222,8 +224,10 @@ def time_decisions(game, kw, deals, seed, opts):
             p = state.current_player
             rec = state.record
             play = int(rec["phase"]) == game.play_phase
-            if p == seat and play and state.legal_action_mask().sum() > 1:
-                size = bin(int(rec["hands"][p])).count("1")
+            searched = int(rec["phase"]) in game.search.phases
+            if p == seat and searched and state.legal_action_mask().sum() > 1:
+                # Calls and other decisions before the card play: key 99.
+                size = bin(int(rec["hands"][p])).count("1") if play else 99
                 t = time.perf_counter()
                 python_action(agent, game, state.array, 0, seat)
                 by_size.setdefault(size, []).append((time.perf_counter() - t, _nodes(agent)))
@@ -237,8 +241,9 @@ def time_decisions(game, kw, deals, seed, opts):
     for size in sorted(by_size, reverse=True):
         ms = 1e3 * np.array([t for t, _ in by_size[size]])
         nodes = np.array([n for _, n in by_size[size]])
+        what = "   calls" if size == 99 else f"{size:2d} cards"
         print(
-            f"  {size:2d} cards: {len(ms):4d} decisions  ms median {np.median(ms):8.1f} "
+            f"  {what}: {len(ms):4d} decisions  ms median {np.median(ms):8.1f} "
             f"p90 {np.percentile(ms, 90):8.1f} max {ms.max():8.1f}  nodes median "
             f"{np.median(nodes):11.0f} max {nodes.max():11.0f}",
             flush=True,

@@ -251,14 +251,14 @@ class PIMCAgent(_MonteCarloAgent):
     ``MAX_ROLLOUTS``, ``tt_mb`` at most ``trickgym.checks.TT_MB_MAX``). Solo
     Whist is valued by the double-dummy solver on every sampled deal
     (:mod:`.pimc_dd`): cards with at most ``dd_cards`` cards in hand
-    (default 12: from the second trick on; 13: from the first card; 0 turns
-    the solver off), and, with ``dd_bids``, calls and the
+    (default 13: full-deal solves from the first card, a median 0.2 s a
+    first-trick decision on a loaded machine, ``benchmarks/bench_mc.py
+    --decisions``; 12: from the second trick on; 0 turns the solver off),
+    and, with ``dd_bids``, calls and the
     Abundance trump choice through the contract each leads to among rule
-    bidders, solved from the first lead. The defaults are the strongest
-    measured within the budget (100-deal duplicate tournaments against
-    ``rule``, README): the first trick's full-deal solves cost most of the
-    time, and solved bids, made as if the declarer could see every card,
-    overbid (off by default; bids are then valued by rule-agent playouts).
+    bidders, solved from the first lead. Solved bids, made as if the
+    declarer could see every card, overbid (off by default; bids are then
+    valued by rule-agent playouts; README).
     Phat, Pinochle and Troggu card play is valued the same way by the
     point-trick solver from ``solve_cards`` cards in hand down (default per
     game and table size: :data:`trickgym.agents.solved_points.PIMC_SOLVE_CARDS`;
@@ -298,7 +298,7 @@ class PIMCAgent(_MonteCarloAgent):
         seed=None,
         rollouts: int = 1,
         rule_options=None,
-        dd_cards: int = 12,
+        dd_cards: int = 13,
         dd_bids: bool = False,
         exact_cards: int | None = None,
         tt_mb: float = 8,
