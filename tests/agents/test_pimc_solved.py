@@ -127,3 +127,18 @@ def test_point_game_solved_bids_ignore_hidden_cards_and_are_reproducible():
         assert decisions[0] == decisions[1] == decisions[2]
         checked += 1
     assert checked == 3
+
+
+def test_solowhist_calls_past_the_budget_are_played_out_and_counted():
+    """``bids="dd"``: a call whose contract is not solved within the budget is valued by a
+    playout (every legal call still valued) and counted, never left out."""
+    game = trickgym.game("solowhist")
+    state, memory = _state(game, 9, 0)
+    seat = state.current_player
+    rec = record_of(game, state.array, seat)
+    legal = np.flatnonzero(state.legal_action_mask())
+    agent = PIMCAgent(game, samples=2, seed=2, bids="dd", node_limit=1)
+    agent.start_deal(5, seat)
+    agent.memory[:] = memory[seat]
+    assert np.isfinite(agent.action_values(rec, legal)).all()
+    assert agent.fallbacks > 0
