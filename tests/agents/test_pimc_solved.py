@@ -142,3 +142,14 @@ def test_solowhist_calls_past_the_budget_are_played_out_and_counted():
     agent.memory[:] = memory[seat]
     assert np.isfinite(agent.action_values(rec, legal)).all()
     assert agent.fallbacks > 0
+
+
+def test_split_agents_are_registered_by_name():
+    """``pimc_bids`` (cards by the rule agent) and ``pimc_cards`` (bids by the rule agent) are
+    names that tournaments and the CLI take."""
+    from trickgym.agents.registry import make_agent
+
+    bids_only = make_agent("pimc_bids", "phat", samples=2)
+    cards_only = make_agent("pimc_cards", "phat")
+    assert (bids_only.bids, bids_only.cards, bids_only.samples) == ("playouts", "rule", 2)
+    assert (cards_only.bids, cards_only.cards) == ("rule", "pimc")
