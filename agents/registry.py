@@ -125,4 +125,8 @@ def _learnt(game, **kwargs):
 
 for _name in ("pimc", "ismcts"):
     register_agent(_name, partial(_monte_carlo, _name))
+# PIMC's bids alone (its cards the rule agent's) and its cards alone (its bids the rule
+# agent's): against "rule" they split where PIMC's points come from (bench_mc.py --split).
+register_agent("pimc_bids", partial(_monte_carlo, "pimc", cards="rule"))
+register_agent("pimc_cards", partial(_monte_carlo, "pimc", bids="rule"))
 register_agent("learnt", _learnt)

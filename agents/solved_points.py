@@ -28,13 +28,22 @@ from numba.extending import overload
 
 from trickgym import protocol
 from trickgym.cards.bits import popcount
+from trickgym.games.phat.constants import PLAY as PHAT_PLAY
 from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
+from trickgym.games.pinochle.constants import PLAY as PINOCHLE_PLAY
 from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
+from trickgym.games.troggu.constants import MISERE as TROGGU_MISERE
+from trickgym.games.troggu.constants import PLAY as TROGGU_PLAY
 from trickgym.games.troggu.constants import TOTAL_POINTS
 from trickgym.games.troggu.rules import card_points, declarer_payoffs
 from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
 from trickgym.records import is_record_of
-from trickgym.solvers.points_search import card_points_values, make_points_table
+from trickgym.solvers.points_search import (
+    META_ABORTED,
+    card_points_values,
+    make_points_table,
+    solve_points,
+)
 
 __all__ = [
     "ORACLE_SOLVE_CARDS",
@@ -42,8 +51,10 @@ __all__ = [
     "hand_size",
     "oracle_card",
     "points_payoff",
+    "side_play",
     "solve_cards",
     "solved_card",
+    "solved_payoff",
     "solved_payoffs",
 ]
 
@@ -191,3 +202,48 @@ def oracle_table():
 def no_table():
     """A placeholder table: the simulation loops make the real one at the first solve."""
     return make_points_table(1, NODE_LIMIT)
+
+
+def side_play(state):
+    """Stub (overloaded per game): whether ``state`` is in the card play with a declaring side
+    (a position the point-trick solver values)."""
+    raise NotImplementedError
+
+
+@njit(cache=True)
+def _phat_side_play(st):
+    return st.phase == PHAT_PLAY
+
+
+@njit(cache=True)
+def _pinochle_side_play(st):
+    return st.phase == PINOCHLE_PLAY
+
+
+@njit(cache=True)
+def _troggu_side_play(st):
+    return st.phase == TROGGU_PLAY and st.contract != TROGGU_MISERE
+
+
+@overload(side_play)
+def _side_play(state):
+    if is_record_of(state, PHAT_STATE):
+        return lambda state: _phat_side_play(state)
+    if is_record_of(state, PINOCHLE_STATE):
+        return lambda state: _pinochle_side_play(state)
+    if is_record_of(state, TROGGU_STATE):
+        return lambda state: _troggu_side_play(state)
+    return None
+
+
+@njit(cache=True)
+def solved_payoff(root, seat, table):
+    """``seat``'s payoff of ``root[0]`` (card play with a side) with best play by every hand;
+    NaN when the solve ran out of the table's node budget."""
+    prepared = np.empty(1, dtype=root.dtype)
+    prepared[0] = root[0]
+    protocol.prepare(prepared[0])
+    gained = solve_points(prepared, table)
+    if table[1][META_ABORTED]:
+        return np.nan
+    return points_payoff(prepared[0], seat, protocol.side_points(prepared[0]) + gained)

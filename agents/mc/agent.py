@@ -36,7 +36,8 @@ __all__ = ["ISMCTSAgent", "PIMCAgent", "make_mc_agent"]
 # games with more decisions per tournament (Troggu's seatings, Phat's matches) get less
 # per decision.
 # Node budget of one solver call (Solo Whist; a few tens of milliseconds): a sample
-# whose solve runs out of it is left out of that decision's averages.
+# whose solve runs out of it is valued by rule-agent playouts instead (counted in the
+# agent's ``fallbacks``). Phat, Pinochle, Troggu: trickgym.agents.solved_points.NODE_LIMIT.
 DEFAULT_NODE_LIMIT = 100_000
 # Solo Whist ISMCTS leaves solved double dummy from this many cards in hand down.
 DEFAULT_ISMCTS_DD_CARDS = 6
@@ -45,8 +46,17 @@ DEFAULT_ISMCTS_DD_CARDS = 6
 # double dummy), "calibrated" (calibrated double-dummy made-rates: .solved_bids;
 # Pass, Prop and Cop by the rule agent), "hybrid" (playouts, except the calls
 # above Solo: Misère and up valued by the calibrated made-rates).
-BIDS = ("playouts", "dd", "calibrated", "hybrid")
+# "rule" (every game): the rule agent's calls, so that a tournament measures PIMC's card
+# play alone. Phat, Pinochle and Troggu take "playouts", "dd" (each call's deal played on
+# by the rule agents to the solve line, then solved: .pimc_points) and "rule".
+BIDS = ("playouts", "dd", "calibrated", "hybrid", "rule")
+POINTS_BIDS = ("playouts", "dd", "rule")
 DEFAULT_BIDS = "playouts"
+# PIMC's card play: "pimc" (searched), or "rule" (the rule agent's cards, so that a
+# tournament measures PIMC's bidding alone).
+CARDS = ("pimc", "rule")
+# Upper bound of a node budget: far past any solve that finishes in hours.
+MAX_NODE_LIMIT = 10**12
 # Upper bounds of the budgets: far past any useful setting (a decision of a million
 # samples takes hours), so that a typo (2**63) is refused instead of looping for ever.
 MAX_SAMPLES = 1_000_000
@@ -143,6 +153,19 @@ class _MonteCarloAgent:
         self._pt_table = None
         self.tt_mb = 8
         self.node_limit = DEFAULT_NODE_LIMIT
+        # Solver valuations settled, and those past the node budget valued by rule-agent
+        # playouts instead (.pimc_common.STAT_*), over the agent's life.
+        self.stats = np.zeros(2, dtype=np.int64)
+
+    @property
+    def solves(self) -> int:
+        """Valuations settled by a solve so far (a sampled world's cards, or one call's deal)."""
+        return int(self.stats[0])
+
+    @property
+    def fallbacks(self) -> int:
+        """Valuations whose solve ran past the node budget, valued by rule-agent playouts."""
+        return int(self.stats[1])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game.name}, {self._budget()}, seed={self.seed})"
@@ -228,23 +251,34 @@ class PIMCAgent(_MonteCarloAgent):
     ``MAX_ROLLOUTS``, ``tt_mb`` at most ``trickgym.checks.TT_MB_MAX``). Solo
     Whist is valued by the double-dummy solver on every sampled deal
     (:mod:`.pimc_dd`): cards with at most ``dd_cards`` cards in hand
-    (default 12: from the second trick on; 13: from the first card; 0 turns
-    the solver off), and, with ``dd_bids``, calls and the
+    (default 13: full-deal solves from the first card, a median 0.2 s a
+    first-trick decision on a loaded machine, ``benchmarks/bench_mc.py
+    --decisions``; 12: from the second trick on; 0 turns the solver off),
+    and, with ``dd_bids``, calls and the
     Abundance trump choice through the contract each leads to among rule
-    bidders, solved from the first lead. The defaults are the strongest
-    measured within the budget (100-deal duplicate tournaments against
-    ``rule``, README): the first trick's full-deal solves cost most of the
-    time, and solved bids, made as if the declarer could see every card,
-    overbid (off by default; bids are then valued by rule-agent playouts).
+    bidders, solved from the first lead. Solved bids, made as if the
+    declarer could see every card, overbid (off by default; bids are then
+    valued by rule-agent playouts; README).
     Phat, Pinochle and Troggu card play is valued the same way by the
     point-trick solver from ``solve_cards`` cards in hand down (default per
     game and table size: :data:`trickgym.agents.solved_points.PIMC_SOLVE_CARDS`;
     0 turns it off), by rule-agent playouts above that line.
     Tricks are counted exactly from ``exact_cards`` cards in hand down,
     above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`).
-    Ties between actions go to the rule agent's. ``bids`` picks the Solo
-    Whist bidder (``BIDS``): ``"playouts"`` (each call valued by rule-agent
-    playouts, as every non-solved decision), ``"dd"`` (``dd_bids=True``),
+    A sampled world whose solve runs past ``node_limit`` nodes (per solver
+    call; default ``DEFAULT_NODE_LIMIT`` for Solo Whist,
+    :data:`trickgym.agents.solved_points.NODE_LIMIT` for the others) is
+    valued by rule-agent playouts instead; :attr:`solves` and
+    :attr:`fallbacks` count both over the agent's life (``stats``).
+    ``cards="rule"`` plays the rule agent's cards and ``bids="rule"`` makes
+    its calls (every game), so that a tournament measures PIMC's bidding or
+    its card play alone.
+    Ties between actions go to the rule agent's. ``bids`` picks the
+    bidder (``BIDS``; Phat, Pinochle and Troggu take ``POINTS_BIDS``):
+    ``"playouts"`` (each call valued by rule-agent
+    playouts, as every non-solved decision), ``"dd"`` (``dd_bids=True``; in
+    Pinochle and Troggu each call's deal is played on by the rule agents to
+    the solve line and solved there: :func:`.pimc_points.pimc_leaf_values`),
     ``"calibrated"`` or ``"hybrid"`` (:mod:`.solved_bids`: lone-declarer calls
     valued by sampled made-rates calibrated to PIMC's play, with
     ``bid_calibration``, a :class:`.solved_bids.BidCalibration` or its dict,
@@ -264,13 +298,15 @@ class PIMCAgent(_MonteCarloAgent):
         seed=None,
         rollouts: int = 1,
         rule_options=None,
-        dd_cards: int = 12,
+        dd_cards: int = 13,
         dd_bids: bool = False,
         exact_cards: int | None = None,
         tt_mb: float = 8,
         bids: str | None = None,
         bid_calibration=None,
         solve_cards: int | None = None,
+        cards: str = "pimc",
+        node_limit: int | None = None,
     ):
         from trickgym.agents.solowhist_dd import EXACT_CARDS
 
@@ -294,7 +330,19 @@ class PIMCAgent(_MonteCarloAgent):
         self.bid_calibration = bid_calibration
         dd_bids = check_flag("dd_bids", dd_bids)
         dd = game.solver == "dd"  # the double-dummy options and bidders (Solo Whist)
-        self.bids = bids if dd else "playouts"
+        if not dd and bids not in POINTS_BIDS:
+            raise ValueError(
+                f"bids={bids!r} is a Solo Whist bidder; {game.name} takes one of {POINTS_BIDS}"
+            )
+        self.bids = bids
+        if not isinstance(cards, str) or cards not in CARDS:
+            raise ValueError(f"cards must be one of {CARDS}, got {cards!r}")
+        self.cards = cards
+        if node_limit is None:
+            from trickgym.agents.solved_points import NODE_LIMIT
+
+            node_limit = DEFAULT_NODE_LIMIT if dd else NODE_LIMIT
+        self.node_limit = check_int("node_limit", node_limit, 1, MAX_NODE_LIMIT)
         dd_bids = self.bids == "dd"
         if samples is None:
             samples = game.search.samples
@@ -330,20 +378,25 @@ class PIMCAgent(_MonteCarloAgent):
         """The point-trick solver's table, kept for the agent's life and emptied at each
         decision."""
         if self._pt_table is None:
-            from trickgym.agents.solved_points import NODE_LIMIT
-
             from trickgym.solvers.points_search import META_NODE_LIMIT, new_points_table
 
             self._pt_table = new_points_table(self.tt_mb)
-            self._pt_table[1][META_NODE_LIMIT] = NODE_LIMIT
+            self._pt_table[1][META_NODE_LIMIT] = self.node_limit
         return self._pt_table
 
     def _budget(self) -> str:
+        split = "" if self.cards == "pimc" else f", cards={self.cards}"
         if self.solve_cards:
-            return f"samples={self.samples}, solve_cards={self.solve_cards}"
+            return (
+                f"samples={self.samples}, solve_cards={self.solve_cards}, "
+                f"node_limit={self.node_limit}, bids={self.bids}{split}"
+            )
         if self.dd_cards or self.dd_bids:
-            return f"samples={self.samples}, dd_cards={self.dd_cards}, bids={self.bids}"
-        return f"samples={self.samples}, rollouts={self.rollouts}"
+            return (
+                f"samples={self.samples}, dd_cards={self.dd_cards}, "
+                f"node_limit={self.node_limit}, bids={self.bids}{split}"
+            )
+        return f"samples={self.samples}, rollouts={self.rollouts}, bids={self.bids}{split}"
 
     def _solved(self, rec) -> bool:
         """Whether this decision is valued by a solver (by phase and hand size)."""
@@ -351,9 +404,11 @@ class PIMCAgent(_MonteCarloAgent):
         in_hand = bin(int(rec["hand"])).count("1")
         play = int(rec["phase"]) == game.play_phase
         if game.solver == "points":
+            if not play:  # calls: solved leaves (.pimc_points.pimc_leaf_values) when asked
+                return self.bids == "dd" and self.solve_cards > 0
             if not game.has_side(rec):  # the solver values a side's points: none to value
                 return False
-            return play and in_hand <= self.solve_cards
+            return in_hand <= self.solve_cards
         if play:
             return self.dd_cards > 0 and in_hand <= self.dd_cards
         return self.dd_bids
@@ -377,19 +432,27 @@ class PIMCAgent(_MonteCarloAgent):
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
         solved = self._solved(record[0])
-        if solved and self.game.solver == "points":
+        play = int(record[0]["phase"]) == self.game.play_phase
+        if solved and self.game.solver == "points" and play:
             from .pimc_points import pimc_points_values
 
             self.uniform += pimc_points_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
-                self._points_table(), values, counts,
+                self._points_table(), values, counts, self.stats,
+            )  # fmt: skip
+        elif solved and self.game.solver == "points":
+            from .pimc_points import pimc_leaf_values
+
+            self.uniform += pimc_leaf_values(
+                record, self.memory, self.template, self.params, self.rng, self.samples,
+                self._points_table(), self.solve_cards, values, counts, self.stats,
             )  # fmt: skip
         elif solved:
             from .pimc_dd import pimc_dd_values
 
             self.uniform += pimc_dd_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
-                self._table(), self.exact_cards, values, counts,
+                self._table(), self.exact_cards, values, counts, self.stats,
             )  # fmt: skip
         else:
             self.uniform += pimc_values(
@@ -402,6 +465,8 @@ class PIMCAgent(_MonteCarloAgent):
     def _search(self, record, legal) -> int:
         rec = record[0]
         bidding = int(rec["phase"]) != self.game.play_phase
+        if (self.bids == "rule" and bidding) or (self.cards == "rule" and not bidding):
+            return rule_choice(rec, self.params, self.rng)
         if self.bids == "calibrated" and bidding:
             from .solved_bids import solved_call
 

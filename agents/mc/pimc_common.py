@@ -19,9 +19,24 @@ from trickgym import protocol
 
 from .playout import play_out
 
-__all__ = ["MAX_ACTIONS", "add_valued", "legal_list", "playout_values", "sample_scratch"]
+__all__ = [
+    "MAX_ACTIONS",
+    "N_STATS",
+    "STAT_FALLBACKS",
+    "STAT_SOLVES",
+    "add_valued",
+    "legal_list",
+    "playout_values",
+    "sample_scratch",
+]
 
 MAX_ACTIONS = 128
+# The solved front ends' counters (an ``int64[N_STATS]`` the agent keeps): valuations
+# settled by a solve (a sampled world's cards, or one call's contract), and those whose
+# solve ran past the node budget and were valued by rule-agent playouts instead.
+STAT_SOLVES = 0
+STAT_FALLBACKS = 1
+N_STATS = 2
 UNVALUED = -1e8  # entries below it are not valued (the solvers write -1e9)
 
 

@@ -5,9 +5,11 @@ Each sampled deal is solved double dummy from the current position
 is the seat's payoff with best play by all four hands afterwards; in the
 auction (and the Abundance trump choice), every legal call's value is the
 payoff of the contract it leads to once the rule agents finish the
-auction, solved from the first lead. One table serves every sample of a
-decision: entries are keyed by the whole position and objective (the agent
-empties it before the next decision, see :mod:`.agent`).
+auction, solved from the first lead. A world (or a call's contract) whose
+solve runs past the table's node budget is valued by rule-agent playouts
+instead and counted in ``stats[STAT_FALLBACKS]``. One table serves every
+sample of a decision: entries are keyed by the whole position and
+objective (the agent empties it before the next decision, see :mod:`.agent`).
 
 Phat is not valued this way: its payoff is card points and phat, not
 tricks of a side fixed by a contract (see the README).
@@ -22,28 +24,34 @@ from trickgym.agents.solowhist_dd import auction_values, card_payoffs
 from trickgym import protocol
 from trickgym.borrow import borrowed
 from trickgym.games.solowhist.constants import N_ACTIONS, N_CARDS, PLAY
+from trickgym.games.solowhist.rules import apply_action
 
-from .pimc_common import add_valued, sample_scratch
+from .pimc_common import STAT_FALLBACKS, STAT_SOLVES, add_valued, playout_values, sample_scratch
+from .playout import play_out
 
 __all__ = ["pimc_dd_values"]
 
 
 @njit(cache=True)
-def pimc_dd_values(obs, memory, template, params, rng, samples, table, exact_cards, values, counts):
+def pimc_dd_values(
+    obs, memory, template, params, rng, samples, table, exact_cards, values, counts, stats
+):
     """Sum of the seat's double-dummy payoffs per action over ``samples`` deals.
 
     ``obs`` is a Solo Whist observation record (one-record array), ``table``
     the solver's ``(entries, meta)``, ``exact_cards`` the hand size from
     which tricks are counted exactly (see :mod:`trickgym.agents.solowhist_dd`);
-    ``values`` and ``counts`` (length ``MAX_ACTIONS``) are accumulated.
-    Returns the number of exactly uniform samples.
+    ``values`` and ``counts`` (length ``MAX_ACTIONS``) are accumulated;
+    ``stats`` (``int64[2]``) counts the valuations solved (a world's cards,
+    a call's contract) and those past the node budget, valued by one
+    rule-agent playout instead. Returns the number of exactly uniform samples.
     """
     # Borrowed arguments: no atomic reference counting on their views in the loops.
     obs, memory, template, params, rng, values, counts = borrowed(
         (obs, memory, template, params, rng, values, counts)
     )
     seat = obs[0].seat
-    deal, _, obs_scratch, _ = sample_scratch(obs, template)
+    deal, trial, obs_scratch, actions = sample_scratch(obs, template)
     card_values = np.empty(N_CARDS, dtype=np.float64)
     call_values = np.empty(N_ACTIONS, dtype=np.float64)
     n_uniform = 0
@@ -51,10 +59,27 @@ def pimc_dd_values(obs, memory, template, params, rng, samples, table, exact_car
         n_uniform += protocol.determinize(obs, memory, template, deal, rng)
         st = deal[0]
         if st.phase == PLAY:
-            card_payoffs(st, seat, table, exact_cards, card_values)
-            add_valued(card_values, values, counts)
-        else:  # a call's value: the contract it leads to, solved (only calls are written)
-            call_values[:] = -1e9
-            auction_values(st, seat, rng, obs_scratch, params, table, exact_cards, call_values)
-            add_valued(call_values, values, counts)
+            if card_payoffs(st, seat, table, exact_cards, card_values) > 0:
+                add_valued(card_values, values, counts)
+                stats[STAT_SOLVES] += 1
+            else:  # past the budget: one playout per card
+                playout_values(
+                    deal, seat, rng, params, 1, trial, obs_scratch, actions, values, counts
+                )
+                stats[STAT_FALLBACKS] += 1
+            continue
+        # A call's value: the contract it leads to, solved (only legal calls are written).
+        # -3e9: not a legal call (auction_values writes -1e9 for a call it could not solve).
+        call_values[:] = -3e9
+        auction_values(st, seat, rng, obs_scratch, params, table, exact_cards, call_values)
+        for a in range(N_ACTIONS):
+            if -2e9 < call_values[a] < -1e8:  # past the budget: rule agents play it out
+                trial[0] = st
+                apply_action(trial[0], a)
+                play_out(trial[0], rng, obs_scratch, params)
+                call_values[a] = trial[0].payoffs[seat]
+                stats[STAT_FALLBACKS] += 1
+            elif call_values[a] > -1e8:
+                stats[STAT_SOLVES] += 1
+        add_valued(call_values, values, counts)
     return n_uniform
