@@ -13,14 +13,16 @@ upper bound for measurement only, never a fair player.
   (:func:`rollout_value`): the rule agents settle the rest of the auction
   and exchange as they would and play the cards with random deviations
   (:mod:`trickgym.agents.mc.playout`), and a playout that reaches the
-  solve line is solved from there. The action paying the oracle's seat most
-  on average is played; every action is played out on the same draws.
+  rollouts' solve line (``ORACLE_ROLLOUT_CARDS``, lower: a decision
+  solves once, its rollouts many times) is solved from there. The action
+  paying the oracle's seat most on average is played; every action is
+  played out on the same draws.
 
 Full-deal solves are the design: once the solver is fast enough, raising
-``ORACLE_SOLVE_CARDS`` to the hand size makes each candidate's value the
-solved value of the deal from the first lead, and the oracle's cards full-
-deal solves. A solve past the node budget (``NODE_LIMIT``) falls back to
-the playouts, averaged over ``ORACLE_ROLLOUTS``. This module is imported
+both lines to the hand size makes each candidate's value the solved value
+of the deal from the first lead, and the oracle's cards full-deal solves.
+A solve past the node budget (``NODE_LIMIT``) falls back to the
+playouts, averaged over ``ORACLE_ROLLOUTS``. This module is imported
 only when a loop with an oracle seat is compiled.
 
 A simulation keeps one solver table per deal (later positions hit earlier
@@ -39,7 +41,14 @@ from trickgym import protocol
 from trickgym.solvers.points_search import solve_points
 
 from .mc.playout import STRIDE, playout_act, playout_mean
-from .solved_points import no_table, oracle_table, points_payoff, solved_card
+from .solved_points import (
+    hand_size,
+    no_table,
+    oracle_table,
+    points_payoff,
+    rollout_cards,
+    solved_card,
+)
 
 __all__ = [
     "N_COUNTS",
@@ -84,15 +93,16 @@ def rollout_value(trial, seat, rng, obs, params, table):
 
     Rule agents settle the auction and exchanges and play the cards with
     random deviations (:func:`trickgym.agents.mc.playout.playout_act`) until
-    the position is one the oracle solves (``protocol.oracle_solves``); that
-    position is then valued by the solver, or played on past its node budget.
+    the position is one the oracle solves (``protocol.oracle_solves``) with
+    at most ``ORACLE_ROLLOUT_CARDS`` in the hand to move; that position is
+    then valued by the solver, or played on past its node budget.
     ``table`` is the oracle's ``(entries, meta, counts)``.
     """
     solver = (table[0], table[1])
     counts = table[2]
     counts[COUNT_ROLLOUTS] += 1
     while not protocol.deal_over(trial[0]):
-        if protocol.oracle_solves(trial[0]):
+        if protocol.oracle_solves(trial[0]) and hand_size(trial[0]) <= rollout_cards(trial[0]):
             v = solved_value(trial, seat, solver)
             if not np.isnan(v):
                 counts[COUNT_ROLLOUT_SOLVES] += 1

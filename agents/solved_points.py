@@ -37,11 +37,13 @@ from trickgym.records import is_record_of
 from trickgym.solvers.points_search import card_points_values, make_points_table
 
 __all__ = [
+    "ORACLE_ROLLOUT_CARDS",
     "ORACLE_SOLVE_CARDS",
     "PIMC_SOLVE_CARDS",
     "hand_size",
     "oracle_card",
     "points_payoff",
+    "rollout_cards",
     "solve_cards",
     "solved_card",
     "solved_payoffs",
@@ -52,7 +54,12 @@ __all__ = [
 # sample (a decision's budget: about a millisecond a solve); the oracle solves once
 # a decision (tens of milliseconds). Medians from benchmarks/bench_points.py.
 PIMC_SOLVE_CARDS = {"phat": 6, "pinochle": 6, "troggu": (0, 0, 0, 6, 4, 4, 3, 3, 3)}
-ORACLE_SOLVE_CARDS = {"phat": 7, "pinochle": 7, "troggu": (0, 0, 0, 7, 5, 4, 4, 3, 3)}
+ORACLE_SOLVE_CARDS = {"phat": 7, "pinochle": 7, "troggu": (0, 0, 0, 7, 5, 6, 4, 3, 3)}
+# The oracle's rollouts (ORACLE_ROLLOUTS per legal action of each decision above its line)
+# solve the rest of the deal from this many cards in hand down: PIMC's line, about a
+# millisecond a solve. Raised to the hand size, every bid would be valued by full-deal
+# solves on the true layout (the design; today far past the node budget).
+ORACLE_ROLLOUT_CARDS = {"phat": 6, "pinochle": 6, "troggu": (0, 0, 0, 6, 4, 4, 3, 3, 3)}
 # Node budget of one solve: a sample past it falls back to playouts.
 NODE_LIMIT = 2_000_000
 
@@ -120,6 +127,27 @@ def _points_payoff(state, seat, final):
         return lambda state, seat, final: _pinochle_payoff(state, seat, final)
     if is_record_of(state, TROGGU_STATE):
         return lambda state, seat, final: _troggu_payoff(state, seat, final)
+    return None
+
+
+_ROLLOUT_TROGGU = np.array([solve_cards(ORACLE_ROLLOUT_CARDS, "troggu", n) for n in range(9)])
+_ROLLOUT_PHAT = solve_cards(ORACLE_ROLLOUT_CARDS, "phat", 4)
+_ROLLOUT_PINOCHLE = solve_cards(ORACLE_ROLLOUT_CARDS, "pinochle", 4)
+
+
+def rollout_cards(state):
+    """Stub (overloaded per game): the oracle's rollout solve line for ``state``'s table."""
+    raise NotImplementedError
+
+
+@overload(rollout_cards)
+def _rollout_cards(state):
+    if is_record_of(state, PHAT_STATE):
+        return lambda state: _ROLLOUT_PHAT
+    if is_record_of(state, PINOCHLE_STATE):
+        return lambda state: _ROLLOUT_PINOCHLE
+    if is_record_of(state, TROGGU_STATE):
+        return lambda state: _ROLLOUT_TROGGU[state.n_players]
     return None
 
 

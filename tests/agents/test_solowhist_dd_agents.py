@@ -236,7 +236,8 @@ def test_solved_bids_are_legal_in_every_auction_state_reached(game, bids):
 def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
     """Deal 292 of seed 2026: Pass, Prop and Solo run out of the oracle's node
     budget. It used to take the best solved call, a Misère it cannot make
-    (-30); it must call as the rule agent does instead."""
+    (-30); the unsolved calls are now valued by stochastic playouts of the
+    true deal, and the best of them here is the rule agent's call."""
     arr = game.new_match(np.uint64(derive_seed(2026, 292, 0)), 1)
     st = arr[0]
     seat = int(st["to_move"])
