@@ -10,9 +10,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trickgym.games.solowhist.constants import N_ACTIONS, PLAY
+from trickgym.games.solowhist.constants import CALL_BASE, N_ACTIONS, PLAY
+from trickgym.games.solowhist.rules import legal_sets
+from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.solvers.dd_search import make_table
 
+from .mc.playout import STRIDE, playout_mean
 from .solowhist_dd import EXACT_CARDS, auction_values, card_payoffs
 from .solowhist_dd import act_rule as _act_rule
 
@@ -28,6 +31,8 @@ ORACLE_NODE_LIMIT = 5_000_000
 # The oracle's cards are valued by exact trick counts from this many cards in hand
 # down (one solve per decision, not per sample as in PIMC); calls by probes.
 ORACLE_EXACT_CARDS = 10
+# Stochastic playouts (agents/mc/playout.py) per action the solver leaves unvalued.
+ORACLE_ROLLOUTS = 8
 
 
 @njit(cache=True)
@@ -59,21 +64,37 @@ def oracle_move(state, seat, rng, obs, params, table):
     """:func:`oracle_action` with a solver ``table`` kept by the caller."""
     rule = _act_rule(state, seat, rng, obs, params)
     values = np.full(N_ACTIONS, -1e9)
+    unsolved = 0
     if state.phase == PLAY:
         # Exact counts (over- and under-tricks) where a solve is affordable for
         # one decision; probes at the goal when the exact count runs out of nodes.
         if card_payoffs(state, seat, table, ORACLE_EXACT_CARDS, values) == 0:
-            card_payoffs(state, seat, table, 0, values)
-    elif auction_values(state, seat, rng, obs, params, table, EXACT_CARDS, values) > 0:
-        # A call left unsolved may be the best one: the best solved call is
-        # no safer a choice than the rule agent's (it was often a sure-loser
-        # Misère when Pass, Prop and Solo all ran out of nodes).
-        return rule
+            if card_payoffs(state, seat, table, 0, values) == 0:
+                unsolved = 1
+    else:
+        unsolved = auction_values(state, seat, rng, obs, params, table, EXACT_CARDS, values)
+    if unsolved > 0:
+        # A call left unsolved may be the best one (the best solved call was often a
+        # sure-loser Misère when Pass, Prop and Solo ran out of nodes): value it too.
+        _playout_unsolved(state, seat, rng, obs, params, values)
     best = rule
     for a in range(N_ACTIONS):
         if values[a] > values[best]:
             best = a
     return best
+
+
+@njit(cache=True)
+def _playout_unsolved(state, seat, rng, obs, params, values):
+    """Each legal action left unvalued in ``values`` valued by its mean over
+    ``ORACLE_ROLLOUTS`` stochastic playouts of the true deal."""
+    low, high = legal_sets(state)
+    trial = np.empty(1, dtype=STATE_DTYPE)
+    for a in range(N_ACTIONS):
+        bits, i = (low, a) if a < CALL_BASE else (high, a - CALL_BASE)
+        if i < 64 and (bits >> np.uint64(i)) & np.uint64(1) and values[a] < -1e8:
+            values[a] = playout_mean(state, a, seat, rng, obs, params, ORACLE_ROLLOUTS, trial)
+    rng[0] += np.uint64(ORACLE_ROLLOUTS + 1) * STRIDE  # the next decision draws anew
 
 
 @njit(cache=True)

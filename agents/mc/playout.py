@@ -1,24 +1,118 @@
-"""Rule-agent playouts over the game protocol: the Monte Carlo searches' default leaf value."""
+"""Stochastic rule-agent playouts over the game protocol: the Monte Carlo searches' default
+leaf value, and the oracle's above its solve line.
+
+The rule agents never draw from their generator, so a playout of one deal
+would be the same every time and ``rollouts > 1`` would repeat it. In a
+playout each decision of the card play is instead, with probability
+``PLAYOUT_DEVIATION``, a legal card drawn uniformly (the rule's own choice
+included): many playouts of one deal then differ, and their mean values an
+action by how it fares over plausible lines of play rather than by the one
+line the rules pick. The auction, discards, exchanges and partner calls stay
+the rule agent's: a random bid or discard changes the contract, not the play.
+Every draw comes from the playout's ``rng``, so the same generator state
+gives the same playout.
+"""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+from numba.extending import overload
 from trickgym.agents.loops import rule_act
 
 from trickgym import protocol
+from trickgym.cards.bits import popcount, select_kth
+from trickgym.games.phat.constants import PLAY as PHAT_PLAY
+from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
+from trickgym.games.pinochle.constants import PLAY as PINOCHLE_PLAY
+from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
+from trickgym.games.solowhist.constants import PLAY as SOLOWHIST_PLAY
+from trickgym.games.solowhist.state import STATE_DTYPE as SOLOWHIST_STATE
+from trickgym.games.troggu.constants import PLAY as TROGGU_PLAY
+from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
+from trickgym.records import is_record_of
+from trickgym.rng import below
 
-__all__ = ["play_out", "rule_leaf"]
+__all__ = [
+    "PLAYOUT_DEVIATION",
+    "in_card_play",
+    "play_out",
+    "playout_act",
+    "playout_mean",
+    "rule_leaf",
+]
+
+# Chance, per card decision of a playout, of a uniformly drawn legal card instead of the
+# rule agent's, as a fraction of 2**16: 1/8, so that a playout of a 10-card hand keeps
+# most of the rule agents' line and still differs from the next one in a card or two.
+PLAYOUT_DEVIATION = 8192
+_ONE = 65536
+# Odd multiplier of the playout index in each playout's generator start (playout_mean).
+STRIDE = np.uint64(0x9E3779B97F4A7C15)
+
+
+def in_card_play(state):
+    """Stub (overloaded per game): whether ``state`` is in the card play (for a game
+    the playouts do not know: whether no call is legal)."""
+    raise NotImplementedError
+
+
+@overload(in_card_play)
+def _in_card_play(state):
+    for dtype, play in (
+        (PHAT_STATE, PHAT_PLAY),
+        (PINOCHLE_STATE, PINOCHLE_PLAY),
+        (SOLOWHIST_STATE, SOLOWHIST_PLAY),
+        (TROGGU_STATE, TROGGU_PLAY),
+    ):
+        if is_record_of(state, dtype):
+            return lambda state: state.phase == play
+    # Another game (registered through the protocol alone): a decision with no call legal.
+    return lambda state: protocol.legal_sets(state)[1] == 0
+
+
+@njit(cache=True)
+def playout_act(state, seat, rng, obs_scratch, params):
+    """``seat``'s action in a playout: the rule agent's, or now and then another legal card."""
+    action = rule_act(state, seat, rng, obs_scratch, params)
+    if not in_card_play(state):
+        return action
+    low = protocol.legal_sets(state)[0]
+    n = popcount(low)
+    if n > 1 and below(rng, _ONE) < PLAYOUT_DEVIATION:
+        return select_kth(low, below(rng, n))
+    return action
 
 
 @njit(cache=True)
 def play_out(state, rng, obs_scratch, params):
-    """Rule agents play ``state`` to the end of the deal."""
+    """Rule agents, with random deviations in the card play, play ``state`` to the deal's end."""
     while not protocol.deal_over(state):
         p = state.to_move
-        protocol.apply_action(state, rule_act(state, p, rng, obs_scratch, params))
+        protocol.apply_action(state, playout_act(state, p, rng, obs_scratch, params))
 
 
 @njit(cache=True)
 def rule_leaf(state, rng, obs_scratch, params, table, dd_cards):
     """The ``leaf`` hook of a game that values search leaves by rule-agent playouts."""
     play_out(state, rng, obs_scratch, params)
+
+
+@njit(cache=True)
+def playout_mean(state, action, seat, rng, obs_scratch, params, n, trial):
+    """``seat``'s mean payoff over ``n`` playouts of ``state`` after ``action``.
+
+    Playout ``k`` draws from ``rng[0] + (k + 1) * STRIDE`` (``rng`` is left
+    as it is), so every action of one decision is played out on the same
+    draws: actions are compared on the same deviations, not on the luck of
+    their own. ``trial`` is a one-record state scratch array.
+    """
+    sub = np.empty(1, dtype=np.uint64)
+    total = 0.0
+    for k in range(n):
+        sub[0] = rng[0] + np.uint64(k + 1) * STRIDE
+        trial[0] = state
+        protocol.apply_action(trial[0], action)
+        play_out(trial[0], sub, obs_scratch, params)
+        total += trial[0].payoffs[seat]
+    return total / n

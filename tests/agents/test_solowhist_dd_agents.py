@@ -235,9 +235,10 @@ def test_solved_bids_are_legal_in_every_auction_state_reached(game, bids):
 
 def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
     """Deal 464 of seed 2026: three calls run out of the oracle's node budget
-    and the best solved call is a Misère it cannot make (-30); it must call
-    as the rule agent does (Solo) instead. (Deal 292, the first such deal,
-    is settled since the misère probe deepens.)"""
+    and the best solved call is a Misère it cannot make (-30). The unsolved
+    calls are valued by stochastic playouts of the true deal, and the best of
+    them here is the rule agent's call. (Deal 292, the first such deal, is
+    settled since the misère probe deepens.)"""
     arr = game.new_match(np.uint64(derive_seed(2026, 464, 0)), 1)
     st = arr[0]
     seat = int(st["to_move"])
