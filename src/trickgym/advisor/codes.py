@@ -12,6 +12,7 @@ __all__ = [
     "EXACT_NODES",
     "LOG2_BUCKETS",
     "NODE_LIMIT",
+    "NO_SIDE",
     "PASSED_OUT",
     "PROBED",
     "UNSOLVED",
@@ -20,8 +21,11 @@ __all__ = [
 # Outcome status of one (deal, call).
 EXACT = 0  # tricks counted exactly (played out, or the exact double-dummy count)
 PROBED = 1  # made-or-beaten known from a probe at the goal; tricks scored goal or one short
-UNSOLVED = 2  # the solver ran out of its node budget: left out of every average
+UNSOLVED = 2  # the solver ran out of its node budget: counted apart, never averaged
 PASSED_OUT = 3  # no contract was played (payoff 0)
+# The contract reached has no declaring side to solve for (Troggu's Misère: everybody
+# plays for themselves): played out by the rule agents, its payoff counted.
+NO_SIDE = 4
 
 # The solver's settings (``limits``, an int64 row) when the advisor solves deals.
 LOG2_BUCKETS = 0  # solver table of 2**this buckets per chunk of deals

@@ -49,7 +49,7 @@ def evaluate(state, seat, call, choice, rng, obs_scratch, params, solver, limits
     """
     protocol.advise_settle(state, seat, call, choice, rng, obs_scratch, params)
     if solver is not None and not protocol.deal_over(state):
-        return protocol.advise_solve(state, seat, solver, limits)
+        return protocol.advise_solve(state, seat, solver, limits, rng, obs_scratch, params)
     play_out(state, rng, obs_scratch, params)
     return protocol.advise_outcome(state, seat)
 

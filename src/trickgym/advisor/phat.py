@@ -34,7 +34,7 @@ __all__ = [
     "state_for",
 ]
 
-HAS_DD = False
+HAS_DD = True
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the pitching team takes more phat than the other in the deal"

@@ -44,7 +44,7 @@ __all__ = [
     "state_for",
 ]
 
-HAS_DD = False
+HAS_DD = True
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the declaring team's saved meld plus counters reach the bid"

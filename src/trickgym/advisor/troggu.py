@@ -31,7 +31,7 @@ from .codes import EXACT, PASSED_OUT
 
 __all__ = ["HAS_DD", "MADE", "MEAN", "MEAN_MEANS", "candidates", "outcome", "settle", "state_for"]
 
-HAS_DD = False
+HAS_DD = True
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the declarer's side takes more than 57 of the 114 card points"

@@ -385,13 +385,13 @@ def _run_pimc(game, obs, template, params, seed, calls, samples, out, bar):
 
 
 def _frame(part, variants, out) -> pd.DataFrame:
-    from ..advisor.codes import EXACT, PASSED_OUT, UNSOLVED
+    from ..advisor.codes import EXACT, NO_SIDE, PASSED_OUT, UNSOLVED
 
     status, tricks, made, payoff = out["status"], out["tricks"], out["made"], out["payoff"]
     rows = []
     for v, (name, call, _trump, declares, label) in enumerate(variants):
         ok = status[:, v] != UNSOLVED
-        played = ok & (status[:, v] != PASSED_OUT) & declares
+        played = ok & (status[:, v] != PASSED_OUT) & (status[:, v] != NO_SIDE) & declares
         exact = played & (status[:, v] == EXACT)
         n_ok, n_played = int(ok.sum()), int(played.sum())
         rows.append(
@@ -408,6 +408,7 @@ def _frame(part, variants, out) -> pd.DataFrame:
                 else np.nan,
                 "expected_payoff": float(payoff[ok, v].mean()) if n_ok else np.nan,
                 "unsolved": int((~ok).sum()),
+                "no_side": int((status[:, v] == NO_SIDE).sum()),
             }
         )
     df = pd.DataFrame(rows)
@@ -422,6 +423,17 @@ def _frame(part, variants, out) -> pd.DataFrame:
     df.insert(df.columns.get_loc("made_pct") + 1, "ci_low_pct", 100 * low)
     df.insert(df.columns.get_loc("ci_low_pct") + 1, "ci_high_pct", 100 * high)
     df["made_pct"] = df["made_pct"].where(df["played"] > 0)
+    # A solve past its budget is no random miss (the hard deals run out), so the made %
+    # of the solved deals is bounded by counting every unsolved one beaten, then made.
+    # A declaring call is played on every deal it is solved for (a Prop nobody accepts
+    # is passed out before any solve), so its unsolved deals were all to be played.
+    declared = df["made"].notna()
+    every = (df["played"] + df["unsolved"]).where(declared & (df["played"] + df["unsolved"] > 0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low_made = 100 * df["made"] / every
+        high_made = 100 * (df["made"] + df["unsolved"]) / every
+    df.insert(df.columns.get_loc("ci_high_pct") + 1, "made_low_pct", low_made)
+    df.insert(df.columns.get_loc("made_low_pct") + 1, "made_high_pct", high_made)
     df["best"] = False
     if df["expected_payoff"].notna().any():
         df.loc[df["expected_payoff"].idxmax(), "best"] = True
