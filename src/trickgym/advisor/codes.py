@@ -14,6 +14,9 @@ __all__ = [
     "NODE_LIMIT",
     "NO_SIDE",
     "PASSED_OUT",
+    "POINTS_DD_DEALS",
+    "POINTS_DD_NODE_LIMIT",
+    "POINTS_TABLE_LOG2",
     "PROBED",
     "UNSOLVED",
 ]
@@ -31,3 +34,11 @@ NO_SIDE = 4
 LOG2_BUCKETS = 0  # solver table of 2**this buckets per chunk of deals
 NODE_LIMIT = 1  # node budget of one made-or-beaten probe (0: none)
 EXACT_NODES = 2  # node budget of an exact count tried first (0: never)
+
+# Phat, Pinochle and Troggu solved (``play="dd"``): the node budget of one full-deal
+# point-trick solve (about 8 M nodes a second today: Pinochle kitty's median deal fits,
+# Phat's and Troggu's mostly do not until the solver is faster), fewer deals by default,
+# and a points table of 2**20 slots (24 MB) per chunk of deals.
+POINTS_DD_NODE_LIMIT = 10_000_000
+POINTS_DD_DEALS = 100
+POINTS_TABLE_LOG2 = 20
