@@ -24,14 +24,14 @@ from trickgym.solvers import solve
 SEED = 5
 
 
-def _rows(name, options, deals, max_nodes):
-    """The raw dd rows of a rule-agent run (Phat: one whole match)."""
-    if name == "phat":
-        spec = make_spec(name, None, 1, "rule", SEED, 0, "shuffled", None, None, options,
-                         True, max_nodes)  # fmt: skip
-    else:
-        spec = make_spec(name, deals, None, "rule", SEED, 0, "shuffled", None, None, options,
-                         True, max_nodes)  # fmt: skip
+def _rows(name, options, deals, max_nodes, seed=SEED):
+    """The raw rows of a rule-agent run (Phat: one whole match); dd ones unless ``max_nodes``
+    is None."""
+    dd = max_nodes is not None
+    matches = 1 if name == "phat" else None
+    deals = None if name == "phat" else deals
+    spec = make_spec(name, deals, matches, "rule", seed, 0, "shuffled", None, None, options,
+                     dd, max_nodes)  # fmt: skip
     return spec, run_chunk_rows(spec, 0)
 
 
@@ -68,7 +68,7 @@ FIELDS = {
 )
 def test_first_lead_is_rebuilt_from_the_row(name, options):
     game = trickgym.game(name, **options)
-    _spec, rows = _rows(name, options, 4, 1)
+    _spec, rows = _rows(name, options, 4, None)
     rows = with_options(game, rows)
     states = np.zeros(1, dtype=game.state_dtype)
     checked = 0
@@ -88,14 +88,14 @@ def test_first_lead_is_rebuilt_from_the_row(name, options):
 def test_pinochle_dd_columns_are_the_direct_solve():
     """Solved rows against ``solve`` of the first lead; unsolved ones counted and split."""
     game = trickgym.game("pinochle")
-    spec, rows = _rows("pinochle", {}, 6, 300_000)
+    spec, rows = _rows("pinochle", {}, 6, 300_000, seed=0)
     df = rows_to_frame(spec, rows)
     solved = df.index[df["dd_status"] == "solved"]
     assert len(solved) > 0 and (df["dd_status"] == "unsolved").any()
     from trickgym.games.pinochle.rules import counter_points
 
     for i in solved:
-        played = _played_to_first_lead(game, derive_seed(np.uint64(SEED), int(i), 0))
+        played = _played_to_first_lead(game, derive_seed(np.uint64(0), int(i), 0))
         direct = solve(played, max_nodes=300_000)
         assert direct is not None
         final = int(counter_points(np.uint64(played.record["discards"]))) + direct
