@@ -618,6 +618,8 @@ def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
             + "); --play rule counts every deal's"
         )
     entries["E[payoff]"] = _LEGEND["E[payoff]"]
+    if play == "dd" and getattr(part, "DD_PAYOFF", None):
+        entries["E[payoff]"] += f" ({part.DD_PAYOFF})"
     if "unsolved" in cells or play == "dd":
         entries["deals"] += " (the unsolved ones counted apart)"
         entries["unsolved"] = _LEGEND["unsolved"]
