@@ -375,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="with --dd: search nodes per solver call before a row is flagged unsolved "
-        "(default: Solo Whist 4000000, the others 10000000; 0: no budget)",
+        "(default: Solo Whist 4000000, the others 4000000; 0: no budget)",
     )
     sim.add_argument(
         "--experiment", default=None, metavar="FILE", help="a TOML file fixing the whole run"

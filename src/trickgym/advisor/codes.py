@@ -39,6 +39,6 @@ EXACT_NODES = 2  # node budget of an exact count tried first (0: never)
 # point-trick solve (about 8 M nodes a second today: Pinochle kitty's median deal fits,
 # Phat's and Troggu's mostly do not until the solver is faster), fewer deals by default,
 # and a points table of 2**20 slots (24 MB) per chunk of deals.
-POINTS_DD_NODE_LIMIT = 10_000_000
+POINTS_DD_NODE_LIMIT = 4_000_000
 POINTS_DD_DEALS = 100
 POINTS_TABLE_LOG2 = 20

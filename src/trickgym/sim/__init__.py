@@ -205,7 +205,7 @@ def simulate(
     dd_max_nodes : int, optional
         With ``dd``: the node budget of each solver call (Solo Whist: a row
         takes at most two, about 70 ns a node, default 4,000,000; the
-        others: one full solve, default 10,000,000); ``0`` for none (a rare
+        others: one full solve, default 4,000,000); ``0`` for none (a rare
         deal then takes very long). Answers past it are flagged (``-1`` /
         ``<NA>``, ``dd_status`` ``unsolved``), never guessed.
     **options

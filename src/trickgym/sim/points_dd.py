@@ -78,8 +78,9 @@ __all__ = [
     "with_options",
 ]
 
-#: Node budget of one full-deal solve (about 8 M nodes a second today).
-DD_DEFAULT_MAX_NODES = 10_000_000
+#: Node budget of one full-deal solve (about 8 M nodes a second on an idle core today:
+#: Pinochle kitty's median deal fits, most Phat and Troggu deals do not yet).
+DD_DEFAULT_MAX_NODES = 4_000_000
 # Points table per work item: 2**20 slots of 24 bytes (24 MB).
 DD_TABLE_LOG2 = 20
 DD_WORK_ROWS = 4

@@ -121,7 +121,7 @@ def _points_dd_dtype(row_dtype):
     )
 
 
-_POINTS_DD_NODES = 10_000_000  # trickgym.sim.points_dd.DD_DEFAULT_MAX_NODES
+_POINTS_DD_NODES = 4_000_000  # trickgym.sim.points_dd.DD_DEFAULT_MAX_NODES
 
 
 def _phat_matches(game, seed, first_match, kinds, params, rows):
