@@ -43,7 +43,7 @@ POINT_HANDS = [
         "troggu 3",
         "troggu",
         {"players": 3},
-        "Fool XXI XX XIX XVIII XVII XVI XV KC KD KS KB QC QD QS QB CC CD",
+        "Fool XXI XX XIX XVIII XVII XVI XV KC KD KS KB QC QD QS QB NC ND",
         1,
         0,
     ),
@@ -64,7 +64,8 @@ def points(args) -> None:
     import trickgym
 
     print(f"{'hand':<20}{'deals':>7}{'median s':>10}{'runs (s)':>20}{'solves':>8}{'unsolved':>10}")
-    for label, name, options, hand, seat, dealer in POINT_HANDS:
+    chosen = [h for h in POINT_HANDS if not args.only or h[0] in args.only.split(",")]
+    for label, name, options, hand, seat, dealer in chosen:
         game = trickgym.game(name, **options)
         kwargs = dict(seat=seat, dealer=dealer, play="dd", threads=args.threads, progress=False)
         if args.max_nodes:
@@ -90,6 +91,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--game", choices=("solowhist", "points"), default="solowhist")
     parser.add_argument("--max-nodes", type=int, default=None, help="--game points: budget")
+    parser.add_argument("--only", default="", help="--game points: labels, comma-separated")
     args = parser.parse_args()
     if args.game == "points":
         points(args)
