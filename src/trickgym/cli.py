@@ -142,7 +142,7 @@ def _bid_table(parts, dd: bool = False) -> tuple[str, int]:
     if failures is not None:
         split = failure_split_from_counts(failures.sort_index())
         table += (
-            "\nfailures, double dummy (perfect play by all four hands in the contract played):\n"
+            "\nfailures, double dummy (perfect play by every hand in the contract played):\n"
             + format_failure_table(split)
         )
     return table, int(total["count"].sum())
@@ -235,6 +235,10 @@ def _simulate(args) -> int:
     if game == "phat":
         df = pd.concat(parts, ignore_index=True)
         table, n_rows = format_phat_summary(phat_summary(df)), len(df)
+        if dd:  # the pitcher as a declarer (analysis.pitch_frame), its failures split
+            from .analysis import pitch_frame
+
+            table += "\n" + _bid_table([pitch_frame(df)], dd=True)[0]
     else:
         table, n_rows = _bid_table(parts, dd)
     elapsed = time.perf_counter() - start
@@ -360,9 +364,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--dd",
         action="store_true",
         default=None,
-        help="Solo Whist: add what the declarer could have taken double dummy (dd_tricks, "
-        "dd_made) and split the failures into not makeable and misplayed; slow, about "
-        "15 deals/s per core",
+        help="add what the declaring side could have taken with every card seen (Solo "
+        "Whist: dd_tricks, dd_made; Phat, Pinochle, Troggu: dd_points, dd_made, dd_status) "
+        "and split the failures into not makeable and misplayed; slow (Solo Whist about "
+        "15 deals/s per core; the point-trick games a full solve a row)",
     )
     sim.add_argument(
         "--dd-max-nodes",
@@ -370,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="with --dd: search nodes per solver call before a row is flagged unsolved "
-        "(default: 4000000; 0: no budget)",
+        "(default: Solo Whist 4000000, the others 4000000; 0: no budget)",
     )
     sim.add_argument(
         "--experiment", default=None, metavar="FILE", help="a TOML file fixing the whole run"

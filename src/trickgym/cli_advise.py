@@ -15,6 +15,8 @@ def add_parser(sub) -> None:
         DEFAULT_EXACT_NODES,
         DEFAULT_NODE_LIMIT,
         DEFAULT_PIMC_SAMPLES,
+        DEFAULT_POINTS_DD_DEALS,
+        DEFAULT_POINTS_NODE_LIMIT,
         PLAYS,
     )
     from .cli_common import add_parser, add_table_flags
@@ -51,9 +53,19 @@ def add_parser(sub) -> None:
         help='the calls before the seat\'s turn, from eldest, e.g. "Pass,Prop"',
     )
     p.add_argument(
-        "--deals", type=int, default=None, help="deals to sample (default: 1000, pimc 20)"
+        "--deals",
+        type=int,
+        default=None,
+        help=f"deals to sample (default: 1000, pimc 20; dd in phat, pinochle and troggu "
+        f"{DEFAULT_POINTS_DD_DEALS})",
     )
-    p.add_argument("--play", choices=PLAYS, default="dd", help="solve, or play out by agents")
+    p.add_argument(
+        "--play",
+        choices=PLAYS,
+        default="dd",
+        help="dd: solve each deal with every card seen (every game); rule, pimc: play it "
+        "out by those agents",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
     p.add_argument(
         "--pimc-samples",
@@ -64,8 +76,10 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--max-nodes",
         type=int,
-        default=DEFAULT_NODE_LIMIT,
-        help="--play dd: node budget of a probe (deals past it are counted as unsolved)",
+        default=None,
+        help=f"--play dd: node budget of a Solo Whist probe (default {DEFAULT_NODE_LIMIT:,}) "
+        f"or of a full point-trick solve (default {DEFAULT_POINTS_NODE_LIMIT:,}); deals past "
+        "it are counted as unsolved and shown",
     )
     p.add_argument(
         "--exact-nodes",
@@ -118,10 +132,14 @@ def run(args) -> int:
         exact_nodes=args.exact_nodes,
     )
     elapsed = time.perf_counter() - start
+    unsolved = ""
+    if args.play == "dd":
+        # Solves of one deal: a call's follow-up may differ, so counted per call.
+        unsolved = f", {int(df['unsolved'].sum())} call-deals unsolved"
     print(
         f"{args.game}: hand {args.hand}, seat {args.seat}, play {args.play}, "
         f"seed {args.seed}: {int((df['deals'] + df['unsolved']).iloc[0])} deals "
-        f"({elapsed:.1f} s)"
+        f"({elapsed:.1f} s{unsolved})"
     )
     print(format_advice(df))
     return 0

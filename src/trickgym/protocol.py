@@ -73,9 +73,12 @@ Hand advisor (see :mod:`trickgym.advisor.kernels`)
   (status, tricks, made, payoff)``: a finished deal's outcome for the seat
   (codes in :mod:`trickgym.advisor.codes`). A game with a solver adds
   ``advise_solver(obs, limits)``: one thread's solver workspace, and
-  ``advise_solve(state, seat, solver, limits) -> (status, tricks, made,
-  payoff)``: the settled contract solved from the first lead (``limits``:
-  the int64 row of :mod:`trickgym.advisor.codes`).
+  ``advise_solve(state, seat, solver, limits, rng, obs_scratch, params) ->
+  (status, tricks, made, payoff)``: the settled contract solved from the
+  first lead (``limits``: the int64 row of :mod:`trickgym.advisor.codes`;
+  the rule agents, with ``rng``, ``obs_scratch`` and ``params``, make any
+  follow-up left before the first lead: trumps named, kitty buried, cards
+  passed, a Tapp discarded).
 
 A game that does not take part in a capability (no point-trick solver for
 Solo Whist) simply leaves those hooks out; a kernel that needs one then
@@ -165,7 +168,7 @@ _TABLE = [
     ("advise_settle", "state, seat, call, choice, rng, obs_scratch, params", "state", False),
     ("advise_outcome", "state, seat", "state", False),
     ("advise_solver", "obs, limits", "obs", False),
-    ("advise_solve", "state, seat, solver, limits", "state", False),
+    ("advise_solve", "state, seat, solver, limits, rng, obs_scratch, params", "state", False),
 ]
 
 #: Every protocol hook by name.

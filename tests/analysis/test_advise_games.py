@@ -1,4 +1,5 @@
-"""The hand advisor for Pinochle, Troggu and Phat (by rule or PIMC play; no solver yet)."""
+"""The hand advisor for Pinochle, Troggu and Phat by rule play (``play="dd"``:
+test_advise_dd_points.py)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,6 @@ def test_pinochle_auction_and_dealer_stuck():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        (dict(play="dd"), "play='dd' needs a double-dummy solver, which pinochle has not"),
         (dict(turn_up="AS"), "Pinochle has no turn-up card"),
         (dict(hand="AATKQ.AQ.KQ.9"), "10 cards"),
         (dict(hand="AAATK.AQ.KQ.9J"), "more than 2 time"),
@@ -96,8 +96,6 @@ def test_troggu_bad_input():
         hand_odds(game, "Fool XXI XX XIX XVIII XVII XVI XV KC KD KS KB", deals=2, play="rule")
     with pytest.raises(ValueError, match=r"seat must be a seat 0\.\.3, got 4"):
         hand_odds(game, TR_STRONG, seat=4, deals=2, play="rule")
-    with pytest.raises(ValueError, match="which troggu has not"):
-        hand_odds(game, TR_STRONG, deals=2, play="dd")
 
 
 def test_cli_troggu(capsys):
@@ -137,8 +135,6 @@ def test_phat_bad_input():
         hand_odds("phat", PH_HAND, seat=2, dealer=0, deals=2, play="rule")
     with pytest.raises(ValueError, match="phat has no auction"):
         hand_odds("phat", PH_HAND, seat=2, auction_so_far="Pass", deals=2, play="rule")
-    with pytest.raises(ValueError, match="which phat has not"):
-        hand_odds("phat", PH_HAND, seat=2, deals=2, play="dd")
 
 
 def test_cli_phat(capsys):

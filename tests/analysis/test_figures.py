@@ -115,6 +115,8 @@ def _every_outcome() -> pd.DataFrame:
 def _category(made: bool, dd) -> str:
     """Each deal's one outcome, written out case by case."""
     if made:
+        if dd is None:
+            return "made_unsolved"  # never shown as makeable (it was, before issue 32)
         return "defenders_errors" if dd is False else "made"
     if dd is None:
         return "failed_unsolved"

@@ -206,10 +206,15 @@ def test_dask_backend_equals_local(tight):
 
 
 @pytest.mark.parametrize("game", ["troggu", "phat", "pinochle"])
-def test_other_games_refuse_dd(game):
+def test_other_games_take_dd_with_the_points_budget(game):
+    """Issue 32: every game has dd columns; the point-trick games' default budget is theirs."""
+    from trickgym.sim.plan import make_spec
+    from trickgym.sim.points_dd import DD_DEFAULT_MAX_NODES
+
     options = {"players": 4} if game == "troggu" else {}
-    with pytest.raises(ValueError, match=f"not available for {game}.*only solowhist"):
-        simulate(game, agents="rule", dd=True, **options)
+    deals, matches = (None, 1) if game == "phat" else (4, None)
+    spec = make_spec(game, deals, matches, "rule", 0, 0, "shuffled", None, None, options, True)
+    assert spec.dd_max_nodes == DD_DEFAULT_MAX_NODES
 
 
 @pytest.mark.parametrize(
@@ -309,8 +314,10 @@ def test_cli_dd_prints_the_split(capsys):
     for line, (name, row) in zip(split, table.iterrows(), strict=True):
         assert line.startswith(str(name))
         assert f"{row['misplayed_pct']:.2f}%" in line
-    assert main([*argv, "--game", "troggu", "--players", "4", "--dd"]) == 2
-    assert "only solowhist" in capsys.readouterr().err
+    # Issue 32: Troggu has the columns too (a one-node budget: every declared row unsolved).
+    assert main([*argv, "--game", "troggu", "--players", "4", "--dd", "--dd-max-nodes", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "failures, double dummy" in text and "100.00%" in text  # unsolved %
 
 
 def test_experiment_file_fixes_dd(tmp_path, capsys):

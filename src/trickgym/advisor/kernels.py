@@ -49,7 +49,7 @@ def evaluate(state, seat, call, choice, rng, obs_scratch, params, solver, limits
     """
     protocol.advise_settle(state, seat, call, choice, rng, obs_scratch, params)
     if solver is not None and not protocol.deal_over(state):
-        return protocol.advise_solve(state, seat, solver, limits)
+        return protocol.advise_solve(state, seat, solver, limits, rng, obs_scratch, params)
     play_out(state, rng, obs_scratch, params)
     return protocol.advise_outcome(state, seat)
 
@@ -143,9 +143,12 @@ def evaluate_at(states, i, seat, call, choice, rng, obs_scratch, params, limits)
 def evaluate_state(state, seat, call, choice=-1, play="rule", seed=0, node_limit=0, exact_nodes=0):
     """:func:`evaluate` on a copy of the full ``State`` ``state`` (tests, one deal at a time).
 
-    ``play`` is ``"rule"`` or ``"dd"`` (the game's solver, with a table of
-    2**10 buckets and the budgets ``node_limit`` and ``exact_nodes``).
+    ``play`` is ``"rule"`` or ``"dd"`` (the game's solver, with the table
+    size its advisor part gives, ``DD_TABLE_LOG2``, else 2**10 buckets, and
+    the budgets ``node_limit`` and ``exact_nodes``).
     """
+    import importlib
+
     from trickgym.agents.rule import params_matrix
 
     from .codes import EXACT_NODES, LOG2_BUCKETS, NODE_LIMIT
@@ -156,7 +159,12 @@ def evaluate_state(state, seat, call, choice=-1, play="rule", seed=0, node_limit
     limits = None
     if play == "dd":
         limits = np.zeros(3, dtype=np.int64)
-        limits[LOG2_BUCKETS], limits[NODE_LIMIT], limits[EXACT_NODES] = 10, node_limit, exact_nodes
+        log2 = getattr(importlib.import_module(game.advisor), "DD_TABLE_LOG2", 10)
+        limits[LOG2_BUCKETS], limits[NODE_LIMIT], limits[EXACT_NODES] = (
+            log2,
+            node_limit,
+            exact_nodes,
+        )
     obs_scratch = np.empty(1, dtype=game.obs_dtype)
     params = params_matrix(game.name, game.n_seats)
     return evaluate_at(array, 0, seat, call, choice, rng, obs_scratch, params, limits)

@@ -10,8 +10,9 @@ trumps) keeps the card of that suit with the highest expected payoff
 deal than the other (as in :func:`trickgym.analysis.pitch_frame`);
 ``mean_points`` is the pitching team's phat; the payoff is the game's own
 (the seat's team's deal points, muck bonus included, less the other's).
-There is no double-dummy solver for Phat (``play="dd"`` is refused);
-``play="pimc"`` plays with PIMC agents in Python.
+``play="dd"`` solves the deal from the pitch on with every card seen
+(:mod:`~trickgym.advisor.points_dd`: the pitching team's phat, the payoff
+without the muck bonus); ``play="pimc"`` plays with PIMC agents in Python.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..games.phat.rules import apply_action
-from .codes import EXACT
+from .codes import EXACT, POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 
 __all__ = [
     "ADVISES_CARDS",
@@ -34,11 +35,15 @@ __all__ = [
     "state_for",
 ]
 
-HAS_DD = False
+HAS_DD = True
+# play="dd": full-deal point-trick solves (trickgym.advisor.points_dd).
+DD_DEALS, DD_NODE_LIMIT, DD_TABLE_LOG2 = POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the pitching team takes more phat than the other in the deal"
 MEAN_MEANS = "the pitching team's mean phat (of 80)"
+# What --play dd's payoff leaves out (trickgym.agents.solved_points.points_payoff).
+DD_PAYOFF = "solved: the deal's phat difference, without the muck bonus"
 ADVISES_CARDS = True  # the pitch is a card
 CARD_COLUMN = True  # rows keep the best card of each suit
 

@@ -16,9 +16,10 @@ call:
 The payoff is the game's own: the seat's team's hand score less the other
 team's (``rules._score_hand``). Rows: Pass (when legal) and the lowest
 ``LEVELS`` legal bids (a higher bid is made on a subset of the deals a
-lower one is made on, with the same play). There is no double-dummy solver
-for Pinochle yet (``play="dd"`` is refused); ``play="pimc"`` plays with PIMC
-agents in Python.
+lower one is made on, with the same play). ``play="dd"`` lets the rule
+agents name trumps and bury (or pass), then solves the play with every
+card seen (:mod:`~trickgym.advisor.points_dd`), kitty and exchange modes
+alike; ``play="pimc"`` plays with PIMC agents in Python.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from trickgym.agents.loops import rule_act
 
 from ..games.pinochle.constants import AUCTION, PASS
 from ..games.pinochle.rules import apply_action
-from .codes import EXACT, PASSED_OUT
+from .codes import EXACT, PASSED_OUT, POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 
 __all__ = [
     "HAS_DD",
@@ -44,11 +45,15 @@ __all__ = [
     "state_for",
 ]
 
-HAS_DD = False
+HAS_DD = True
+# play="dd": full-deal point-trick solves (trickgym.advisor.points_dd).
+DD_DEALS, DD_NODE_LIMIT, DD_TABLE_LOG2 = POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the declaring team's saved meld plus counters reach the bid"
 MEAN_MEANS = "the declaring team's mean points (saved meld plus counters)"
+# How --play dd scores (trickgym.agents.solved_points.points_payoff).
+DD_PAYOFF = "solved: meld counts as saved once the team takes a counter"
 LEVELS = 16  # bid levels shown (250..400 at the opening)
 
 

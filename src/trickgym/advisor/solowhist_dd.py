@@ -71,11 +71,13 @@ def dd_outcome(t, table, node_limit, exact_nodes):
 
 
 @njit(cache=True)
-def solve(t, seat, solver, limits):
+def solve(t, seat, solver, limits, rng, obs_scratch, params):
     """``(status, tricks, made, payoff)`` of the settled deal ``t`` solved from the first lead.
 
     ``solver`` is :func:`new_solver`'s workspace; the payoff is ``seat``'s,
-    by the rules' ``deal_payoffs``.
+    by the rules' ``deal_payoffs``. ``rng``, ``obs_scratch`` and ``params``
+    (the rule agents', for follow-ups) are not needed: ``settle`` leaves the
+    deal at its first lead.
     """
     table, pay = solver
     st, k = dd_outcome(t, table, limits[NODE_LIMIT], limits[EXACT_NODES])

@@ -14,8 +14,10 @@ dealt with the other hands) and each candidate call:
   with 7-8 players a forced Tapp); only the seat's expected payoff is
   reported.
 
-The payoff is the game's own (``rules._end_deal``). There is no
-double-dummy solver for Troggu yet (``play="dd"`` is refused);
+The payoff is the game's own (``rules._end_deal``). ``play="dd"`` lets
+the rule agents discard and call, then solves the play with every card
+seen (:mod:`~trickgym.advisor.points_dd`); a Misère (all passed) has no
+declaring side and is played out by the rule agents (column ``no_side``).
 ``play="pimc"`` plays with PIMC agents in Python.
 """
 
@@ -27,11 +29,13 @@ from trickgym.agents.loops import rule_act
 
 from ..games.troggu.constants import AUCTION, NO_CONTRACT, PASS
 from ..games.troggu.rules import apply_action
-from .codes import EXACT, PASSED_OUT
+from .codes import EXACT, PASSED_OUT, POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 
 __all__ = ["HAS_DD", "MADE", "MEAN", "MEAN_MEANS", "candidates", "outcome", "settle", "state_for"]
 
-HAS_DD = False
+HAS_DD = True
+# play="dd": full-deal point-trick solves (trickgym.advisor.points_dd).
+DD_DEALS, DD_NODE_LIMIT, DD_TABLE_LOG2 = POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the declarer's side takes more than 57 of the 114 card points"

@@ -24,7 +24,13 @@ import importlib
 import numpy as np
 import pandas as pd
 
-from ..advisor.codes import EXACT_NODES, LOG2_BUCKETS, NODE_LIMIT
+from ..advisor.codes import (
+    EXACT_NODES,
+    LOG2_BUCKETS,
+    NODE_LIMIT,
+    POINTS_DD_DEALS,
+    POINTS_DD_NODE_LIMIT,
+)
 from ..checks import check_int
 from ..rng import seed_rng
 from .intervals import wilson_interval
@@ -34,6 +40,8 @@ __all__ = [
     "DEFAULT_EXACT_NODES",
     "DEFAULT_NODE_LIMIT",
     "DEFAULT_PIMC_SAMPLES",
+    "DEFAULT_POINTS_DD_DEALS",
+    "DEFAULT_POINTS_NODE_LIMIT",
     "PLAYS",
     "advise_state",
     "apply_auction",
@@ -47,8 +55,11 @@ DEFAULT_DEALS = {"dd": 1000, "rule": 1000, "pimc": 20}
 # so the advisor's PIMC players sample fewer deals per decision than the agent's default.
 DEFAULT_PIMC_SAMPLES = 8
 # Node budget of one made-or-beaten probe (about 0.1 us a node): a rare 1-against-3 deal
-# takes 5-40 s unbudgeted; past it the deal is counted in ``unsolved`` and left out.
+# takes 5-40 s unbudgeted; past it the deal is counted in ``unsolved``, apart.
 DEFAULT_NODE_LIMIT = 2_000_000
+# Phat, Pinochle and Troggu (``play="dd"``): see trickgym.advisor.codes.
+DEFAULT_POINTS_NODE_LIMIT = POINTS_DD_NODE_LIMIT
+DEFAULT_POINTS_DD_DEALS = POINTS_DD_DEALS
 # Budget of the exact trick count of a Solo, tried before the probe (about 2 ms): most
 # deals of a strong Solo hand finish within it, few of an average one (one against three
 # from the first lead is the solver's hardest count), so ``mean_tricks`` is shown only
@@ -158,7 +169,7 @@ def hand_odds(
     seed: int = 0,
     progress: bool | None = None,
     threads: int | None = None,
-    max_nodes: int = DEFAULT_NODE_LIMIT,
+    max_nodes: int | None = None,
     exact_nodes: int = DEFAULT_EXACT_NODES,
     pimc_samples: int = DEFAULT_PIMC_SAMPLES,
 ) -> pd.DataFrame:
@@ -177,16 +188,21 @@ def hand_odds(
         exactly when ``seat`` is the dealer).
     auction_so_far : the calls before the seat's turn, from eldest, as names or ids
         (``["Pass", "Prop"]`` or ``"Pass,Prop"``).
-    deals : deals to sample (default ``DEFAULT_DEALS[play]``: 1000, PIMC 20).
-    play : ``"dd"`` (double-dummy solve from the first lead), ``"rule"`` (the rule
-        agents play it out) or ``"pimc"`` (PIMC agents at every seat, ``pimc_samples``
-        samples per decision: slow).
+    deals : deals to sample (default ``DEFAULT_DEALS[play]``: 1000, PIMC 20; ``play="dd"``
+        in Phat, Pinochle and Troggu ``DEFAULT_POINTS_DD_DEALS``, 100: full-deal
+        point-trick solves are dear).
+    play : ``"dd"`` (solved with every card seen from the first lead, every game: the
+        contract settled, then any follow-up before the first lead by the rule agents),
+        ``"rule"`` (the rule agents play it out) or ``"pimc"`` (PIMC agents at every
+        seat, ``pimc_samples`` samples per decision: slow).
     seed : the same seed gives the same frame.
     progress : show a progress bar; ``None`` (default): in a terminal or a notebook.
     threads : numba threads (default: all).
-    max_nodes, exact_nodes : solver budgets (``play="dd"``): of a made-or-beaten probe
-        (a deal past it is counted in ``unsolved``), and of a Solo's exact count, tried
-        first (0: never).
+    max_nodes, exact_nodes : solver budgets (``play="dd"``): ``max_nodes`` of a
+        made-or-beaten probe (Solo Whist, default ``DEFAULT_NODE_LIMIT``) or of a whole
+        point-trick solve (the others, default ``DEFAULT_POINTS_NODE_LIMIT``); a deal past
+        it is counted in ``unsolved``, never dropped silently. ``exact_nodes``: of a Solo's
+        exact count, tried first (0: never).
 
     Returns the frame of :func:`advise_state`.
     """
@@ -213,8 +229,16 @@ def _check_options(game, deals, play, seed, max_nodes, exact_nodes, pimc_samples
             f"play='dd' needs a double-dummy solver, which {game.name} has not (yet): "
             f"use play='rule' or play='pimc'"
         )
-    deals = DEFAULT_DEALS[play] if deals is None else check_int("deals", deals, 1, 10_000_000)
+    part = _part(game)
+    if deals is None:
+        deals = DEFAULT_DEALS[play]
+        if play == "dd":
+            deals = getattr(part, "DD_DEALS", deals)
+    else:
+        deals = check_int("deals", deals, 1, 10_000_000)
     seed = seed_rng(seed)
+    if max_nodes is None:
+        max_nodes = getattr(part, "DD_NODE_LIMIT", DEFAULT_NODE_LIMIT)
     max_nodes = check_int("max_nodes", max_nodes, 1, 2**62)
     exact_nodes = check_int("exact_nodes", exact_nodes, 0, 2**62)
     pimc_samples = check_int("pimc_samples", pimc_samples, 1, 10_000)
@@ -229,7 +253,7 @@ def advise_state(
     seed: int = 0,
     progress: bool | None = None,
     threads: int | None = None,
-    max_nodes: int = DEFAULT_NODE_LIMIT,
+    max_nodes: int | None = None,
     exact_nodes: int = DEFAULT_EXACT_NODES,
     pimc_samples: int = DEFAULT_PIMC_SAMPLES,
 ) -> pd.DataFrame:
@@ -251,6 +275,11 @@ def advise_state(
         for a Prop nobody accepts; 0 for Pass);
     ``made``, ``made_pct``, ``ci_low_pct``, ``ci_high_pct``
         contracts made among ``played``, with a 95% Wilson interval;
+    ``made_low_pct``, ``made_high_pct``
+        the made % of a declaring call with its ``unsolved`` deals counted
+        too, all beaten and all made: a budget leaves out the hard deals,
+        not a random sample, so the true made % lies in this range, not
+        necessarily in the Wilson interval of the solved ones;
     ``exact``, ``mean_tricks``
         played deals whose tricks were counted exactly, and the declaring
         side's mean tricks over them, shown when they are at least
@@ -262,7 +291,12 @@ def advise_state(
         the seat's mean payoff over ``deals`` (passed out: 0), by the rules'
         own scoring;
     ``unsolved``
-        deals left out because the solver ran out of ``max_nodes``;
+        deals past the solver's budget ``max_nodes``: counted here and in
+        the made % range, left out of the other columns;
+    ``no_side``
+        deals whose contract had no declaring side to solve for (Troggu's
+        Misère, all passing): the rule agents play them out, and their
+        payoff counts in ``expected_payoff``;
     ``best``
         the call of highest expected payoff.
     """
@@ -315,7 +349,8 @@ def advise_state(
             limits = None  # rule play
             if play == "dd":
                 limits = np.zeros(3, dtype=np.int64)
-                limits[LOG2_BUCKETS], limits[NODE_LIMIT] = TABLE_LOG2, max_nodes
+                table_log2 = getattr(part, "DD_TABLE_LOG2", TABLE_LOG2)
+                limits[LOG2_BUCKETS], limits[NODE_LIMIT] = table_log2, max_nodes
                 limits[EXACT_NODES] = exact_nodes
             _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar)
     finally:
@@ -385,13 +420,13 @@ def _run_pimc(game, obs, template, params, seed, calls, samples, out, bar):
 
 
 def _frame(part, variants, out) -> pd.DataFrame:
-    from ..advisor.codes import EXACT, PASSED_OUT, UNSOLVED
+    from ..advisor.codes import EXACT, NO_SIDE, PASSED_OUT, UNSOLVED
 
     status, tricks, made, payoff = out["status"], out["tricks"], out["made"], out["payoff"]
     rows = []
     for v, (name, call, _trump, declares, label) in enumerate(variants):
         ok = status[:, v] != UNSOLVED
-        played = ok & (status[:, v] != PASSED_OUT) & declares
+        played = ok & (status[:, v] != PASSED_OUT) & (status[:, v] != NO_SIDE) & declares
         exact = played & (status[:, v] == EXACT)
         n_ok, n_played = int(ok.sum()), int(played.sum())
         rows.append(
@@ -408,6 +443,7 @@ def _frame(part, variants, out) -> pd.DataFrame:
                 else np.nan,
                 "expected_payoff": float(payoff[ok, v].mean()) if n_ok else np.nan,
                 "unsolved": int((~ok).sum()),
+                "no_side": int((status[:, v] == NO_SIDE).sum()),
             }
         )
     df = pd.DataFrame(rows)
@@ -422,6 +458,17 @@ def _frame(part, variants, out) -> pd.DataFrame:
     df.insert(df.columns.get_loc("made_pct") + 1, "ci_low_pct", 100 * low)
     df.insert(df.columns.get_loc("ci_low_pct") + 1, "ci_high_pct", 100 * high)
     df["made_pct"] = df["made_pct"].where(df["played"] > 0)
+    # A solve past its budget is no random miss (the hard deals run out), so the made %
+    # of the solved deals is bounded by counting every unsolved one beaten, then made.
+    # A declaring call is played on every deal it is solved for (a Prop nobody accepts
+    # is passed out before any solve), so its unsolved deals were all to be played.
+    declared = df["made"].notna()
+    every = (df["played"] + df["unsolved"]).where(declared & (df["played"] + df["unsolved"] > 0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low_made = 100 * df["made"] / every
+        high_made = 100 * (df["made"] + df["unsolved"]) / every
+    df.insert(df.columns.get_loc("ci_high_pct") + 1, "made_low_pct", low_made)
+    df.insert(df.columns.get_loc("made_low_pct") + 1, "made_high_pct", high_made)
     df["best"] = False
     if df["expected_payoff"].notna().any():
         df.loc[df["expected_payoff"].idxmax(), "best"] = True
@@ -441,10 +488,23 @@ _LEGEND = {
     "made %": "contracts made, of the deals where the call was played, with a 95% Wilson "
     "interval; blank: the call does not declare",
     "E[payoff]": "the seat's mean payoff per deal by the game's scoring (passed out: 0)",
-    "unsolved": "deals past the solver's node budget (--max-nodes), left out of every column",
+    "unsolved": "deals past the solver's node budget (--max-nodes): counted apart, in no "
+    "column but the made % range",
+    "if unsolved": "made % with the unsolved deals counted too, all beaten .. all made (the "
+    "budget leaves out the hard deals, so the truth lies in this range)",
+    "no side": "deals whose contract has no declaring side to solve (Troggu's Misère, all "
+    "passing): played out by the rule agents, their payoff counted in E[payoff]",
     "best": "<- best: the call of highest E[payoff]",
 }
-_WIDTH = {"contract": 22, "trumps": 8, "deals": 8, "made %": 9, "95% Wilson": 17}
+_WIDTH = {
+    "contract": 22,
+    "trumps": 8,
+    "deals": 8,
+    "made %": 9,
+    "95% Wilson": 17,
+    "if unsolved": 17,
+}
+_INTERVALS = ("95% Wilson", "if unsolved")  # left-aligned [low, high] cells
 
 
 def _cells(df: pd.DataFrame, mean: str) -> dict[str, list[str]]:
@@ -455,14 +515,26 @@ def _cells(df: pd.DataFrame, mean: str) -> dict[str, list[str]]:
         "" if b else f"[{lo:5.1f}, {hi:5.1f}]"
         for b, lo, hi in zip(blank, df["ci_low_pct"], df["ci_high_pct"], strict=True)
     ]
+    nan = pd.Series(np.nan, index=df.index)
+    ranges = [
+        f"[{lo:5.1f}, {hi:5.1f}]" if u > 0 and not np.isnan(lo) else ""
+        for u, lo, hi in zip(
+            df["unsolved"],
+            df.get("made_low_pct", nan),
+            df.get("made_high_pct", nan),
+            strict=True,
+        )
+    ]
     return {
         "trumps": [str(t) for t in df["trumps"]],
         "deals": [str(int(v)) for v in df["deals"]],
         "made %": made,
         "95% Wilson": ci,
+        "if unsolved": ranges,
         mean.replace("_", " "): ["" if np.isnan(v) else f"{v:.2f}" for v in df[mean]],
         "E[payoff]": ["" if np.isnan(v) else f"{v:+.2f}" for v in df["expected_payoff"]],
         "unsolved": [str(int(v)) for v in df["unsolved"]],
+        "no side": [str(int(v)) if v else "" for v in df.get("no_side", 0 * df["unsolved"])],
     }
 
 
@@ -485,7 +557,7 @@ def format_advice(df: pd.DataFrame) -> str:
     ]
     cells = _cells(df, mean)
     if play is not None and play != "dd":
-        del cells["unsolved"]  # only a solver runs out of its budget
+        del cells["unsolved"], cells["if unsolved"]  # only a solver runs out of its budget
     notes = []
     for key in [k for k in cells if k != "95% Wilson"]:
         shown = [c for c in cells[key] if c]
@@ -503,7 +575,7 @@ def format_advice(df: pd.DataFrame) -> str:
         text = f"{first:<{_WIDTH['contract']}}"
         for key, cell in zip(cells, row, strict=True):
             w = _WIDTH.get(key, max(9, len(key)) + 2)
-            text += f"   {cell:<{w - 3}}" if key == "95% Wilson" else f"{cell:>{w}}"
+            text += f"   {cell:<{w - 3}}" if key in _INTERVALS else f"{cell:>{w}}"
         return text.rstrip()
 
     lines = [line("contract", list(cells))]
@@ -529,7 +601,7 @@ def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
         entries["made %"] = _LEGEND["made %"] + (f"; made: {made}" if made else "")
     if df[mean].notna().any():
         entries[label] = getattr(part, "MEAN_MEANS", "the declaring side's mean count")
-        if play == "dd":
+        if play == "dd" and mean == "mean_tricks":
             entries[label] += f" (blank: under {MEAN_COVERAGE:.0%} of them counted exactly)"
     elif play == "dd" and mean == "mean_tricks":
         counted = [
@@ -546,9 +618,14 @@ def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
             + "); --play rule counts every deal's"
         )
     entries["E[payoff]"] = _LEGEND["E[payoff]"]
+    if play == "dd" and getattr(part, "DD_PAYOFF", None):
+        entries["E[payoff]"] += f" ({part.DD_PAYOFF})"
     if "unsolved" in cells or play == "dd":
-        entries["deals"] += " (unsolved ones left out)"
+        entries["deals"] += " (the unsolved ones counted apart)"
         entries["unsolved"] = _LEGEND["unsolved"]
+    for key in ("if unsolved", "no side"):
+        if key in cells:
+            entries[key] = _LEGEND[key]
     out = []
     for key, text in entries.items():
         out += textwrap.wrap(f"{key}: {text}", 96, initial_indent="  ", subsequent_indent="    ")

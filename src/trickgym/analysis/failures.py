@@ -1,9 +1,11 @@
 """Why contracts fail: not makeable double dummy, or misplayed.
 
 Rows of ``simulate(..., dd=True)`` carry ``dd_made``: whether the contract
-played was makeable with perfect play by all four hands (a nullable
-boolean; ``<NA>`` where the solver ran out of its node budget). Against the
-real result ``made`` every declared deal falls in one of:
+played was makeable with perfect play by every hand (a nullable boolean;
+``<NA>`` where the solver ran out of its node budget), in every game: Solo
+Whist's tricks, the point-trick games' points (Phat through
+:func:`~trickgym.analysis.pitch_frame`). Against the real result ``made``
+every declared deal falls in one of:
 
 - made and makeable;
 - ``defenders_errors``: made, though not makeable (the defence went wrong);
@@ -45,11 +47,12 @@ FAILURE_COUNTS = (
 )
 
 #: The disjoint outcomes of :func:`failure_shares`, in order, with their words: every
-#: declared deal is in exactly one. ``unsolved`` overlaps ``made`` in the counts, so the
-#: made deals whose verdict is unknown stay with ``made`` and only the failed ones are
-#: shown as unsolved.
+#: declared deal is in exactly one. ``unsolved`` overlaps ``made`` and ``failed`` in the
+#: counts; the shares split it into made and failed deals not solved, so a deal past the
+#: solver's budget is never shown as makeable.
 FAILURE_CATEGORIES = {
-    "made": "made (makeable, or not solved)",
+    "made": "made and makeable",
+    "made_unsolved": "made, not solved (past the node budget)",
     "defenders_errors": "made though not makeable (defenders' errors)",
     "misplayed": "failed though makeable (misplayed)",
     "not_makeable": "failed, not makeable",
@@ -115,7 +118,7 @@ def failure_shares(counts: pd.DataFrame) -> pd.DataFrame:
     ...                    "made": [True, True, False, False],
     ...                    "dd_made": pd.array([None, True, None, True], dtype="boolean")})
     >>> failure_shares(failure_counts(df)).iloc[0].tolist()
-    [0.5, 0.0, 0.25, 0.0, 0.25]
+    [0.25, 0.25, 0.0, 0.25, 0.0, 0.25]
     """
     missing = [c for c in FAILURE_COUNTS if c not in counts.columns]
     if missing:
@@ -124,13 +127,16 @@ def failure_shares(counts: pd.DataFrame) -> pd.DataFrame:
             "failure_split()"
         )
     c = counts[list(FAILURE_COUNTS)].astype(np.int64)
+    failed_unsolved = c["failed"] - c["misplayed"] - c["not_makeable"]
+    made_unsolved = c["unsolved"] - failed_unsolved
     parts = pd.DataFrame(
         {
-            "made": c["made"] - c["defenders_errors"],
+            "made": c["made"] - c["defenders_errors"] - made_unsolved,
+            "made_unsolved": made_unsolved,
             "defenders_errors": c["defenders_errors"],
             "misplayed": c["misplayed"],
             "not_makeable": c["not_makeable"],
-            "failed_unsolved": c["failed"] - c["misplayed"] - c["not_makeable"],
+            "failed_unsolved": failed_unsolved,
         },
         index=counts.index,
     )

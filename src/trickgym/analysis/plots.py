@@ -392,6 +392,7 @@ def plot_race(
 
 _FAILURE_COLORS = {
     "made": "tab:green",
+    "made_unsolved": "palegreen",
     "defenders_errors": "yellowgreen",
     "misplayed": "tab:orange",
     "not_makeable": "tab:red",

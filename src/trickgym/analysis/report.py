@@ -199,10 +199,11 @@ def _bid_sections(
         out.heading("Failures: not makeable or misplayed (double dummy)")
         out.note(
             "Each declared deal against the double-dummy verdict on the contract played "
-            "(perfect play by all four hands, from the first lead): a failed contract was "
+            "(perfect play by every hand, from the first lead): a failed contract was "
             "either not makeable or misplayed; a made one that was not makeable was given by "
             "the defence ('defenders' errors'); 'unsolved' deals ran past the solver's node "
-            "budget. Percentages of the declared deals; 'misplayed of failures' is the share "
+            "budget (counted, split into made and failed, never taken as makeable). "
+            "Percentages of the declared deals; 'misplayed of failures' is the share "
             "of the solved failures that were makeable, with its 95% Wilson interval."
         )
         split = failure_split(df)

@@ -30,5 +30,7 @@ register_game(
     oracle_solves="trickgym.agents.pinochle:oracle_solves",
     advise_settle="trickgym.advisor.pinochle:settle",
     advise_outcome="trickgym.advisor.pinochle:outcome",
+    advise_solver="trickgym.advisor.points_dd:new_solver",
+    advise_solve="trickgym.advisor.points_dd:pinochle_solve",
     **POINT_HOOKS,
 )

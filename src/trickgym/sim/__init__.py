@@ -184,23 +184,30 @@ def simulate(
         Without ``out``: keep only these columns, chunk by chunk, so a huge
         run's memory is only what they take.
     dd : bool
-        Solo Whist only (other games raise ``ValueError`` until they have a
-        double-dummy solver): add per row ``dd_tricks`` (int8), the
-        declaring side's tricks with perfect play by all four hands in the
-        contract played, from its first lead, and ``dd_made`` (pandas
-        nullable boolean), whether that contract was makeable double dummy
-        (a misère: the declarer could be held to no trick). ``-1`` /
-        ``<NA>``: no contract, or the solver ran out of its node budget.
-        Computed in a compiled parallel pass over each chunk's rows, about
-        15 deals/s per core with rule agents, some 15,000 times the cost of
-        the rules (see :mod:`trickgym.sim.solowhist_dd`), with
-        either ``dealing``, backend or agents; split the failures with
-        :func:`trickgym.analysis.failure_split`.
+        Add what the declaring side could have taken with every card seen
+        and perfect play by every hand, in the contract played, from its
+        first lead. Solo Whist: ``dd_tricks`` (int8), the declaring side's
+        tricks, and ``dd_made`` (pandas nullable boolean), whether that
+        contract was makeable (a misère: the declarer could be held to no
+        trick); ``-1`` / ``<NA>``: no contract, or the solver ran out of its
+        node budget (about 15 deals/s per core with rule agents, see
+        :mod:`trickgym.sim.solowhist_dd`). Phat, Pinochle and Troggu:
+        ``dd_points`` (the pitching team's phat, the declaring team's
+        counters, the declaring side's card points), ``dd_made`` and
+        ``dd_status`` (``solved``, ``unsolved``: past the budget, ``no
+        contract``, ``no side``: Troggu's Misère), from one full-deal
+        point-trick solve a row, rebuilt from the row by the rules (see
+        :mod:`trickgym.sim.points_dd`; a full solve is seconds today, so
+        expect many ``unsolved`` rows until the solver is faster). Any
+        ``dealing``, backend or agents; split the failures with
+        :func:`trickgym.analysis.failure_split` (Phat: of
+        :func:`trickgym.analysis.pitch_frame`).
     dd_max_nodes : int, optional
-        With ``dd``: the node budget of each solver call (a row takes at
-        most two; about 70 ns a node), default 4,000,000; ``0`` for none
-        (a rare deal then takes 5-40 s). Answers past it are flagged
-        ``-1`` / ``<NA>``, never guessed.
+        With ``dd``: the node budget of each solver call (Solo Whist: a row
+        takes at most two, about 70 ns a node, default 4,000,000; the
+        others: one full solve, default 4,000,000); ``0`` for none (a rare
+        deal then takes very long). Answers past it are flagged (``-1`` /
+        ``<NA>``, ``dd_status`` ``unsolved``), never guessed.
     **options
         Game options (``unit=...``), validated by the game.
 
@@ -209,7 +216,9 @@ def simulate(
     pandas.DataFrame or SimulationRun
         For Solo Whist: ``deal, dealer, turn_up, contract, declarer, partner,
         trumps, declarer_tricks, made, payoff_0..3, auction, hand_0..3``
-        (``dd=True`` puts ``dd_tricks, dd_made`` after ``made``);
+        (``dd=True`` puts ``dd_tricks, dd_made`` after ``made``; in the
+        other games ``dd_points, dd_made, dd_status`` after ``made``, in
+        Phat after ``winner``);
         match mode adds ``match, deal_in_match, passed_out_before, shuffled``
         and ``score_0..3`` (match scores after the deal).
         For Troggu (``players=n``): ``deal, players, dealer, contract,

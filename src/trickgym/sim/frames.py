@@ -65,6 +65,23 @@ def _auction_buffers(seats, calls, letters, call_base):
     return data[:pos].copy(), offsets
 
 
+_DD_STATUS = ("solved", "unsolved", "no contract", "no side")  # trickgym.sim.points_dd
+
+
+def _add_points_dd(frame: dict, rows: np.ndarray) -> None:
+    """``dd_points``, ``dd_made`` and ``dd_status`` of ``simulate(..., dd=True)`` rows.
+
+    ``dd_points`` is -1 and ``dd_made`` ``<NA>`` unless ``dd_status`` is
+    ``solved`` (see :mod:`trickgym.sim.points_dd`).
+    """
+    if "dd_status" not in rows.dtype.names:
+        return
+    frame["dd_points"] = rows["dd_points"]
+    known = rows["dd_made"] >= 0
+    frame["dd_made"] = pd.arrays.BooleanArray(rows["dd_made"] == 1, ~known)
+    frame["dd_status"] = pd.Categorical.from_codes(rows["dd_status"].astype(np.int64), _DD_STATUS)
+
+
 def solowhist_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
     """One row per deal: see :func:`trickgym.sim.simulate` for the columns.
 
@@ -141,10 +158,13 @@ def troggu_frame(rows: np.ndarray, n_players: int) -> pd.DataFrame:
         "declarer_points": rows["declarer_points"],
         "declarer_tricks": rows["declarer_tricks"],
         "made": rows["made"],
-        "fool_held_back": rows["fool_held_back_by"] >= 0,
-        "fool_held_back_by": rows["fool_held_back_by"],
-        "auction": auction,
     }
+    _add_points_dd(frame, rows)
+    frame.update(
+        fool_held_back=rows["fool_held_back_by"] >= 0,
+        fool_held_back_by=rows["fool_held_back_by"],
+        auction=auction,
+    )
     for s in range(n):
         frame[f"payoff_{s}"] = rows["payoffs"][:, s]
     for s in range(n):
@@ -178,6 +198,7 @@ def phat_frame(rows: np.ndarray) -> pd.DataFrame:
         "game_over": rows["game_over"],
         "winner": pd.Categorical.from_codes(rows["winner"].astype(np.int64), teams),
     }
+    _add_points_dd(frame, rows)
     for s in range(4):
         frame[f"hand_{s}"] = rows["hands"][:, s]
     _add_features(frame, rows, "phat")
@@ -250,6 +271,9 @@ def pinochle_frame(rows: np.ndarray, match_mode: bool = False) -> pd.DataFrame:
         "saved_ns": rows["saved"][:, 0].astype(bool),
         "saved_ew": rows["saved"][:, 1].astype(bool),
         "made": rows["made"],
+    }
+    _add_points_dd(frame, rows)
+    frame |= {
         "score_ns": rows["hand_scores"][:, 0],
         "score_ew": rows["hand_scores"][:, 1],
         "auction": _bid_auction(rows["call_seats"], rows["calls"]),

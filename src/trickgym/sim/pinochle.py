@@ -51,6 +51,9 @@ def default_slots(target: int) -> int:
 _MATCH_FIELDS = ("scores", "game_over", "winner")  # after the hand
 _HAND_FIELDS = ("mode", "dealer", "declarer", "bid", "trumps", "passed_out")
 _SCORE_FIELDS = ("counters", "saved", "made", "hand_scores", "n_calls", "calls", "call_seats")
+# The cards buried (kitty mode) or passed each way (exchange mode): with the dealt hands,
+# the auction and trumps they rebuild the first lead (simulate(..., dd=True)).
+_MOVED_FIELDS = ("discards", "passed_in", "passed_back")
 _FEATURES = FEATURE_COLUMNS["pinochle"]
 
 ROW_DTYPE = np.dtype(
@@ -63,6 +66,7 @@ ROW_DTYPE = np.dtype(
         *fields_of(STATE_DTYPE, _SCORE_FIELDS),
         ("hands", np.uint64, (4,)),  # as dealt
         ("kitty", np.uint64),
+        *fields_of(STATE_DTYPE, _MOVED_FIELDS),
         # of the declarer's dealt hand, before the kitty or exchange
         *feature_fields("pinochle", wide=("hf_meld",)),
     ],
@@ -82,6 +86,7 @@ def write_row(row, state, deal):
     copy_calls(row, state, MAX_CALLS)
     row.hands[:] = state.initial_hands
     row.kitty = state.kitty
+    copy_fields(row, state, _MOVED_FIELDS)
     if state.declarer >= 0 and state.trumps >= 0:
         hand = state.initial_hands[state.declarer]
         put_features(row, _FEATURES, pinochle_features(hand, state.trumps))

@@ -329,10 +329,9 @@ def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:
             f"dd=True (double-dummy columns) is not available for {game}: only {have} "
             "has a double-dummy solver for now"
         )
-    from .solowhist_dd import DD_DEFAULT_MAX_NODES  # the solver: dd runs only
-
+    default = sim.dd_default_max_nodes
     if dd_max_nodes is None:
-        return DD_DEFAULT_MAX_NODES
+        return default
     if (
         not isinstance(dd_max_nodes, int | np.integer)
         or isinstance(dd_max_nodes, bool)
@@ -340,7 +339,7 @@ def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:
     ):
         raise ValueError(
             "dd_max_nodes must be a whole number of search nodes per solver call "
-            f"(0 for no budget, None for the default {DD_DEFAULT_MAX_NODES:,}), "
+            f"(0 for no budget, None for the default {default:,}), "
             f"got {dd_max_nodes!r}"
         )
     return int(dd_max_nodes)
@@ -429,7 +428,7 @@ def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
         # the columns depend only on each row's hands and contract.
         check_fork_safe()
         with _KERNEL_LOCK:
-            rows = sim.add_dd(rows, spec.dd_max_nodes)
+            rows = sim.add_dd(rows, spec.dd_max_nodes, g)
     if kinds is not None and tick is not None:
         tick(n)
     if match_mode and not whole and (rows["deal"] < 0).any():

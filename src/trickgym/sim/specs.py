@@ -32,9 +32,10 @@ class SimSpec:
     returns the rows of every deal of whole matches (races to a target:
     Phat, Pinochle), and ``write_match_row(row, state, match, k)`` writes
     deal ``k`` of a match from the Python loop.
-    ``add_dd(rows, max_nodes)`` returns the rows with their double-dummy
+    ``add_dd(rows, max_nodes, game)`` returns the rows with their double-dummy
     columns (records of ``dd_row_dtype``; ``None``: the game has no
-    double-dummy solver yet).
+    double-dummy solver yet), with ``dd_default_max_nodes`` the default
+    node budget of a solver call.
     """
 
     row_dtype: np.dtype
@@ -48,6 +49,7 @@ class SimSpec:
     write_match_row: Callable[..., Any] | None = None
     add_dd: Callable[..., Any] | None = None
     dd_row_dtype: np.dtype | None = None
+    dd_default_max_nodes: int | None = None
 
 
 def _deals(sim_module):
@@ -86,10 +88,40 @@ def _solowhist_matches(game, seed, first_match, kinds, params, rows):
     )
 
 
-def _solowhist_add_dd(rows, max_nodes):
+def _solowhist_add_dd(rows, max_nodes, game=None):
     from . import solowhist_dd  # the solver: imported by dd runs only
 
     return solowhist_dd.add_dd(rows, max_nodes)
+
+
+def _points_add_dd(name, dtype):
+    """The ``add_dd`` of a point-trick game (:mod:`trickgym.sim.points_dd`)."""
+
+    def add_dd(rows, max_nodes, game=None):
+        from ..games import game as make_game
+        from . import points_dd  # the solver: imported by dd runs only
+
+        return points_dd.add_dd(game or make_game(name), rows, dtype, max_nodes)
+
+    return add_dd
+
+
+def _points_dd_dtype(row_dtype):
+    """The dd row type of a point-trick game, without importing the solver."""
+    from ..records import fields_of
+
+    return np.dtype(
+        [
+            *fields_of(row_dtype),
+            ("dd_points", np.int16),
+            ("dd_made", np.int8),
+            ("dd_status", np.int8),
+        ],
+        align=True,
+    )
+
+
+_POINTS_DD_NODES = 4_000_000  # trickgym.sim.points_dd.DD_DEFAULT_MAX_NODES
 
 
 def _phat_matches(game, seed, first_match, kinds, params, rows):
@@ -172,6 +204,7 @@ SPECS = {
         write_row=solowhist.write_row,
         add_dd=_solowhist_add_dd,
         dd_row_dtype=solowhist.DD_ROW_DTYPE,
+        dd_default_max_nodes=4_000_000,  # trickgym.sim.solowhist_dd.DD_DEFAULT_MAX_NODES
     ),
     "troggu": SimSpec(
         row_dtype=troggu.ROW_DTYPE,
@@ -179,6 +212,9 @@ SPECS = {
         match_block=None,
         frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
         write_row=troggu.write_row,
+        add_dd=_points_add_dd("troggu", _points_dd_dtype(troggu.ROW_DTYPE)),
+        dd_row_dtype=_points_dd_dtype(troggu.ROW_DTYPE),
+        dd_default_max_nodes=_POINTS_DD_NODES,
     ),
     "phat": SimSpec(
         row_dtype=phat.ROW_DTYPE,
@@ -190,6 +226,9 @@ SPECS = {
         slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
         whole_matches=_phat_whole_matches,
         write_match_row=lambda row, state, match, k: phat.write_row(row, state, match),
+        add_dd=_points_add_dd("phat", _points_dd_dtype(phat.ROW_DTYPE)),
+        dd_row_dtype=_points_dd_dtype(phat.ROW_DTYPE),
+        dd_default_max_nodes=_POINTS_DD_NODES,
     ),
     "pinochle": SimSpec(
         row_dtype=pinochle.ROW_DTYPE,
@@ -199,5 +238,8 @@ SPECS = {
         write_row=pinochle.write_row,
         whole_matches=_pinochle_whole_matches,
         write_match_row=_pinochle_match_row,
+        add_dd=_points_add_dd("pinochle", _points_dd_dtype(pinochle.ROW_DTYPE)),
+        dd_row_dtype=_points_dd_dtype(pinochle.ROW_DTYPE),
+        dd_default_max_nodes=_POINTS_DD_NODES,
     ),
 }

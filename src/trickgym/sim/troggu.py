@@ -37,6 +37,9 @@ ROW_DTYPE = np.dtype(
         *fields_of(STATE_DTYPE, _RESULT_FIELDS),
         ("hands", np.uint64, (8,)),  # as dealt
         ("tapp", np.uint64),
+        # the Tappist's discards: with the dealt hands and calls they rebuild the first lead
+        # (simulate(..., dd=True))
+        *fields_of(STATE_DTYPE, ("discards",)),
         *feature_fields("troggu"),  # of the declarer's dealt hand, before the Tapp exchange
     ],
     align=True,
@@ -58,6 +61,7 @@ def write_row(row, state, deal):
     copy_fields(row, state, _RESULT_FIELDS)
     row.hands[:] = state.initial_hands
     row.tapp = state.initial_tapp
+    row.discards = state.discards
     if state.declarer >= 0:
         put_features(row, _FEATURES, troggu_features(state.initial_hands[state.declarer]))
     else:

@@ -1,0 +1,293 @@
+"""Double-dummy columns of Phat, Pinochle and Troggu rows (``simulate(..., dd=True)``).
+
+Every row with a declaring side gets what that side would take with every
+card seen and best play by every seat, in the contract it played, from its
+first lead: the point-trick solver
+(:func:`~trickgym.solvers.points_search.solve_points`) within a node budget
+per solve (``dd_max_nodes``).
+
+- ``dd_points`` (int16): the declaring side's points with best play:
+  Phat the pitching team's phat (of 80; the trump suit is the one pitched,
+  the pitch the best card of that suit), Pinochle the declaring team's
+  counters (of 250: buried counters and the last trick included), Troggu
+  the declaring side's card points (of 114, the Tapp or discards included);
+- ``dd_made`` (int8 here, a nullable boolean in the DataFrame): whether the
+  contract was makeable so: Phat more than 40 phat, Pinochle saved meld
+  plus counters reaching the bid (meld saved once the team takes a counter,
+  as in :func:`trickgym.agents.solved_points.points_payoff`), Troggu more
+  than 57 card points;
+- ``dd_status`` (int8; a category in the DataFrame): ``solved``,
+  ``unsolved`` (past the budget: ``dd_points`` -1, ``dd_made`` unknown, and
+  counted as such by :func:`trickgym.analysis.failure_split`), ``no
+  contract`` (a passed-out Pinochle hand) or ``no side`` (Troggu's Misère:
+  everybody plays for themselves, nothing to solve).
+
+The first lead is rebuilt from the row by the game's own rules: the dealt
+hands (and kitty or Tapp) set with ``set_deal``, then the row's auction,
+trump suit, buried or passed cards, Tapp discards and partner call applied
+with ``apply_action``; so the columns do not depend on the agents, threads,
+backend or dealing, and need no replay of the agents. Each row is solved
+on a table cleared for it.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+from numba.extending import overload
+
+from trickgym import protocol
+from trickgym.advisor.points_dd import declarer_points
+from trickgym.cards.bits import bit, lowest_bit
+from trickgym.games.phat import rules as phat_rules
+from trickgym.games.phat.rules import SUIT_MASKS as PHAT_SUITS
+from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
+from trickgym.games.pinochle import rules as pinochle_rules
+from trickgym.games.pinochle.constants import BID_BASE, TRUMP_BASE
+from trickgym.games.pinochle.constants import PASS as PINOCHLE_PASS
+from trickgym.games.pinochle.constants import PLAY as PINOCHLE_PLAY
+from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
+from trickgym.games.troggu import rules as troggu_rules
+from trickgym.games.troggu.constants import AUCTION as TROGGU_AUCTION
+from trickgym.games.troggu.constants import CALL as TROGGU_CALL
+from trickgym.games.troggu.constants import CALL_BASE as TROGGU_CALL_BASE
+from trickgym.games.troggu.constants import DISCARD as TROGGU_DISCARD
+from trickgym.games.troggu.constants import HALF, MISERE, NO_PARTNER
+from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
+from trickgym.records import fields_of, is_record_of
+from trickgym.solvers.points_search import (
+    META_ABORTED,
+    make_points_table,
+    reset_points_table,
+    solve_points,
+)
+
+from . import pinochle
+
+__all__ = [
+    "DD_DEFAULT_MAX_NODES",
+    "DD_STATUS",
+    "NO_CONTRACT",
+    "NO_SIDE",
+    "SOLVED",
+    "UNSOLVED",
+    "add_dd",
+    "dd_block",
+    "first_lead_at",
+    "with_options",
+]
+
+#: Node budget of one full-deal solve (about 8 M nodes a second on an idle core today:
+#: Pinochle kitty's median deal fits, most Phat and Troggu deals do not yet).
+DD_DEFAULT_MAX_NODES = 4_000_000
+# Points table per work item: 2**20 slots of 24 bytes (24 MB).
+DD_TABLE_LOG2 = 20
+DD_WORK_ROWS = 4
+
+# dd_status codes, and their names in the DataFrame.
+SOLVED, UNSOLVED, NO_CONTRACT, NO_SIDE = 0, 1, 2, 3
+DD_STATUS = ("solved", "unsolved", "no contract", "no side")
+
+
+def first_lead(row, st):
+    """Stub (overloaded per game): ``st`` set to the first lead of ``row``'s deal.
+
+    Returns the row's ``dd_status`` so far: ``SOLVED`` when there is a side
+    to solve for (``st`` is then at the first lead), else ``NO_CONTRACT`` or
+    ``NO_SIDE``.
+    """
+    raise NotImplementedError
+
+
+@njit(cache=True)
+def _phat_first_lead(row, st):
+    phat_rules.init_match(st, 0, 1 << 30, 1, row.pitcher)
+    phat_rules.set_deal(st, row.hands)
+    return SOLVED
+
+
+@njit(cache=True)
+def _pinochle_first_lead(row, st):
+    if row.passed_out or row.declarer < 0:
+        return NO_CONTRACT
+    opts = row.dd_options
+    pinochle_rules.init_match(
+        st, 0, row.mode, opts[1], opts[2], opts[3], opts[4] != 0, opts[5] != 0, opts[6] != 0,
+        1 << 30, row.dealer,
+    )  # fmt: skip
+    pinochle_rules.set_deal(st, row.hands, row.kitty)
+    for j in range(row.n_calls):
+        v = row.calls[j]
+        pinochle_rules.apply_action(
+            st, PINOCHLE_PASS if v == 0 else BID_BASE + (v - st.min_bid) // 10
+        )
+    pinochle_rules.apply_action(st, TRUMP_BASE + row.trumps)
+    # Kitty mode buries ``discards``; exchange mode passes ``passed_in``, then ``passed_back``.
+    for cards in (row.discards, row.passed_in, row.passed_back):
+        rest = np.uint64(cards)
+        while rest and st.phase != PINOCHLE_PLAY:
+            c = lowest_bit(rest)
+            rest &= ~bit(c)
+            pinochle_rules.apply_action(st, c)
+    return SOLVED
+
+
+@njit(cache=True)
+def _troggu_first_lead(row, st):
+    n = row.players
+    troggu_rules.init_match(st, 0, n, 1, row.dealer)
+    troggu_rules.set_deal(st, row.hands, row.tapp)
+    p = (row.dealer + 1) % n
+    while st.phase == TROGGU_AUCTION:
+        troggu_rules.apply_action(st, TROGGU_CALL_BASE + row.calls[p])
+        p = (p + 1) % n
+    if st.contract == MISERE:
+        return NO_SIDE
+    rest = np.uint64(row.discards)
+    while rest and st.phase == TROGGU_DISCARD:
+        c = lowest_bit(rest)
+        rest &= ~bit(c)
+        troggu_rules.apply_action(st, c)
+    if st.phase == TROGGU_CALL:
+        troggu_rules.apply_action(st, row.called_card if row.called_card >= 0 else NO_PARTNER)
+    return SOLVED
+
+
+@overload(first_lead)
+def _first_lead(row, st):
+    if is_record_of(st, PHAT_STATE):
+        return lambda row, st: _phat_first_lead(row, st)
+    if is_record_of(st, PINOCHLE_STATE):
+        return lambda row, st: _pinochle_first_lead(row, st)
+    if is_record_of(st, TROGGU_STATE):
+        return lambda row, st: _troggu_first_lead(row, st)
+    return None
+
+
+@njit(cache=True)
+def first_lead_at(rows, i, states):
+    """:func:`first_lead` of ``rows[i]`` into ``states[0]`` (from Python: tests, inspection).
+
+    Pinochle rows must carry ``dd_options`` (see :func:`with_options`).
+    """
+    return first_lead(rows[i], states[0])
+
+
+def made_points(st, final):
+    """Stub (overloaded per game): whether ``final`` side points make the contract of ``st``."""
+    raise NotImplementedError
+
+
+@overload(made_points)
+def _made_points(st, final):
+    if is_record_of(st, PHAT_STATE):
+        return lambda st, final: final > 40
+    if is_record_of(st, PINOCHLE_STATE):
+        return lambda st, final: declarer_points(st, final) >= st.bid
+    if is_record_of(st, TROGGU_STATE):
+        return lambda st, final: final > HALF
+    return None
+
+
+@njit(cache=True)
+def _plain_solve(row, root, table, work):
+    """The side's final points from ``root[0]`` with best play; -1 past the budget."""
+    v = solve_points(root, table)
+    if table[1][META_ABORTED]:
+        return -1
+    return protocol.side_points(root[0]) + v
+
+
+@njit(cache=True)
+def _phat_solve(row, root, table, work):
+    """Phat: the best pitch among the pitcher's cards of the suit pitched (``row.trumps``)."""
+    st = root[0]
+    best = -1
+    cards = st.hands[st.pitcher] & PHAT_SUITS[row.trumps]
+    while cards:
+        c = lowest_bit(cards)
+        cards &= ~bit(c)
+        work[0] = st
+        protocol.apply_action(work[0], c)
+        v = solve_points(work, table)
+        if table[1][META_ABORTED]:
+            return -1
+        best = max(best, protocol.side_points(work[0]) + v)
+    return best
+
+
+def solve_row(row, root, table, work):
+    """Stub (overloaded per game): the side's final points from the first lead ``root[0]``."""
+    raise NotImplementedError
+
+
+@overload(solve_row)
+def _solve_row(row, root, table, work):
+    if is_record_of(root, PHAT_STATE):
+        return lambda row, root, table, work: _phat_solve(row, root, table, work)
+    return lambda row, root, table, work: _plain_solve(row, root, table, work)
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def dd_block(template, rows, node_limit, chunk, out):
+    """Fill ``out`` (int16[n, 3]: points, made, status) for the ``n`` rows, in parallel.
+
+    ``template`` is a one-record state array of the game; chunks of
+    ``chunk`` rows run in parallel, each with one points table, cleared for
+    every row.
+    """
+    n = rows.shape[0]
+    for c in prange((n + chunk - 1) // chunk):
+        table = make_points_table(DD_TABLE_LOG2, node_limit)
+        root = protocol.new_states(template[0])
+        work = protocol.new_states(template[0])
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
+            out[i, 0] = -1
+            out[i, 1] = -1
+            status = first_lead(rows[i], root[0])
+            if status == SOLVED:
+                reset_points_table(table)
+                final = solve_row(rows[i], root, table, work)
+                if final < 0:
+                    status = UNSOLVED
+                else:
+                    out[i, 0] = final
+                    out[i, 1] = 1 if made_points(root[0], final) else 0
+            out[i, 2] = status
+
+
+def add_dd(game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None) -> np.ndarray:
+    """``rows`` as ``dd_dtype`` records with their double-dummy columns (see the module).
+
+    ``dd_dtype`` is the game's ``SimSpec.dd_row_dtype`` (the row's fields,
+    then ``dd_points`` int16, ``dd_made`` and ``dd_status`` int8).
+
+    ``max_nodes`` is the node budget of each solve (``None`` or 0: none).
+    """
+    n = len(rows)
+    out = np.zeros((n, 3), dtype=np.int16)
+    if n:
+        template = np.zeros(1, dtype=game.state_dtype)
+        protocol.require(game)
+        work = max(1, min(DD_WORK_ROWS, -(-n // (4 * numba.get_num_threads()))))
+        dd_block(template, with_options(game, rows), int(max_nodes or 0), work, out)
+    result = np.zeros(n, dtype=dd_dtype)
+    for name in rows.dtype.names:
+        result[name] = rows[name]
+    result["dd_points"] = out[:, 0]
+    result["dd_made"] = out[:, 1]
+    result["dd_status"] = out[:, 2]
+    return result
+
+
+def with_options(game, rows):
+    """Pinochle rows get the game's rule options (a row has only ``mode``); others as they are."""
+    if game.name != "pinochle":
+        return rows
+    dtype = np.dtype([*fields_of(rows.dtype), ("dd_options", np.int64, (7,))], align=True)
+    out = np.zeros(len(rows), dtype=dtype)
+    for name in rows.dtype.names:
+        out[name] = rows[name]
+    out["dd_options"] = pinochle.deal_options(game)
+    return out
