@@ -40,6 +40,7 @@ __all__ = [
     "playout_act",
     "playout_mean",
     "rule_leaf",
+    "rule_play_out",
 ]
 
 # Chance, per card decision of a playout, of a uniformly drawn legal card instead of the
@@ -90,6 +91,15 @@ def play_out(state, rng, obs_scratch, params):
     while not protocol.deal_over(state):
         p = state.to_move
         protocol.apply_action(state, playout_act(state, p, rng, obs_scratch, params))
+
+
+@njit(cache=True)
+def rule_play_out(state, rng, obs_scratch, params):
+    """The rule agents, without deviations, play ``state`` to the deal's end (the advisor's
+    ``play="rule"``: what the simulator's rule seats would play)."""
+    while not protocol.deal_over(state):
+        p = state.to_move
+        protocol.apply_action(state, rule_act(state, p, rng, obs_scratch, params))
 
 
 @njit(cache=True)

@@ -23,7 +23,7 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from trickgym import protocol
-from trickgym.agents.mc.playout import play_out
+from trickgym.agents.mc.playout import rule_play_out
 from trickgym.rng import derive_seed
 
 __all__ = [
@@ -50,7 +50,7 @@ def evaluate(state, seat, call, choice, rng, obs_scratch, params, solver, limits
     protocol.advise_settle(state, seat, call, choice, rng, obs_scratch, params)
     if solver is not None and not protocol.deal_over(state):
         return protocol.advise_solve(state, seat, solver, limits, rng, obs_scratch, params)
-    play_out(state, rng, obs_scratch, params)
+    rule_play_out(state, rng, obs_scratch, params)
     return protocol.advise_outcome(state, seat)
 
 

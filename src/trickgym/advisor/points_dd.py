@@ -26,7 +26,7 @@ from numba import njit
 
 from trickgym import protocol
 from trickgym.agents.loops import rule_act
-from trickgym.agents.mc.playout import play_out
+from trickgym.agents.mc.playout import rule_play_out
 from trickgym.agents.solved_points import points_payoff
 
 from ..games.phat.constants import PLAY as PHAT_PLAY
@@ -132,7 +132,7 @@ def troggu_solve(t, seat, solver, limits, rng, obs_scratch, params):
     A Misère (no side) is played out by the rule agents: ``NO_SIDE``.
     """
     if t.contract == MISERE:
-        play_out(t, rng, obs_scratch, params)
+        rule_play_out(t, rng, obs_scratch, params)
         return NO_SIDE, -1, False, np.int64(t.payoffs[seat])
     final = final_points(t, solver, TROGGU_PLAY, rng, obs_scratch, params)
     return _outcome(t, seat, final, final > HALF)
