@@ -36,6 +36,17 @@ class Agent(Protocol):
 AGENT_SEED_STREAM = 100  # derive_seed stream of Python agents: 100 + seat
 
 
+def is_agent(obj) -> bool:
+    """Whether ``obj`` is a Python agent object: an instance with ``act`` or ``act_record``.
+
+    An agent that only reads the seat's observation record (``act_record``)
+    is as much an agent as one with ``act``.
+    """
+    if isinstance(obj, type | str):
+        return False
+    return callable(getattr(obj, "act", None)) or callable(getattr(obj, "act_record", None))
+
+
 def python_action(agent, game, array: np.ndarray, index: int, seat: int) -> int:
     """The action a Python agent picks for ``seat`` in ``array[index]``.
 
@@ -79,17 +90,17 @@ def resolve_agent(agent) -> int | Agent:
     """
     if isinstance(agent, str):
         return resolve_kind(agent)
-    if isinstance(agent, type) or not isinstance(agent, Agent):
+    if not is_agent(agent):
         raise ValueError(
             f"agent {agent!r} is neither a built-in name ({', '.join(sorted(KINDS))}) "
-            "nor an object with act(observation, action_mask)"
+            "nor an object with act(observation, action_mask) or act_record(record, action_mask)"
         )
     return agent
 
 
 def resolve_agents(agents, n: int, what: str = "agents") -> list[int | Agent]:
     """Per-seat kinds or agent objects from one agent or a list of ``n``."""
-    if isinstance(agents, str) or isinstance(agents, Agent):
+    if isinstance(agents, str) or is_agent(agents):
         agents = [agents] * n
     if isinstance(agents, type) or not isinstance(agents, list | tuple) or len(agents) != n:
         raise ValueError(f"{what} must be one agent or a list of {n}, got {agents!r}")
@@ -112,6 +123,7 @@ __all__ = [
     "RANDOM",
     "Agent",
     "RandomAgent",
+    "is_agent",
     "kernel_scratch",
     "known_agents",
     "make_agent",

@@ -10,6 +10,9 @@ cannot be registered over.
 A registered name resolves in the process that runs the deals: for a Dask
 cluster, register it in a module the workers import (or pass agent objects,
 which are pickled to them).
+
+``"policy:PATH"`` names a policy's weights file (``trickgym.agents.policy``):
+no registration needed, and it resolves on any worker that can read PATH.
 """
 
 from __future__ import annotations
@@ -20,7 +23,15 @@ from typing import Any
 
 from .builtin import KINDS
 
-__all__ = ["is_builtin", "known_agents", "make_agent", "register_agent", "registered_agents"]
+__all__ = [
+    "is_agent_name",
+    "is_builtin",
+    "is_python_name",
+    "known_agents",
+    "make_agent",
+    "register_agent",
+    "registered_agents",
+]
 
 _FACTORIES: dict[str, Callable[..., Any]] = {}
 
@@ -52,6 +63,18 @@ def known_agents() -> list[str]:
     return sorted([*KINDS, *_FACTORIES])
 
 
+def is_python_name(name) -> bool:
+    """Whether ``name`` names a Python agent: registered, or ``"policy:PATH"``."""
+    from .policy import POLICY_PREFIX
+
+    return isinstance(name, str) and (name in _FACTORIES or name.startswith(POLICY_PREFIX))
+
+
+def is_agent_name(name) -> bool:
+    """Whether ``name`` is an agent name: built in, registered or ``"policy:PATH"``."""
+    return isinstance(name, str) and (name in KINDS or is_python_name(name))
+
+
 def is_builtin(name: str) -> bool:
     """Whether ``name`` is a compiled built-in agent kind."""
     return name in KINDS
@@ -62,11 +85,16 @@ def make_agent(name: str, game, **kwargs):
 
     A built-in name is returned as is (the simulator runs it compiled; it
     takes no options: they are refused, never ignored); a registered name
-    calls its factory. An unknown name, or an option the factory does not
-    take, raises ``ValueError`` listing the known ones.
+    calls its factory; ``"policy:PATH"`` plays the policy file at PATH (a
+    :class:`trickgym.agents.policy.PolicyAgent`). An unknown name, or an
+    option the factory does not take, raises ``ValueError`` listing the
+    known ones.
     """
-    if not isinstance(name, str) or name not in (*KINDS, *_FACTORIES):
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known_agents())}")
+    if not is_agent_name(name):
+        raise ValueError(
+            f"unknown agent {name!r}; known agents: {', '.join(known_agents())} "
+            "or policy:PATH (a policy's .npz weights)"
+        )
     if name in KINDS:
         if kwargs:
             given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
@@ -79,6 +107,12 @@ def make_agent(name: str, game, **kwargs):
         from trickgym.games import game as make_game
 
         game = make_game(game)
+    if name not in _FACTORIES:  # "policy:PATH"
+        from .policy import policy_from_name
+
+        if kwargs:
+            raise ValueError(f"agent {name!r} takes no options, got {sorted(kwargs)}")
+        return policy_from_name(game, name)
     factory = _FACTORIES[name]
     check_options(name, factory, game, kwargs)
     return factory(game, **kwargs)

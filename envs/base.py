@@ -19,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from trickgym.agents import python_action, resolve_agents, start_deal
 from trickgym.agents.loops import oracle_flag, play_until
-from trickgym.agents.registry import make_agent, registered_agents
+from trickgym.agents.registry import is_python_name, make_agent
 
 import trickgym
 from trickgym.checks import check_int, check_real
@@ -218,12 +218,12 @@ class TrickEnv(gym.Env):
         n = self.n_seats
         kinds = np.full(n, -1, dtype=np.int64)
         agents: list = [None] * n
-        if isinstance(opponents, str) and opponents in registered_agents():
+        if is_python_name(opponents):
             opponents = [opponents] * (n - 1)
         if isinstance(opponents, list | tuple):
             # Registered Python agents (pimc, ismcts, ...) by name: one object per seat.
             opponents = [
-                make_agent(a, self.game) if isinstance(a, str) and a in registered_agents() else a
+                make_agent(a, self.game) if is_python_name(a) else a
                 for a in opponents
             ]
         for i, agent in enumerate(resolve_agents(opponents, n - 1, "opponents")):

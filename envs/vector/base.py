@@ -10,6 +10,7 @@ their observations into batch arrays.
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import Any, ClassVar
 
@@ -78,9 +79,13 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
 
 def _is_policy(opponent) -> bool:
     """A batched policy: a callable that is not an agent name, class or ``act`` object."""
-    return (
-        callable(opponent) and not isinstance(opponent, str | type) and not hasattr(opponent, "act")
-    )
+    from trickgym.agents import is_agent
+
+    return callable(opponent) and not isinstance(opponent, str | type) and not is_agent(opponent)
+
+
+def _has_start(agent) -> bool:
+    return callable(getattr(agent, "start_deal", None))
 
 
 def _split_policies(opponents):
@@ -116,9 +121,10 @@ class TrickVectorEnv(VectorEnv):
     num_envs : int
         Batch size, ``1 .. MAX_ENVS`` (``2**20``).
     seat, opponents, illegal_action, illegal_penalty, rule_options, **options
-        As for the game's single env, except that every opponent must be a
-        built-in agent (``"random"``, ``"rule"``, ``"oracle"``): Python agents
-        cannot run inside the compiled step.
+        As for the game's single env. Built-in opponents (``"random"``,
+        ``"rule"``, ``"oracle"``) run inside the compiled step; Python agents
+        (``"pimc"``, ``"learnt"``, ``"policy:PATH"``, agent objects) outside
+        it (see Opponents).
     copy : bool
         Return observation arrays of its own for every call (default: the
         kernel encodes into new buffers), or the env's one set of batch
@@ -152,6 +158,13 @@ class TrickVectorEnv(VectorEnv):
         which that seat is to move (self-play against snapshots of a
         network: :class:`trickgym.envs.league.League`). Give one for every
         opponent seat (``opponents=policy``) or in the list of opponents.
+        A Python agent (a registered name such as ``"pimc"`` or
+        ``"learnt"``, ``"policy:PATH"``, an object with ``act`` or
+        ``act_record``) plays its seat too: an agent with
+        ``act_batch(features, masks)`` (:class:`trickgym.agents.policy.PolicyAgent`)
+        once per round for the whole batch, any other one decision at a
+        time (slower), each sub-env with its own copy of an agent that has
+        ``start_deal``, started per episode from the sub-env's seed.
 
     Autoreset
         ``AutoresetMode.NEXT_STEP`` (gymnasium's default): when an episode
@@ -230,12 +243,9 @@ class TrickVectorEnv(VectorEnv):
             obs_mode=obs_mode,
             **options,
         )
-        python_seats = [s for s, a in enumerate(single._agents) if a is not None]
-        if python_seats:
-            raise ValueError(
-                f"the vector env runs built-in opponents only (random, rule, oracle); "
-                f"seat(s) {python_seats} have Python agents: use the single env for those"
-            )
+        # Python agents (pimc, learnt, policy:PATH, objects): played outside the compiled
+        # step, batched through act_batch where they have it, else one decision at a time.
+        self._agents = {s: a for s, a in enumerate(single._agents) if a is not None}
         n = int(num_envs)
         self.num_envs = n
         self.game = single.game
@@ -259,7 +269,13 @@ class TrickVectorEnv(VectorEnv):
 
         self._rule_kind = resolve_kind("rule")
         self._card_play_phase = self.game.play_phase
-        self._python_seats = bool(self._policies) or bidding == "rule"
+        self._python_seats = bool(self._policies) or bool(self._agents) or bidding == "rule"
+        # Agents with start_deal keep per-deal state: one copy per sub-env (made when its
+        # first deal starts), seeded per episode from the sub-env's seed and episode count.
+        self._row_agents = {p: [None] * n for p, a in self._agents.items() if _has_start(a)}
+        self._row_seeds = np.zeros(n, dtype=np.uint64)
+        self._episodes = np.zeros(n, dtype=np.int64)
+        self._feature_plan = feature_plan(self.game) if self._agents else None
         self._to_move = np.zeros(n, dtype=np.int64)
         self._params = single._params
         self._oracle = oracle_flag(self._kinds)  # None: the kernels link no solver
@@ -411,6 +427,12 @@ class TrickVectorEnv(VectorEnv):
                 )
         seeds = check_seeds(seed, n)  # all of them before any generator is reseeded
         seed_given = self._seed(seeds, which)
+        if self._row_agents:
+            for i in np.flatnonzero(which):
+                if seeds[i] is not None or not self._row_seeds[i]:
+                    draw = self._gens[i, 1] ^ np.uint64(0xD1B54A32D192ED03)
+                    self._row_seeds[i] = draw if seeds[i] is None else np.uint64(seeds[i])
+                    self._episodes[i] = 0
         # builtin_actions draws from its own generators, seeded from each env's own stream.
         self._helper_rngs[which, 0] = self._gens[which, 1] ^ np.uint64(0x9E3779B97F4A7C15)
         self._renew_buffers(every_row=bool(which.all()))
@@ -448,9 +470,11 @@ class TrickVectorEnv(VectorEnv):
         n_actions = self.game.n_actions
         waiting = self._autoreset | self._terminated  # ended already: not ours to play on
         touched = np.zeros(self.num_envs, dtype=bool)
+        self._start_deals(fresh & ~waiting)
+        movers = {**self._policies, **self._agents}
         while True:
             kernels.seats_to_move(self._states, waiting, self._to_move)
-            groups = [(p, f) for p, f in self._policies.items() if (self._to_move == p).any()]
+            groups = [(p, f) for p, f in movers.items() if (self._to_move == p).any()]
             bidding = (self._to_move == self.seat) & (
                 self._states["phase"] != self._card_play_phase
             )
@@ -468,6 +492,8 @@ class TrickVectorEnv(VectorEnv):
                 rows = np.flatnonzero(bidding if policy is None else self._to_move == p)
                 if policy is None:
                     actions = rule_actions[rows]
+                elif p in self._agents:
+                    actions = self._agent_actions(p, policy, rows)
                 else:
                     actions = self._policy_actions(p, policy, rows)
                 bad = kernels.act_rows(
@@ -490,6 +516,7 @@ class TrickVectorEnv(VectorEnv):
                 self._terminated[again] = False
                 self._rewards[again] = 0.0
                 self._reset_rows(again, np.zeros(self.num_envs, dtype=bool))
+                self._start_deals(again)
             waiting |= ended & ~fresh
             self._autoreset |= ended & ~fresh
         rows = np.flatnonzero(touched)
@@ -497,6 +524,49 @@ class TrickVectorEnv(VectorEnv):
             self._states, rows, np.full(rows.size, self.seat), self._obs_records, self._buf,
             self._scalars, self._wide, False,
         )  # fmt: skip
+
+    def _start_deals(self, rows: np.ndarray) -> None:
+        """A new episode in sub-envs ``rows``: their agents' ``start_deal`` hooks."""
+        if not self._row_agents or not rows.any():
+            return
+        from trickgym.agents import start_deal
+
+        for i in np.flatnonzero(rows):
+            agents = [None] * self.n_seats
+            for p, copies in self._row_agents.items():
+                if copies[i] is None:
+                    copies[i] = copy.deepcopy(self._agents[p])
+                agents[p] = copies[i]
+            start_deal(agents, int(self._row_seeds[i]), int(self._episodes[i]))
+            self._episodes[i] += 1
+
+    def _agent_actions(self, seat: int, agent, rows: np.ndarray) -> np.ndarray:
+        """A Python agent's actions at ``seat`` in sub-envs ``rows``.
+
+        ``act_batch(features, masks)`` gets the whole batch at once; other
+        agents decide one sub-env at a time (``act_record`` or ``act``).
+        """
+        from trickgym.agents import python_action
+
+        if hasattr(agent, "act_batch"):
+            layout, k = self._layout, rows.size
+            buf, scalars, wide = layout.empty_batch(k)
+            kernels.encode_rows(
+                self._states, rows, np.full(k, seat), self._obs_records, buf, scalars, wide, True
+            )
+            masks = buf[:, layout.slices["action_mask"]][:, : self.game.n_actions].astype(bool)
+            features = self._feature_plan.encode(buf, scalars, wide)
+            return np.asarray(agent.act_batch(features, masks), dtype=np.int64)
+        copies = self._row_agents.get(seat)
+        return np.array(
+            [
+                python_action(
+                    agent if copies is None else copies[i], self.game, self._states, i, seat
+                )
+                for i in rows
+            ],
+            dtype=np.int64,
+        )
 
     def _policy_actions(self, seat: int, policy, rows: np.ndarray) -> np.ndarray:
         """``policy``'s actions for the envs ``rows``, from ``seat``'s observations."""

@@ -33,7 +33,7 @@ class DealAbandoned(ValueError):
 
 def _opponents(agents, seat: int, n: int) -> dict[int, str]:
     """Agent name of every other seat, in seat order after ``seat``."""
-    from .agents.registry import known_agents
+    from .agents.registry import is_python_name, known_agents
     from .agents.rule.presets import PRESETS
 
     names = agents.split(",") if isinstance(agents, str) else list(agents)
@@ -47,8 +47,11 @@ def _opponents(agents, seat: int, n: int) -> dict[int, str]:
         )
     known = sorted([*known_agents(), *PRESETS])
     for name in names:
-        if name not in known:
-            raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
+        if name not in known and not is_python_name(name):
+            raise ValueError(
+                f"unknown agent {name!r}; known agents: {', '.join(known)} "
+                "or policy:PATH (a policy's .npz weights)"
+            )
     return {(seat + 1 + i) % n: name for i, name in enumerate(names)}
 
 

@@ -189,23 +189,26 @@ def _check_extent(items: str, first: int, count: int, chunk: int) -> None:
 
 def _per_seat_agents(agents, n_seats: int) -> tuple:
     """One entry per seat: a known name (checked) or a Python agent object."""
-    from trickgym.agents import Agent
-    from trickgym.agents.registry import known_agents
+    from trickgym.agents import is_agent
+    from trickgym.agents.registry import is_python_name, known_agents
     from trickgym.agents.rule.presets import PRESETS
 
-    if isinstance(agents, str) or isinstance(agents, Agent):
+    if isinstance(agents, str) or is_agent(agents):
         agents = [agents] * n_seats
     if isinstance(agents, type) or not isinstance(agents, list | tuple) or len(agents) != n_seats:
         raise ValueError(f"agents must be one agent or a list of {n_seats}, got {agents!r}")
     known = sorted([*known_agents(), *PRESETS])
     for a in agents:
         if isinstance(a, str):
-            if a not in known:
-                raise ValueError(f"unknown agent {a!r}; known agents: {', '.join(known)}")
-        elif isinstance(a, type) or not isinstance(a, Agent):
+            if a not in known and not is_python_name(a):
+                raise ValueError(
+                    f"unknown agent {a!r}; known agents: {', '.join(known)} "
+                    "or policy:PATH (a policy's .npz weights)"
+                )
+        elif not is_agent(a):
             raise ValueError(
                 f"agent {a!r} is neither a known name ({', '.join(known)}) "
-                "nor an object with act(observation, action_mask)"
+                "nor an object with act(observation, action_mask) or act_record(record, mask)"
             )
     return tuple(agents)
 
