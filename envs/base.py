@@ -222,10 +222,7 @@ class TrickEnv(gym.Env):
             opponents = [opponents] * (n - 1)
         if isinstance(opponents, list | tuple):
             # Registered Python agents (pimc, ismcts, ...) by name: one object per seat.
-            opponents = [
-                make_agent(a, self.game) if is_python_name(a) else a
-                for a in opponents
-            ]
+            opponents = [make_agent(a, self.game) if is_python_name(a) else a for a in opponents]
         for i, agent in enumerate(resolve_agents(opponents, n - 1, "opponents")):
             seat = (self.seat + 1 + i) % n
             if isinstance(agent, int):

@@ -8,7 +8,7 @@ from . import envs as _envs  # noqa: E402, F401  (registers the Gymnasium env id
 from .games import GAMES, game  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["GAMES", "__version__", "game", "simulate", "tournament"]
+__all__ = ["GAMES", "__version__", "evaluate", "game", "simulate", "tournament"]
 
 
 def __getattr__(name):
@@ -21,4 +21,8 @@ def __getattr__(name):
         from .duplicate import tournament
 
         return tournament
+    if name == "evaluate":
+        from .evaluation import evaluate
+
+        return evaluate
     raise AttributeError(f"module 'trickgym' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""Command line: ``trickgym simulate|tournament|report|play|dd|advise|warm|verify``."""
+"""Command line: ``trickgym simulate|tournament|report|play|dd|advise|warm|verify|evaluate``."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ EPILOG = """examples:
   trickgym play --game solowhist --seat 0 --agents rule --seed 7
   trickgym dd positions.jsonl --cards
   trickgym advise --game solowhist --hand AKQJ5.K2.A7.9832 --turn-up 2S --seat 1 --dealer 0
-  trickgym warm --agents random,rule    # compile the kernels ahead of time (cluster images)"""
+  trickgym warm --agents random,rule    # compile the kernels ahead of time (cluster images)
+  trickgym evaluate --game solowhist --policy policy.npz   # vs random, rule and pimc"""
 
 
 # Progress bars show by default when stderr is a terminal; a cold numba cache is
@@ -437,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     tour.set_defaults(run=_tournament)
-    from . import cli_advise, cli_dd, cli_play, cli_report, cli_verify, cli_warm
+    from . import cli_advise, cli_dd, cli_evaluate, cli_play, cli_report, cli_verify, cli_warm
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)
@@ -445,6 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_advise.add_parser(sub)
     cli_warm.add_parser(sub)
     cli_verify.add_parser(sub)
+    cli_evaluate.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,72 @@
+"""``trickgym evaluate``: a policy's duplicate tournaments against random, rule and pimc.
+
+Example::
+
+    trickgym evaluate --game solowhist --policy experiments/results/cleanrl/policy.npz
+    trickgym evaluate --game troggu --players 5 --policy p.npz --opponents random,rule
+"""
+
+from __future__ import annotations
+
+__all__ = ["add_parser"]
+
+
+def _evaluate(args) -> int:
+    from .cli_common import table_options
+    from .evaluation import evaluate
+
+    report = evaluate(
+        args.policy,
+        args.game,
+        opponents=args.opponents.split(","),
+        deals=args.deals,
+        slow_deals=args.slow_deals,
+        seed=args.seed,
+        threads=args.threads,
+        progress=False if args.quiet else None,
+        **table_options(args),
+    )
+    print(report.format())
+    if args.out:
+        report.table.to_csv(args.out)
+        print(f"wrote {args.out}")
+    return 0
+
+
+def add_parser(sub) -> None:
+    """Register the ``evaluate`` subcommand on the ``trickgym`` parser's subparsers."""
+    from .cli_common import add_parser, add_table_flags
+    from .evaluation import DEFAULT_OPPONENTS
+
+    e = add_parser(
+        sub,
+        "evaluate",
+        help="a policy (.npz MLP weights over the features observation, or an agent name) "
+        "in duplicate tournaments against random, rule and pimc: margin per deal, 95%% interval",
+    )
+    e.add_argument("--game", required=True, help="solowhist, troggu, phat or pinochle")
+    e.add_argument(
+        "--policy",
+        required=True,
+        help="the policy: an .npz of MLP weights w0, b0, ... (as "
+        "experiments/cleanrl_masked_ppo.py writes) or an agent name (learnt, policy:PATH)",
+    )
+    e.add_argument(
+        "--opponents",
+        default=",".join(DEFAULT_OPPONENTS),
+        help="agent names, comma-separated, one tournament each "
+        "(default random,rule,pimc; leave pimc out to skip the slow one)",
+    )
+    e.add_argument("--deals", type=int, default=1000, help="deals per tournament (phat: matches)")
+    e.add_argument(
+        "--slow-deals",
+        type=int,
+        default=20,
+        help="deals against Python or solving opponents (pimc, ismcts, learnt, oracle)",
+    )
+    e.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
+    e.add_argument("--threads", type=int, default=None, help="threads to use (default: all cores)")
+    e.add_argument("--out", default=None, help="also write the table as CSV to this file")
+    add_table_flags(e)
+    e.add_argument("--quiet", action="store_true", help="no progress bars")
+    e.set_defaults(run=_evaluate)

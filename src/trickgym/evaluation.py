@@ -1,0 +1,167 @@
+"""``trickgym.evaluate``: a policy's duplicate tournaments against reference agents, one call.
+
+The policy plays a duplicate tournament (:func:`trickgym.tournament`: the
+same deals in every seating, so the luck of the cards cancels) against each
+opponent, ``random``, ``rule`` and ``pimc`` by default, on the same deals
+(the same ``seed``). The table gives, per opponent, the policy's margin per
+deal over it with a 95% interval. PIMC decides in milliseconds, not
+microseconds: it plays ``slow_deals`` deals (fewer than ``deals``), and
+``opponents=("random", "rule")`` leaves it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .checks import check_int
+
+__all__ = ["COLUMNS", "EvaluationReport", "evaluate"]
+
+#: The columns of :attr:`EvaluationReport.table` (one row per opponent).
+COLUMNS = (
+    "deals",
+    "seatings",
+    "policy",
+    "opponent_mean",
+    "margin",
+    "ci_low",
+    "ci_high",
+    "significant",
+)
+DEFAULT_OPPONENTS = ("random", "rule", "pimc")
+SLOW = ("pimc", "ismcts", "pimc_bids", "pimc_cards", "learnt", "oracle")  # Python or solving
+
+
+@dataclass
+class EvaluationReport:
+    """What :func:`evaluate` found.
+
+    ``table``: one row per opponent (index ``opponent``), columns
+    :data:`COLUMNS`: ``deals`` played (Phat: matches), ``seatings`` of the
+    duplicate, the policy's and the opponent's mean payoff per deal,
+    ``margin`` (the policy's minus the opponent's, paired by deal) with its
+    95% interval ``ci_low .. ci_high``, and ``significant`` (the interval
+    excludes 0). ``reports``: each opponent's full
+    :class:`trickgym.duplicate.TournamentReport` (rows of every seating,
+    per-deal values, bid success).
+    """
+
+    game: str
+    policy: str
+    table: pd.DataFrame
+    reports: dict
+
+    def format(self) -> str:
+        """The table as aligned text."""
+        unit = "matches" if self.game == "phat" else "deals"
+        lines = [
+            f"{self.policy} on {self.game}: duplicate, every seating; "
+            "margin per deal, 95% interval",
+            f"{'opponent':<12}{unit:>8}{'policy':>10}{'opponent':>10}{'margin':>10}   interval",
+        ]
+        for name, row in self.table.iterrows():
+            mark = "  *" if row["significant"] else ""
+            lines.append(
+                f"{name!s:<12}{int(row['deals']):>8}{row['policy']:>10.3f}"
+                f"{row['opponent_mean']:>10.3f}{row['margin']:>+10.3f}"
+                f"   [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]{mark}"
+            )
+        lines.append("(* the interval excludes 0)")
+        return "\n".join(lines)
+
+
+def _as_agent(policy, game: str, options: dict):
+    """``(agent, label)``: an agent name or object as is; a policy made a PolicyAgent."""
+    from trickgym.agents import is_agent
+    from trickgym.agents.policy import PolicyAgent
+    from trickgym.agents.registry import is_agent_name
+
+    from .games import game as make_game
+
+    if isinstance(policy, str) and is_agent_name(policy):
+        make_game(game, **options)  # a bad option is named before any deal
+        return policy, policy
+    if is_agent(policy):
+        return policy, type(policy).__name__
+    label = str(policy) if isinstance(policy, str) else type(policy).__name__
+    return PolicyAgent(make_game(game, **options), policy), f"policy {label}"
+
+
+def evaluate(
+    policy,
+    game: str,
+    *,
+    opponents=DEFAULT_OPPONENTS,
+    deals: int = 1000,
+    slow_deals: int = 20,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: bool | None = None,
+    **options,
+) -> EvaluationReport:
+    """Duplicate tournaments of ``policy`` against each of ``opponents`` on ``game``.
+
+    ``policy``: a path to ``.npz`` MLP weights (``policy.npz`` of
+    ``experiments/cleanrl_masked_ppo.py``), a dict of such weights, a
+    batched callable ``policy(features, action_mask) -> actions or logits``
+    (see :mod:`trickgym.agents.policy`), an agent object or an agent name
+    (``"policy:PATH"``, ``"learnt"``...). ``opponents``: agent names, each
+    played in its own tournament (default ``random``, ``rule``, ``pimc``;
+    leave ``pimc`` out to skip the slow one). ``deals``: deals per
+    tournament (Phat: matches) against the compiled opponents;
+    ``slow_deals`` against Python or solving ones (``pimc``, ``ismcts``,
+    ``learnt``, ``oracle``). Every tournament plays the deals of ``seed``.
+    ``progress``: the simulations' bars (default: in a terminal or a
+    notebook). ``**options``: the game's table options (Troggu's
+    ``players``). Returns an :class:`EvaluationReport`; ``print(r.format())``.
+    """
+    from .duplicate import _check_run, tournament
+    from .games import GAMES
+
+    if not isinstance(game, str) or game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
+    _check_run(game, deals, seed)
+    slow_deals = check_int("slow_deals", slow_deals, 1)
+    if isinstance(opponents, str):
+        opponents = opponents.split(",")
+    if not isinstance(opponents, list | tuple) or not opponents:
+        raise ValueError(
+            f"opponents must be a non-empty list of agent names such as "
+            f"{list(DEFAULT_OPPONENTS)}, got {opponents!r}"
+        )
+    from trickgym.agents.registry import is_agent_name, known_agents
+
+    for name in opponents:
+        if not is_agent_name(name):
+            raise ValueError(
+                f"opponent {name!r} is not an agent name; known agents: {', '.join(known_agents())}"
+            )
+    if len(set(opponents)) != len(opponents):
+        raise ValueError(f"opponents must each be named once, got {list(opponents)}")
+    agent, label = _as_agent(policy, game, options)
+    rows, reports = {}, {}
+    for name in opponents:
+        if name == agent:
+            raise ValueError(f"the policy {agent!r} cannot also be an opponent")
+        n = slow_deals if name in SLOW else deals
+        report = tournament(
+            game, [agent, name], n, seed, threads=threads, progress=progress, **options
+        )
+        me, them = report.agents
+        d = report.difference
+        rows[name] = (
+            int(report.standings.loc[me, "deals"]),
+            int(report.rows["seating"].nunique()),
+            float(report.standings.loc[me, "mean"]),
+            float(report.standings.loc[them, "mean"]),
+            float(d["mean"]),
+            float(d["ci_low"]),
+            float(d["ci_high"]),
+            bool(d["ci_low"] > 0 or d["ci_high"] < 0),
+        )
+        reports[name] = report
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=list(COLUMNS))
+    table.index.name = "opponent"
+    return EvaluationReport(game, label, table, reports)
