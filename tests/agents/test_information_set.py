@@ -7,7 +7,8 @@ what the seat knows. Twin deals come from
 the history replayed, the rules' public facts unchanged (``oracle`` sees
 every hand and is left out on purpose).
 
-The registered Python agents are handed only the seat's observation record;
+The policy agent (``trickgym.agents.policy``) is checked here too. The other
+registered Python agents are handed only the seat's observation record;
 that their decisions ignore hidden cards is checked over every game
 configuration where they are compiled anyway, with the memory they build
 over a deal: ``pimc`` and ``ismcts`` in ``tests/agents/test_pimc.py``, ``learnt``
@@ -71,3 +72,31 @@ def test_builtin_agents_see_only_their_seat(config, kind):
         varied |= len(choices) > 1
     if kind == "random":
         assert varied  # the seeds matter, so the equalities are not vacuous
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_policy_agents_see_only_their_seat(config):
+    """A policy agent (random MLP weights over the features observation): the same action
+    in twin states, for several weights, whose choices differ (so the test can fail)."""
+    from trickgym.agents import python_action
+    from trickgym.agents.policy import PolicyAgent
+
+    from trickgym.games.obs_features import feature_plan
+
+    game = game_of(config)
+    rng = np.random.default_rng(5)
+    pairs = twins(game, rng, wanted=6)
+    assert len(pairs) >= 4
+    size = feature_plan(game).size
+    choices = [set() for _ in pairs]
+    for k in range(4):
+        w = np.random.default_rng(k)
+        agent = PolicyAgent(game, {
+            "w0": w.normal(0, 0.3, (size, 8)), "b0": w.normal(0, 0.1, 8),
+            "w1": w.normal(0, 1, (8, game.n_actions)), "b1": np.zeros(game.n_actions),
+        })  # fmt: skip
+        for (a, b, seat), seen in zip(pairs, choices, strict=True):
+            action = python_action(agent, game, a.array, 0, seat)
+            assert action == python_action(agent, game, b.array, 0, seat)
+            seen.add(action)
+    assert any(len(seen) > 1 for seen in choices)  # the weights matter

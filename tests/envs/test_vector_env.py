@@ -132,11 +132,36 @@ def test_bad_arguments(kwargs, match):
         SoloWhistVectorEnv(**kwargs)
 
 
-def test_python_agents_are_refused():
-    from trickgym.agents import RandomAgent
+class SeededRandom:
+    """A Python agent with per-deal state: random legal actions from its deal's seed."""
 
-    with pytest.raises(ValueError, match="built-in opponents only"):
-        SoloWhistVectorEnv(2, opponents=RandomAgent(0))
+    def start_deal(self, seed, seat):
+        self.rng = np.random.default_rng(seed)
+        self.decisions = 0
+
+    def act(self, observation, action_mask):
+        self.decisions += 1
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+def test_python_agents_play_one_copy_per_sub_env():
+    """Python agents (once refused) play each sub-env with their own copy, seeded per
+    episode from the sub-env's seed: sub-env i of a batch replays a batch of one seeded s+i."""
+    agent = SeededRandom()
+    env = SoloWhistVectorEnv(3, opponents=[agent, "rule", agent])
+    alone = SoloWhistVectorEnv(1, opponents=[agent, "rule", agent])
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=40)
+    one, _ = alone.reset(seed=42)
+    for _ in range(80):
+        assert_obs_equal({k: v[2:] for k, v in obs.items()}, one, "sub-env 2")
+        actions = pick_actions(rng, env.action_masks())
+        obs, rewards, *_ = env.step(actions)
+        one, reward, *_ = alone.step(actions[2:])
+        assert rewards[2] == reward[0]
+    copies = env._row_agents[1]  # seat 1, the first opponent of seat 0
+    assert len({id(c) for c in copies}) == 3 and all(c.decisions > 0 for c in copies)
+    assert not hasattr(agent, "rng")  # the caller's object is left alone
 
 
 def test_step_checks_actions():
