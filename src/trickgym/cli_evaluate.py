@@ -3,7 +3,7 @@
 Example::
 
     trickgym evaluate --game solowhist --policy experiments/results/cleanrl/policy.npz
-    trickgym evaluate --game troggu --players 5 --policy p.npz --opponents random,rule
+    trickgym evaluate --game troggu --players 5 --policy p.npz --agents random,rule
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def _evaluate(args) -> int:
     report = evaluate(
         args.policy,
         args.game,
-        opponents=args.opponents.split(","),
+        opponents=args.agents.split(","),
         deals=args.deals,
         slow_deals=args.slow_deals,
         seed=args.seed,
@@ -38,12 +38,11 @@ def add_parser(sub) -> None:
     from .cli_common import add_parser, add_table_flags
     from .evaluation import DEFAULT_OPPONENTS
 
-    e = add_parser(
-        sub,
-        "evaluate",
-        help="a policy (.npz MLP weights over the features observation, or an agent name) "
-        "in duplicate tournaments against random, rule and pimc: margin per deal, 95%% interval",
+    what = (
+        "a policy (.npz MLP weights over the features observation, or an agent name) "
+        "in duplicate tournaments against random, rule and pimc: margin per deal, 95{} interval"
     )
+    e = add_parser(sub, "evaluate", help=what.format("%%"), description=what.format("%"))
     e.add_argument("--game", required=True, help="solowhist, troggu, phat or pinochle")
     e.add_argument(
         "--policy",
@@ -52,10 +51,10 @@ def add_parser(sub) -> None:
         "experiments/cleanrl_masked_ppo.py writes) or an agent name (learnt, policy:PATH)",
     )
     e.add_argument(
-        "--opponents",
+        "--agents",
         default=",".join(DEFAULT_OPPONENTS),
-        help="agent names, comma-separated, one tournament each "
-        "(default random,rule,pimc; leave pimc out to skip the slow one)",
+        help="the opponents: agent names, comma-separated, one tournament each "
+        "(leave pimc out to skip the slow one)",
     )
     e.add_argument("--deals", type=int, default=1000, help="deals per tournament (phat: matches)")
     e.add_argument(

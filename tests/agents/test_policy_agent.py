@@ -194,7 +194,7 @@ def test_cli_evaluate(tmp_path, solowhist, capsys):
 
     path = write_policy(tmp_path, solowhist)
     out = tmp_path / "table.csv"
-    code = main(["evaluate", "--game", "solowhist", "--policy", path, "--opponents",
+    code = main(["evaluate", "--game", "solowhist", "--policy", path, "--agents",
                  "random,rule", "--deals", "3", "--quiet", "--out", str(out)])  # fmt: skip
     assert code == 0
     text = capsys.readouterr().out
