@@ -19,7 +19,12 @@ What it shows, and what a CleanRL user would otherwise trip on:
 
 At the end it writes the policy's weights as numpy arrays (``policy.npz``:
 ``w0, b0, w1, b1, w2, b2`` of a tanh MLP) and the learning curve
-(``curve.csv``: update, env steps, mean episode reward over the update).
+(``curve.csv``: update, env steps, mean episode reward over the update),
+then plays the policy with no PyTorch (``trickgym.evaluate``: duplicate
+tournaments against ``--eval-agents``, default random, rule and pimc;
+``--eval-deals 0`` skips it) and writes the table (``evaluation.csv``).
+The same file plays anywhere an agent name is taken:
+``trickgym tournament --agents policy:OUT/policy.npz,rule``.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from gymnasium.vector import AutoresetMode
 from torch import nn
 from trickgym.envs.league import League
 
-import trickgym  # noqa: F401  (registers the env ids)
+import trickgym  # registers the env ids
 
 
 class Policy(nn.Module):
@@ -96,6 +101,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     ap.add_argument("--out", default="experiments/results/cleanrl")
+    ap.add_argument("--eval-deals", type=int, default=1000, help="0: no evaluation")
+    ap.add_argument("--eval-slow-deals", type=int, default=20, help="deals against pimc")
+    ap.add_argument("--eval-agents", default="random,rule,pimc", help="opponents to evaluate on")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -181,6 +189,15 @@ def main() -> None:
                       f"({len(ep_rewards)} episodes), {rate:,.0f} env steps/s")  # fmt: skip
     np.savez(out / "policy.npz", **policy.numpy_weights())
     print(f"wrote {out / 'policy.npz'} and {out / 'curve.csv'}")
+    if args.eval_deals:
+        # The policy file as a trickgym agent, no PyTorch: duplicate tournaments on fresh deals.
+        report = trickgym.evaluate(
+            out / "policy.npz", envs.unwrapped.game, opponents=args.eval_agents.split(","),
+            deals=args.eval_deals, slow_deals=args.eval_slow_deals, seed=args.seed + 1,
+        )  # fmt: skip
+        print(report.format())
+        report.table.to_csv(out / "evaluation.csv")
+        print(f"wrote {out / 'evaluation.csv'}")
 
 
 if __name__ == "__main__":

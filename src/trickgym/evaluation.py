@@ -89,6 +89,17 @@ def _as_agent(policy, game: str, options: dict):
     return PolicyAgent(make_game(game, **options), policy), f"policy {label}"
 
 
+def _set_options(game) -> dict:
+    """A ``Game``'s options that differ from their defaults (what ``trickgym.game`` was given)."""
+    import dataclasses
+
+    return {
+        f.name: getattr(game.options, f.name)
+        for f in dataclasses.fields(game.options)
+        if f.default is dataclasses.MISSING or getattr(game.options, f.name) != f.default
+    }
+
+
 def evaluate(
     policy,
     game: str,
@@ -102,6 +113,9 @@ def evaluate(
     **options,
 ) -> EvaluationReport:
     """Duplicate tournaments of ``policy`` against each of ``opponents`` on ``game``.
+
+    ``game``: a game name (its table options as ``**options``) or a
+    ``Game`` (``env.unwrapped.game``: its options are used).
 
     ``policy``: a path to ``.npz`` MLP weights (``policy.npz`` of
     ``experiments/cleanrl_masked_ppo.py``), a dict of such weights, a
@@ -117,9 +131,13 @@ def evaluate(
     notebook). ``**options``: the game's table options (Troggu's
     ``players``). Returns an :class:`EvaluationReport`; ``print(r.format())``.
     """
+    from .api import Game
     from .duplicate import _check_run, tournament
     from .games import GAMES
 
+    if isinstance(game, Game):  # e.g. env.unwrapped.game: its name and its options
+        options = {**_set_options(game), **options}
+        game = game.name
     if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
     _check_run(game, deals, seed)

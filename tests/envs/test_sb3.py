@@ -60,9 +60,31 @@ def test_cleanrl_example_runs_and_writes_numpy_weights(tmp_path):
     script = Path(__file__).resolve().parents[2] / "experiments" / "cleanrl_masked_ppo.py"
     subprocess.run(
         [sys.executable, str(script), "--steps", "2048", "--num-envs", "8", "--rollout", "32",
-         "--hidden", "32", "--self-play", "--snapshot-every", "2", "--out", str(tmp_path)],
+         "--hidden", "32", "--self-play", "--snapshot-every", "2", "--out", str(tmp_path),
+         "--eval-deals", "10", "--eval-agents", "random,rule"],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
     weights = np.load(tmp_path / "policy.npz")
     assert weights["w0"].shape == (1123, 32) and weights["w2"].shape == (32, 66)
     assert (tmp_path / "curve.csv").read_text().count("\n") == 2048 // (8 * 32) + 1
+    table = (tmp_path / "evaluation.csv").read_text().splitlines()
+    assert table[0].startswith("opponent,deals") and len(table) == 3  # ends with trickgym.evaluate
+
+
+def test_sb3_example_runs_and_evaluates(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "experiments" / "sb3_masked_ppo.py"
+    subprocess.run(
+        [sys.executable, str(script), "--steps", "512", "--num-envs", "8", "--out", str(tmp_path),
+         "--eval-deals", "10", "--eval-agents", "random,rule"],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    weights = np.load(tmp_path / "policy.npz")
+    assert (
+        weights["w0"].shape[0] == 1123 and weights[f"w{len(weights.files) // 2 - 1}"].shape[1] == 66
+    )
+    table = (tmp_path / "evaluation.csv").read_text().splitlines()
+    assert table[0].startswith("opponent,deals") and len(table) == 3
