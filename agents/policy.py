@@ -37,6 +37,7 @@ __all__ = [
     "POLICY_PREFIX",
     "MLPPolicy",
     "PolicyAgent",
+    "RuleBiddingPolicyAgent",
     "from_policy",
     "load_policy",
     "policy_agent",
@@ -228,21 +229,87 @@ def _check_fits(policy: MLPPolicy, game, n_features: int) -> None:
         )
 
 
-def policy_agent(game, policy) -> PolicyAgent:
-    """A :class:`PolicyAgent` playing ``policy`` at a seat of ``game`` (a name or ``Game``)."""
-    return PolicyAgent(game, policy)
+class RuleBiddingPolicyAgent(PolicyAgent):
+    """A :class:`PolicyAgent` whose decisions before the card play are the rule agent's.
+
+    For a policy trained with the envs' ``bidding="rule"`` (it learnt only
+    the cards): bids, discards, exchanges and calls come from the rule
+    agent on the same observation record, its random draws seeded per deal
+    (``start_deal``). Decided one at a time (no ``act_batch``).
+    """
+
+    act_batch = None  # the vector env then asks act_record, one decision at a time
+
+    def __init__(self, game, policy):
+        from trickgym.agents.rule import params_matrix
+
+        super().__init__(game, policy)
+        self.params = params_matrix(self.game, self.game.n_seats, None)
+        self.rng = np.zeros(1, dtype=np.uint64)
+
+    def __repr__(self) -> str:
+        return f"RuleBiddingPolicyAgent({self.game.name}, {self.policy!r})"
+
+    def start_deal(self, seed: int, seat: int) -> None:
+        """Seed the rule agent's draws from the deal's derived seed."""
+        from trickgym.checks import check_int, check_seed
+        from trickgym.rng import mix64
+
+        check_int("seat", seat, 0, self.game.n_seats - 1)
+        self.rng[0] = mix64(np.uint64(check_seed(seed, optional=False)))
+
+    def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
+        """The rule agent's action before the card play, the policy's in it."""
+        from trickgym.agents.loops import rule_choice
+
+        if int(record[0]["phase"]) != self.game.play_phase:
+            return rule_choice(record[0], self.params, self.rng)
+        return PolicyAgent.act_batch(
+            self, self.plan.observe(self.game, record, 0)["features"][None, :],
+            np.asarray(action_mask)[None, :],
+        )[0].item()  # fmt: skip
+
+    def act(self, observation, action_mask) -> int:
+        """The action for the seat's observation record (the rule agent needs the record)."""
+        if not (isinstance(observation, np.ndarray) and observation.dtype == self.game.obs_dtype):
+            raise ValueError(
+                "a policy agent with bidding='rule' acts on the seat's observation record "
+                "(the rule agent reads it), not on an encoded or features observation"
+            )
+        return self.act_record(observation.reshape(-1)[:1], action_mask)
 
 
-def from_policy(policy) -> Callable[..., PolicyAgent]:
+BIDDINGS = ("policy", "rule")
+
+
+def policy_agent(game, policy, bidding: str = "policy") -> PolicyAgent:
+    """An agent playing ``policy`` at a seat of ``game`` (a name or ``Game``).
+
+    ``bidding="rule"``: the rule agent makes the decisions before the card
+    play (:class:`RuleBiddingPolicyAgent`), as the envs' ``bidding="rule"``
+    did for the learner; ``"policy"`` (default): the policy makes them all.
+    """
+    from trickgym.checks import check_choice
+
+    bidding = check_choice("bidding", bidding, BIDDINGS)
+    cls = RuleBiddingPolicyAgent if bidding == "rule" else PolicyAgent
+    return cls(game, policy)
+
+
+def from_policy(policy, bidding: str = "policy") -> Callable[..., PolicyAgent]:
     """A ``factory(game)`` for ``register_agent(name, from_policy(policy))``.
 
     A path is loaded once here (a missing or malformed file fails now, not
-    at the first deal); every seat gets a :class:`PolicyAgent` sharing it.
+    at the first deal); every seat gets an agent sharing it (see
+    :func:`policy_agent` for ``bidding``).
     """
+    from trickgym.checks import check_choice
+
+    check_choice("bidding", bidding, BIDDINGS)
     loaded = _as_policy(policy)
 
     def factory(game):
-        return PolicyAgent(game, loaded)
+        return policy_agent(game, loaded, bidding)
 
     return factory
 

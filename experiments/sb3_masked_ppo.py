@@ -74,6 +74,7 @@ def main() -> None:
         report = trickgym.evaluate(
             out / "policy.npz", venv.vec.game, opponents=args.eval_agents.split(","),
             deals=args.eval_deals, slow_deals=args.eval_slow_deals, seed=args.seed + 1,
+            bidding="rule" if args.bidding == "rule" else "policy",  # as it was trained
         )  # fmt: skip
         print(report.format())
         report.table.to_csv(out / "evaluation.csv")

@@ -548,7 +548,7 @@ class TrickVectorEnv(VectorEnv):
         """
         from trickgym.agents import python_action
 
-        if hasattr(agent, "act_batch"):
+        if callable(getattr(agent, "act_batch", None)):
             layout, k = self._layout, rows.size
             buf, scalars, wide = layout.empty_batch(k)
             kernels.encode_rows(

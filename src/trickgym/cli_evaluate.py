@@ -22,6 +22,7 @@ def _evaluate(args) -> int:
         deals=args.deals,
         slow_deals=args.slow_deals,
         seed=args.seed,
+        bidding=args.bidding,
         threads=args.threads,
         progress=False if args.quiet else None,
         **table_options(args),
@@ -64,6 +65,13 @@ def add_parser(sub) -> None:
         help="deals against Python or solving opponents (pimc, ismcts, learnt, oracle)",
     )
     e.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
+    e.add_argument(
+        "--bidding",
+        choices=("policy", "rule"),
+        default="policy",
+        help="rule: the rule agent makes the policy's decisions before the card play "
+        "(a policy trained with bidding='rule')",
+    )
     e.add_argument("--threads", type=int, default=None, help="threads to use (default: all cores)")
     e.add_argument("--out", default=None, help="also write the table as CSV to this file")
     add_table_flags(e)

@@ -12,6 +12,7 @@ microseconds: it plays ``slow_deals`` deals (fewer than ``deals``), and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -72,21 +73,29 @@ class EvaluationReport:
         return "\n".join(lines)
 
 
-def _as_agent(policy, game: str, options: dict):
-    """``(agent, label)``: an agent name or object as is; a policy made a PolicyAgent."""
+def _as_agent(policy, game: str, options: dict, bidding: str):
+    """``(agent, label)``: an agent name or object as is; a policy made a policy agent."""
     from trickgym.agents import is_agent
-    from trickgym.agents.policy import PolicyAgent
+    from trickgym.agents.policy import BIDDINGS, POLICY_PREFIX, policy_agent
     from trickgym.agents.registry import is_agent_name
 
+    from .checks import check_choice
     from .games import game as make_game
 
-    if isinstance(policy, str) and is_agent_name(policy):
+    bidding = check_choice("bidding", bidding, BIDDINGS)
+    if bidding == "rule" and isinstance(policy, str) and policy.startswith(POLICY_PREFIX):
+        policy = policy[len(POLICY_PREFIX) :]
+    if (isinstance(policy, str) and is_agent_name(policy)) or is_agent(policy):
+        if bidding == "rule":
+            raise ValueError(
+                f"bidding='rule' is for a policy (weights or a callable), not the agent "
+                f"{policy!r}, which makes its own bids"
+            )
         make_game(game, **options)  # a bad option is named before any deal
-        return policy, policy
-    if is_agent(policy):
-        return policy, type(policy).__name__
-    label = str(policy) if isinstance(policy, str) else type(policy).__name__
-    return PolicyAgent(make_game(game, **options), policy), f"policy {label}"
+        return policy, policy if isinstance(policy, str) else type(policy).__name__
+    label = str(policy) if isinstance(policy, str | Path) else type(policy).__name__
+    label = f"policy {label}" + (" (rule bidding)" if bidding == "rule" else "")
+    return policy_agent(make_game(game, **options), policy, bidding), label
 
 
 def _set_options(game) -> dict:
@@ -108,6 +117,7 @@ def evaluate(
     deals: int = 1000,
     slow_deals: int = 20,
     seed: int = 0,
+    bidding: str = "policy",
     threads: int | None = None,
     progress: bool | None = None,
     **options,
@@ -127,6 +137,9 @@ def evaluate(
     tournament (Phat: matches) against the compiled opponents;
     ``slow_deals`` against Python or solving ones (``pimc``, ``ismcts``,
     ``learnt``, ``oracle``). Every tournament plays the deals of ``seed``.
+    ``bidding="rule"``: the rule agent makes the policy's decisions before
+    the card play (for a policy trained with the envs' ``bidding="rule"``),
+    so the table measures its card play.
     ``progress``: the simulations' bars (default: in a terminal or a
     notebook). ``**options``: the game's table options (Troggu's
     ``players``). Returns an :class:`EvaluationReport`; ``print(r.format())``.
@@ -158,7 +171,7 @@ def evaluate(
             )
     if len(set(opponents)) != len(opponents):
         raise ValueError(f"opponents must each be named once, got {list(opponents)}")
-    agent, label = _as_agent(policy, game, options)
+    agent, label = _as_agent(policy, game, options, bidding)
     rows, reports = {}, {}
     for name in opponents:
         if name == agent:

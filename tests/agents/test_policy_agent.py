@@ -252,3 +252,31 @@ def test_bad_policies_are_named(tmp_path, solowhist):
     troggu = trickgym.game("troggu", players=5)
     with pytest.raises(ValueError, match="needs 1123 features to 66 actions"):
         PolicyAgent(solowhist, mlp_weights(troggu))
+
+
+def test_rule_bidding_leaves_the_policy_the_cards(tmp_path, solowhist):
+    """bidding='rule': the auctions are the rule agent's, the card play the policy's."""
+    from trickgym.agents.policy import policy_agent
+
+    path = write_policy(tmp_path, solowhist)
+    agent = policy_agent(solowhist, path, bidding="rule")
+    mine = simulate("solowhist", agents=[agent, "rule", "rule", "rule"], deals=60, seed=4,
+                    progress=False)  # fmt: skip
+    rule = simulate("solowhist", agents="rule", deals=60, seed=4, progress=False)
+    for column in ("contract", "declarer", "auction"):
+        assert mine[column].equals(rule[column]), column
+    assert not mine["payoff_0"].equals(rule["payoff_0"])
+    vec = gym.make_vec("trickgym/SoloWhist-v0", num_envs=3, vectorization_mode="vector_entry_point",
+                       opponents=[agent, "rule", "rule"])  # fmt: skip
+    vec.reset(seed=1)
+    for _ in range(30):
+        vec.step(vec.action_space.sample())
+    report = trickgym.evaluate(path, "solowhist", opponents=["rule"], deals=4, bidding="rule",
+                               progress=False)  # fmt: skip
+    assert "rule bidding" in report.policy
+    with pytest.raises(ValueError, match=r"bidding must be 'policy' or 'rule', got 'cards'"):
+        policy_agent(solowhist, path, bidding="cards")
+    with pytest.raises(
+        ValueError, match=r"bidding='rule' is for a policy .* not the agent 'learnt'"
+    ):
+        trickgym.evaluate("learnt", "solowhist", opponents=["rule"], bidding="rule")
