@@ -56,14 +56,20 @@ def python_action(agent, game, array: np.ndarray, index: int, seat: int) -> int:
     """
     record = np.zeros(1, dtype=game.obs_dtype)
     game.kernels.observe_at(array, index, seat, record, 0)
-    encoded = game.encode_observation(record, 0)
-    mask = encoded["action_mask"]
     act_record = getattr(agent, "act_record", None)
     if act_record is not None:
+        # The mask alone, from the legal sets: encoding the whole dict was a sixth of a
+        # policy agent's decision.
+        mask = game.action_mask(*game.kernels.legal_sets_at(array, index))
         action = act_record(record, mask)
     else:
+        encoded = game.encode_observation(record, 0)
+        mask = encoded["action_mask"]
         action = agent.act(encoded, mask)
-    action = as_int(f"the action agent {agent!r} chose", action)
+    if isinstance(action, int | np.integer) and not isinstance(action, bool):
+        action = int(action)  # no message built for the usual case: repr() per decision
+    else:
+        action = as_int(f"the action agent {agent!r} chose", action)  # names the bad value
     if not (0 <= action < len(mask) and mask[action]):
         raise ValueError(
             f"agent {agent!r} at seat {seat} chose illegal action {action}; "

@@ -20,6 +20,7 @@ EXPECTED = {
     "compare_agents",
     "why_bids_fail",
     "advise_hand",
+    "rl_tutorial",
 }
 
 

@@ -116,3 +116,23 @@ def test_learnt_agent_runs_on_dask_as_locally(cluster):
     local = simulate("solowhist", **kwargs)
     remote = simulate("solowhist", backend="dask", scheduler=client, **kwargs)
     assert_frame_equal(local, remote)
+
+
+def test_policy_file_runs_on_dask_as_locally(cluster, tmp_path):
+    """An agent named ``policy:PATH`` (numpy MLP weights) is loaded by the workers themselves."""
+    import numpy as np
+
+    import trickgym
+    from trickgym.games.obs_features import feature_plan
+
+    _, client = cluster
+    game = trickgym.game("solowhist")
+    rng = np.random.default_rng(0)
+    path = tmp_path / "policy.npz"
+    np.savez(path, w0=rng.normal(0, 0.3, (feature_plan(game).size, 8)), b0=np.zeros(8),
+             w1=rng.normal(0, 1, (8, game.n_actions)), b1=np.zeros(game.n_actions))  # fmt: skip
+    kwargs = {"deals": 40, "agents": [f"policy:{path}", "rule"] * 2, "seed": 6, "chunk": 15}
+    local = simulate("solowhist", **kwargs)
+    remote = simulate("solowhist", backend="dask", scheduler=client, **kwargs)
+    assert_frame_equal(local, remote)
+    assert not local.equals(simulate("solowhist", **{**kwargs, "agents": "rule"}))
