@@ -280,3 +280,25 @@ def test_rule_bidding_leaves_the_policy_the_cards(tmp_path, solowhist):
         ValueError, match=r"bidding='rule' is for a policy .* not the agent 'learnt'"
     ):
         trickgym.evaluate("learnt", "solowhist", opponents=["rule"], bidding="rule")
+
+
+def test_policy_plays_every_seat_of_the_pettingzoo_env(tmp_path, solowhist):
+    """``act`` on the PettingZoo features observation is ``act_record`` on the seat's record."""
+    pytest.importorskip("pettingzoo")
+    from trickgym.envs.pettingzoo import raw_env
+
+    agent = PolicyAgent(solowhist, write_policy(tmp_path, solowhist))
+    env = raw_env("solowhist", obs_mode="features")
+    env.reset(seed=3)
+    moves = 0
+    for _ in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = agent.act(obs["observation"], obs["action_mask"])
+        state = env.state_view
+        assert action == python_action(agent, solowhist, state.array, 0, state.current_player)
+        env.step(action)
+        moves += 1
+    assert moves >= 13 * 4
