@@ -7,7 +7,7 @@ For every batch size it times ``step`` of
 
 - ``native``: the native vector env as ``gymnasium.make_vec(id,
   num_envs=N, vectorization_mode="vector_entry_point")`` gives it (fresh
-  observation arrays every step; threads from 64 envs up);
+  observation arrays every step; threads as ``parallel=None`` picks);
 - ``serial`` / ``threads``: the same with ``copy=False`` (the env's own
   buffers) on one thread / split over numba's threads;
 - ``kernel``: the compiled step call alone (one thread), without the

@@ -63,13 +63,12 @@ def _default_parallel(num_envs: int) -> bool:
     A threaded step waits for its slowest thread, and OpenMP threads spin for
     a core: when anything else runs (another process, a learner's update) a
     thread misses its time slice and the step collapses. Measured on 2 cores
-    (``benchmarks/bench_vector.py --threading``, Solo Whist, rule opponents):
-    at load 3.4, 64 envs ran 1.58 M env steps/s serial against 7.8 k
-    threaded and 1024 envs 2.0 M against 0.11 M; one core busy, batch 1024,
-    0.75 M against 0.12 M. On a quiet machine threads gain 1.3x at 64 envs
-    and 1.8x at 1024 (3.9 M vs 3.0 M, 6.9 M vs 3.8 M). So the default takes
-    threads only for a large batch when the load average leaves a core free
-    for every thread beyond the caller's own; ``parallel=True`` forces them.
+    (``benchmarks/bench_vector.py --threading``, benchmarks/README.md "Vector
+    env threading"): at load 3, threads ran 0.01x-0.09x of serial at 16 to
+    1024 envs, with or without a busy loop holding a core; on a quiet
+    machine they gain 1.3x at 64 envs and 1.8x at 1024. So the default takes
+    threads only for a large batch when the load average leaves a core for
+    every thread beyond the caller's own; ``parallel=True`` forces them.
     """
     if num_envs < PARALLEL_MIN_ENVS or "torch" in sys.modules:
         return False
@@ -149,7 +148,7 @@ class TrickVectorEnv(VectorEnv):
         Split the batch over numba threads; ``None`` (default) does so only
         from 1024 envs up, when PyTorch is not loaded and the load average
         leaves the threads idle cores at construction: a threaded step
-        collapses (up to 100x slower than serial) when another process or a
+        collapses (10-100x slower than serial) when another process or a
         learner's update holds a core, while on a quiet machine threads gain
         at most 1.8x. Results are the same either way, and the
         caller's OpenMP thread count (``torch.get_num_threads()``) is left
