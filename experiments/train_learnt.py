@@ -114,7 +114,13 @@ def main(argv=None) -> None:
         explore=a.explore, seed=a.seed,
     )  # fmt: skip
     weights = net.save(out / weights_name(game))
-    report.update(label_seconds=label_s, deals=deals, bid_deals=bid_deals)
+    epochs_run = len(report["holdout_regret"])
+    report.update(label_seconds=label_s, deals=deals, bid_deals=bid_deals, epochs_run=epochs_run)
+    if epochs_run < a.epochs:
+        print(
+            f"warning: --fit-minutes stopped the fit after {epochs_run} of {a.epochs} epochs: "
+            "these weights depend on the machine's load"
+        )
     print(
         "held-out regret per decision (payoff lost to PIMC's choice): "
         f"net {report['net_regret']:.3f} (margins {report['margins']}), "
