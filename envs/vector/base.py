@@ -10,7 +10,6 @@ their observations into batch arrays.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any, ClassVar
 
@@ -46,6 +45,8 @@ PARALLEL_MIN_ENVS = 1024  # below this, threads gain little and risk much (below
 
 def _free_cores() -> float:
     """Cores this process may use minus the 1-minute load average (runnable threads)."""
+    import os
+
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
