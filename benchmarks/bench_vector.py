@@ -1,12 +1,13 @@
 """Native vector env versus gymnasium's SyncVectorEnv: env steps per second, one run.
 
 Run by hand: ``python benchmarks/bench_vector.py [--game solowhist]
-[--opponents rule] [--batches 1,64,1024,8192] [--seconds 1] [--windows 3]``.
+[--opponents rule] [--batches 1,64,1024,8192] [--seconds 1] [--windows 3]``,
+or ``--threading`` for the threading table below.
 For every batch size it times ``step`` of
 
 - ``native``: the native vector env as ``gymnasium.make_vec(id,
   num_envs=N, vectorization_mode="vector_entry_point")`` gives it (fresh
-  observation arrays every step; threads from 64 envs up);
+  observation arrays every step; threads as ``parallel=None`` picks);
 - ``serial`` / ``threads``: the same with ``copy=False`` (the env's own
   buffers) on one thread / split over numba's threads;
 - ``kernel``: the compiled step call alone (one thread), without the
@@ -25,14 +26,24 @@ which leaves out the time spent waiting for a core on a loaded machine;
 ``x cpu`` is their ratio. ``encode ns`` is the time per env of observing
 and encoding alone (one thread): its share of ``1e9 / kernel`` is what
 encoding costs of a step.
+
+``--threading [--busy 0,1] [--batches 16,64,256,1024]``: serial against
+threaded steps (``copy=False``) and what ``parallel=None`` (the default)
+picks, with ``B`` busy-loop processes holding a core each (started and
+stopped by the benchmark), to choose the default. The 1-minute load
+average is printed before each block: other work on the machine counts too.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import time
 
 import gymnasium as gym
+import numba
 import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from numba import njit
@@ -105,7 +116,7 @@ def time_kernel(env, seconds: float, windows: int, rng) -> float:
             start = time.perf_counter()
             kernels.step_serial(
                 u._states, actions, u.seat, u.game.n_actions, u.illegal_penalty, u._kinds,
-                u._agent_rngs, u._params, u._gens, u._live, u._opts, u._autoreset,
+                u._agent_rngs, u._params, u._oracle, u._gens, u._live, u._opts, u._autoreset,
                 u._obs_records, u._buf, u._scalars, u._wide, u._rewards, u._terminated,
                 u._illegal,
             )  # fmt: skip
@@ -140,6 +151,45 @@ def time_encoding(env, seconds: float, windows: int) -> float:
     return 1e9 / best_rate(window, windows)
 
 
+def threading_table(env_id, options, batches, busy_counts, sec, win, rng) -> None:
+    """Print serial / threaded / default steps per second with ``busy`` cores held."""
+    print(
+        f"{env_id}, {options}: env steps per second (best of {win} x {sec:g} s), "
+        f"{os.cpu_count()} cores, numba threads {numba.get_num_threads()}"
+    )
+    for busy in busy_counts:
+        hogs = [
+            subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(busy)
+        ]  # fmt: skip
+        try:
+            time.sleep(0.5 if busy else 0.0)
+            load = os.getloadavg()[0]
+            print(f"busy loops {busy}, load average (1 min) {load:.2f}")
+            print(f"{'batch':>6}{'serial':>11}{'threads':>11}{'x':>7}{'default':>11}{'picks':>9}")
+            for n in batches:
+
+                def make(n=n, **extra):
+                    return gym.make_vec(
+                        env_id, num_envs=n, vectorization_mode="vector_entry_point",
+                        copy=False, **options, **extra,
+                    ).unwrapped  # fmt: skip
+
+                serial = time_steps(make(parallel=False), sec, win, rng)[0]
+                threads = time_steps(make(parallel=True), sec, win, rng)[0]
+                default_env = make()
+                default = time_steps(default_env, sec, win, rng)[0]
+                picks = "threads" if default_env.parallel else "serial"
+                print(
+                    f"{n:>6}{serial:>11,.0f}{threads:>11,.0f}{threads / serial:>6.2f}x"
+                    f"{default:>11,.0f}{picks:>9}",
+                    flush=True,
+                )
+        finally:
+            for hog in hogs:
+                hog.kill()
+                hog.wait()
+
+
 def main() -> None:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -149,11 +199,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per window")
     parser.add_argument("--windows", type=int, default=3, help="windows per figure (best kept)")
     parser.add_argument("--sync-max", type=int, default=8192, help="largest SyncVectorEnv batch")
+    parser.add_argument("--threading", action="store_true", help="serial vs threads table")
+    parser.add_argument("--busy", default="0,1", help="--threading: busy-loop processes")
     args = parser.parse_args()
     env_id, options = GAME_IDS[args.game]
     options = {**options, "opponents": args.opponents}
     rng = np.random.default_rng(0)
     sec, win = args.seconds, args.windows
+    if args.threading:
+        batches = [int(b) for b in args.batches.split(",")]
+        busy = [int(b) for b in args.busy.split(",")]
+        threading_table(env_id, options, batches, busy, sec, win, rng)
+        return
     print(
         f"{env_id}, opponents={args.opponents}: env steps per second "
         f"(best of {win} x {sec:g} s); x = native / sync"

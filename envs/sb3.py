@@ -6,8 +6,12 @@ observation is the float32 feature vector (``MlpPolicy``), the masks come
 from ``action_masks()`` (sb3-contrib's ``MaskablePPO`` finds it), and an
 ended episode is replaced in the same step with its last observation in
 ``infos[i]["terminal_observation"]``, as SB3 expects (the env runs
-gymnasium's ``SAME_STEP`` autoreset). Keyword arguments go to the vector
-env (``seat``, ``opponents``, ``bidding``, the game's options...).
+gymnasium's ``SAME_STEP`` autoreset). An ended episode's info also holds
+``"episode": {"r": return, "l": length, "t": seconds}``, what SB3's
+``VecMonitor`` adds, so SB3 logs ``ep_rew_mean`` and ``ep_len_mean`` with no
+wrapper (:class:`trickgym.envs.episodes.EpisodeStats`). Keyword arguments
+go to the vector env (``seat``, ``opponents``, ``bidding``, the game's
+options...).
 
 Needs the ``train`` extra; without it the import error gives the pip command
 for the way trickgym was installed (:func:`trickgym.checks.install_hint`).
@@ -21,6 +25,7 @@ from gymnasium.vector import AutoresetMode
 
 from trickgym.checks import require_extra
 
+from .episodes import EpisodeStats
 from .inputs import check_actions, check_seed
 
 require_extra("stable_baselines3", "train", "trickgym.envs.sb3")
@@ -59,6 +64,7 @@ class SB3VecEnv(VecEnv):
         super().__init__(num_envs, features, self.vec.single_action_space)
         self._first_seed = seed
         self._actions = None
+        self._episodes = EpisodeStats(num_envs)
 
     def seed(self, seed: int | None = None):
         """Seed the next reset: sub-env ``i`` gets ``seed + i``."""
@@ -69,6 +75,7 @@ class SB3VecEnv(VecEnv):
         """Start every sub-env; the feature matrix ``float32[num_envs, size]``."""
         obs, _ = self.vec.reset(seed=self._first_seed)
         self._first_seed = None
+        self._episodes.reset()
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return obs["features"]
 
@@ -84,9 +91,10 @@ class SB3VecEnv(VecEnv):
         obs, rewards, terminated, truncated, infos = self.vec.step(self._actions)
         dones = terminated | truncated
         out = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones):
+        for i, episode in self._episodes.update(rewards, dones).items():
             out[i]["terminal_observation"] = infos["final_obs"][i]["features"]
             out[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+            out[i]["episode"] = episode
         if "illegal_action" in infos:
             for i in np.flatnonzero(infos["illegal_action"]):
                 out[i]["illegal_action"] = True

@@ -15,7 +15,9 @@ What it does (:mod:`trickgym.agents.learnt.distill`):
    with probability ``--explore``; a label is PIMC's value of each legal
    action.
 2. Fit: a ReLU MLP (``--hidden``) learns each action's value relative to the
-   other legal ones, by Adam for ``--epochs`` passes or ``--fit-minutes``;
+   other legal ones, by Adam for ``--epochs`` passes (``--fit-minutes``: an
+   optional wall-time cap, none by default, since a fit it stops depends on
+   the machine's load);
    the epoch with the least held-out regret is kept, and the margin over the
    rule agent's action that loses least on held-out decisions is stored.
 3. Check: a duplicate tournament (every seating, 95% interval) of the new
@@ -58,7 +60,9 @@ def main(argv=None) -> None:
     p.add_argument("--explore", type=float, default=0.3)
     p.add_argument("--hidden", default="256,256", help="hidden layer sizes, comma-separated")
     p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--fit-minutes", type=float, default=10.0)
+    p.add_argument(
+        "--fit-minutes", type=float, default=None, help="optional wall-time cap (not reproducible)"
+    )
     p.add_argument("--eval-deals", type=int, default=500)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=None)
@@ -110,7 +114,13 @@ def main(argv=None) -> None:
         explore=a.explore, seed=a.seed,
     )  # fmt: skip
     weights = net.save(out / weights_name(game))
-    report.update(label_seconds=label_s, deals=deals, bid_deals=bid_deals)
+    epochs_run = len(report["holdout_regret"])
+    report.update(label_seconds=label_s, deals=deals, bid_deals=bid_deals, epochs_run=epochs_run)
+    if epochs_run < a.epochs:
+        print(
+            f"warning: --fit-minutes stopped the fit after {epochs_run} of {a.epochs} epochs: "
+            "these weights depend on the machine's load"
+        )
     print(
         "held-out regret per decision (payoff lost to PIMC's choice): "
         f"net {report['net_regret']:.3f} (margins {report['margins']}), "

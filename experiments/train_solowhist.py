@@ -1,7 +1,18 @@
 """Learn Solo Whist card play with a masked policy gradient on the native vector env.
 
-Run: ``python experiments/train_solowhist.py [--minutes 6] [--out runs/solowhist]``
+Run: ``python experiments/train_solowhist.py [--steps 3200000] [--seed 1] [--out runs/solowhist]``
 (``--quick`` for a smoke run of a few seconds).
+
+Budgets count work, not time, so a run's result does not depend on the
+machine's load: training stops after ``--steps`` env steps (learner steps
+of the vector env, summed over its ``--envs`` sub-envs; 3.2 M by default,
+what the first 6-minute run reached) or ``--updates`` policy updates,
+whichever comes first. With the same ``--seed`` (the env's deals, the
+policy's initial weights and its sampled cards, the tournaments' deals) and
+sizes, a run repeats exactly on the same numpy build. ``--minutes`` is an
+optional safety cap on wall time (none by default); a run it stops says so
+and is not reproducible. ``training.json`` records what the run did and why
+it stopped.
 
 What it does, honestly:
 
@@ -32,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 import time
 from pathlib import Path
@@ -131,9 +143,13 @@ def train(args) -> CardPolicy:
     window_reward, window_episodes = 0.0, 0
     env_steps, episodes, updates = 0, 0, 0
     start = time.perf_counter()
-    budget = args.minutes * 60.0
-    bar = tqdm(total=args.updates, desc="updates", disable=args.quiet)
-    while updates < args.updates and time.perf_counter() - start < budget:
+    cap = None if args.minutes is None else args.minutes * 60.0
+    timed_out = False
+    bar = tqdm(total=args.steps, desc="env steps", unit_scale=True, disable=args.quiet)
+    while updates < args.updates and env_steps < args.steps:
+        if cap is not None and time.perf_counter() - start >= cap:
+            timed_out = True
+            break
         phase = np.asarray(obs["phase"])
         in_play = (phase == PLAY) & ~awaiting_reset
         actions = env.builtin_actions("rule")
@@ -147,6 +163,7 @@ def train(args) -> CardPolicy:
             rollouts.add(x, mask, cards, idx)
         obs, reward, terminated, _, _ = env.step(actions)
         env_steps += args.envs
+        bar.update(args.envs)
         awaiting_reset = terminated
         if terminated.any():
             done = np.flatnonzero(terminated)
@@ -161,7 +178,6 @@ def train(args) -> CardPolicy:
             scale = 0.99 * scale + 0.01 * float(np.sqrt((returns**2).mean()) + 1e-6)
             stats = policy.update(x, mask, acts, returns / scale, entropy_coef=args.entropy)
             updates += 1
-            bar.update(1)
             if updates % args.log_every == 0:
                 mean = window_reward / max(window_episodes, 1)
                 curve.append(
@@ -179,10 +195,28 @@ def train(args) -> CardPolicy:
                 window_reward, window_episodes = 0.0, 0
     bar.close()
     elapsed = time.perf_counter() - start
+    stopped_by = "minutes" if timed_out else ("steps" if env_steps >= args.steps else "updates")
     print(
         f"trained {updates} updates, {env_steps:,} env steps, {episodes:,} deals in "
-        f"{elapsed:.0f} s ({env_steps / elapsed:,.0f} env steps/s with the learner in the loop)"
+        f"{elapsed:.0f} s ({env_steps / elapsed:,.0f} env steps/s with the learner in the loop); "
+        f"stopped by --{stopped_by}"
     )
+    if timed_out:
+        print("warning: the --minutes cap stopped training: this result depends on the load")
+    run = {
+        "seed": args.seed,
+        "envs": args.envs,
+        "batch": args.batch,
+        "steps_budget": args.steps,
+        "updates_budget": args.updates,
+        "minutes_cap": args.minutes,
+        "env_steps": env_steps,
+        "updates": updates,
+        "deals": episodes,
+        "stopped_by": stopped_by,
+        "seconds": round(elapsed, 1),
+    }
+    (out / "training.json").write_text(json.dumps(run, indent=2) + "\n")
     policy.save(out / "policy.npz")
     _write_curve(out, curve, ref_random, ref_rule)
     return policy
@@ -251,8 +285,13 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--envs", type=int, default=512, help="vector env batch size")
     p.add_argument("--batch", type=int, default=4096, help="card decisions per update")
+    p.add_argument(
+        "--steps", type=int, default=3_200_000, help="training budget in env steps (all sub-envs)"
+    )
     p.add_argument("--updates", type=int, default=3000, help="maximum number of updates")
-    p.add_argument("--minutes", type=float, default=6.0, help="training time budget")
+    p.add_argument(
+        "--minutes", type=float, default=None, help="optional wall-time cap (not reproducible)"
+    )
     p.add_argument("--hidden", type=int, default=128)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--entropy", type=float, default=0.01)
@@ -263,7 +302,8 @@ def parse_args(argv=None):
     p.add_argument("--quick", action="store_true", help="a smoke run of a few seconds (tiny sizes)")
     args = p.parse_args(argv)
     if args.quick:
-        args.envs, args.batch, args.updates, args.log_every = 16, 256, 3, 1
+        args.envs, args.batch, args.log_every = 16, 256, 1
+        args.steps = min(args.steps, 16 * 60)
         args.reference_steps, args.eval_deals = 30, 20
     return args
 

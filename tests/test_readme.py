@@ -44,6 +44,7 @@ SMALLER = [
     (r"--deals 100000\b", "--deals 3000"),
     (r"--deals 10000000\b", "--deals 3000"),
     (r"--deals 10000\b", "--deals 40"),
+    (r"--deals 100 --seed 7\b", "--deals 2 --seed 7"),
     (r"--deals 2000\b", "--deals 16"),
     (r"trickgym warm\b", "trickgym warm --game solowhist --agents random --no-envs"),
 ]

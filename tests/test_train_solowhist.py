@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -95,3 +96,20 @@ def test_quick_run_end_to_end(tmp_path):
         assert label in report
     policy = load("solowhist_policy").CardPolicy.load(tmp_path / "policy.npz")
     assert policy.params["w1"].shape[0] == load("solowhist_policy").N_FEATURES
+
+
+def test_training_stops_on_its_step_budget_and_repeats_with_the_seed(tmp_path):
+    """Training used to stop on wall time, so its result depended on the machine's load."""
+    train = load("train_solowhist")
+    weights = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        policy = train.train(
+            train.parse_args(["--quick", "--quiet", "--steps", "480", "--out", str(out)])
+        )
+        record = json.loads((out / "training.json").read_text())
+        assert (record["env_steps"], record["stopped_by"]) == (480, "steps")
+        assert record["minutes_cap"] is None
+        weights.append(policy.params)
+    for key, value in weights[0].items():
+        np.testing.assert_array_equal(value, weights[1][key])

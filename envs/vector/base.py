@@ -41,18 +41,40 @@ from .pcg64 import pcg_state
 
 __all__ = ["LegalMultiDiscrete", "TrickVectorEnv"]
 
-PARALLEL_MIN_ENVS = 64  # below this, threads cost more than they save
+PARALLEL_MIN_ENVS = 1024  # below this, threads gain little and risk much (below)
+
+
+def _free_cores() -> float:
+    """Cores this process may use minus the 1-minute load average (runnable threads)."""
+    import os
+
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average to read: assume a quiet machine
+        load = 0.0
+    return cores - load
 
 
 def _default_parallel(num_envs: int) -> bool:
-    """Threads from ``PARALLEL_MIN_ENVS`` envs up, unless PyTorch is loaded.
+    """Threads only from ``PARALLEL_MIN_ENVS`` envs, on idle cores, without PyTorch.
 
-    A learner's network update shares the cores with the env: there OpenMP
-    threads spinning for a core made the threaded step slower than the
-    serial one (measured at batch 1024 with one core busy: 1.4 M env
-    steps/s threaded against 3.1 M serial; quiet: 5.0 M against 3.8 M).
+    A threaded step waits for its slowest thread, and OpenMP threads spin for
+    a core: when anything else runs (another process, a learner's update) a
+    thread misses its time slice and the step collapses. Measured on 2 cores
+    (``benchmarks/bench_vector.py --threading``, benchmarks/README.md "Vector
+    env threading"): at load 3, threads ran 0.01x-0.09x of serial at 16 to
+    1024 envs, with or without a busy loop holding a core; on a quiet
+    machine they gain 1.3x at 64 envs and 1.8x at 1024. So the default takes
+    threads only for a large batch when the load average leaves a core for
+    every thread beyond the caller's own; ``parallel=True`` forces them.
     """
-    return num_envs >= PARALLEL_MIN_ENVS and "torch" not in sys.modules
+    if num_envs < PARALLEL_MIN_ENVS or "torch" in sys.modules:
+        return False
+    return _free_cores() >= numba.get_num_threads() - 1
 
 
 class LegalMultiDiscrete(spaces.MultiDiscrete):
@@ -130,11 +152,16 @@ class TrickVectorEnv(VectorEnv):
         kernel encodes into new buffers), or the env's one set of batch
         buffers, which the next ``step``/``reset`` overwrites.
     parallel : bool or None
-        Split the batch over numba threads; ``None`` (default) does so from
-        64 envs up unless PyTorch is loaded (a learner's update then shares
-        the cores, and the serial step stays fast where spinning OpenMP
-        threads do not). Either way the caller's OpenMP thread count
-        (``torch.get_num_threads()``) is left as it was.
+        Split the batch over numba threads; ``None`` (default) does so only
+        from 1024 envs up, when PyTorch is not loaded and the load average
+        leaves the threads idle cores at construction: a threaded step
+        collapses (10-100x slower than serial) when another process or a
+        learner's update holds a core, while on a quiet machine threads gain
+        at most 1.8x. Results are the same either way, and the
+        caller's OpenMP thread count (``torch.get_num_threads()``) is left
+        as it was. Forcing threads on a shared machine, set
+        ``OMP_WAIT_POLICY=passive`` before starting Python: idle OpenMP
+        threads then sleep instead of spinning.
     obs_mode : ``"dict"`` or ``"features"``
         As for the single env: ``"features"`` gives ``{"features":
         float32[n, size], "action_mask": int8[n, n_actions]}``, encoded by one

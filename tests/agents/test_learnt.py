@@ -238,6 +238,7 @@ def test_training_example_runs_end_to_end(tmp_path):
     report = json.loads((out / "report.json").read_text())
     assert report["train"] + report["holdout"] == len(Labels.load(out / "labels.npz"))
     assert set(report["learnt_minus_rule"]) == {"mean", "ci_low", "ci_high"}
+    assert report["epochs_run"] == 2  # no wall-time cap by default: the epochs decide
     LearntAgent(trickgym.game("phat"), weights=out / "phat.npz")
     assert "learnt" in (out / "tournament.txt").read_text()
 

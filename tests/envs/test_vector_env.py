@@ -240,15 +240,30 @@ def test_parallel_steps_leave_the_callers_openmp_threads(tmp_path):
     assert out.stdout.split()[-1] == "1"
 
 
-def test_threads_by_default_unless_torch_is_loaded(monkeypatch):
+def test_threads_by_default_only_for_large_batches_on_idle_cores_without_torch(monkeypatch):
+    """The default step is serial unless the batch is large, cores are idle and torch is absent.
+
+    A threaded step collapses when another process holds a core
+    (benchmarks/README.md, vector env threading), so 64 envs stay serial even
+    on an idle machine.
+    """
     import sys
 
-    def make():
+    from trickgym.envs.vector import base
+
+    def make(n=64, **kwargs):
         return gym.make_vec(
-            "trickgym/SoloWhist-v0", num_envs=64, vectorization_mode="vector_entry_point"
+            "trickgym/SoloWhist-v0", num_envs=n, vectorization_mode="vector_entry_point", **kwargs
         ).unwrapped
 
     monkeypatch.delitem(sys.modules, "torch", raising=False)
-    assert make().parallel
-    monkeypatch.setitem(sys.modules, "torch", object())
+    monkeypatch.setattr(base, "_free_cores", lambda: 64.0)
     assert not make().parallel
+    assert make(parallel=True).parallel
+    large = base.PARALLEL_MIN_ENVS
+    assert base._default_parallel(large) and not base._default_parallel(large - 1)
+    monkeypatch.setattr(base, "_free_cores", lambda: 0.9)  # another process holds a core
+    assert not base._default_parallel(large)
+    monkeypatch.setattr(base, "_free_cores", lambda: 64.0)
+    monkeypatch.setitem(sys.modules, "torch", object())
+    assert not base._default_parallel(large)
