@@ -28,6 +28,11 @@ class Agent(Protocol):
 #       called instead of ``act`` with the seat's raw observation record (a
 #       one-record array of the game's OBS_DTYPE): what Monte Carlo agents
 #       sample from. Still only that seat's information set.
+#   act_batch(features, action_masks) -> actions
+#       the vector env calls it once per round for every sub-env where the
+#       agent's seat is to move, with the features observations of that seat
+#       (``trickgym.agents.policy.PolicyAgent``); without it, one decision at
+#       a time.
 #   start_deal(seed, seat) -> None
 #       called when a deal starts, with a seed derived from the run's seed and
 #       the deal's index, so that an agent's own randomness is reproducible

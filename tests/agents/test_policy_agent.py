@@ -189,6 +189,16 @@ def test_evaluate_gives_the_duplicate_table(tmp_path, solowhist):
     assert again.table.equals(table)
 
 
+def test_evaluate_takes_an_envs_game_with_its_options(tmp_path):
+    """``trickgym.evaluate(path, env.unwrapped.game)``: Troggu's five players come along."""
+    troggu = trickgym.game("troggu", players=5)
+    report = trickgym.evaluate(write_policy(tmp_path, troggu), troggu, opponents=["random"],
+                               deals=2, progress=False)  # fmt: skip
+    assert report.table.loc["random", "seatings"] == 5  # ABABA rotated: five seatings
+    with pytest.raises(ValueError, match="option players is required for troggu"):
+        trickgym.evaluate(write_policy(tmp_path, troggu), "troggu", opponents=["random"])
+
+
 def test_cli_evaluate(tmp_path, solowhist, capsys):
     from trickgym.cli import main
 
