@@ -104,8 +104,9 @@ class TrickEnv(gym.Env):
         The learning seat, ``0 .. players-1``.
     opponents : str, Agent, or list of them
         One agent for every other seat, or a list of ``players - 1`` for the
-        seats after ``seat`` in playing order: built-in names (``"random"``)
-        or objects with ``act(observation, action_mask)``.
+        seats after ``seat`` in playing order: built-in names (``"random"``),
+        registered names (``"pimc"``), ``"policy:PATH"`` (a policy's weights)
+        or objects with ``act(observation, action_mask)`` or ``act_record``.
     render_mode : None or ``"ansi"``
         ``"ansi"``: :meth:`render` returns a text picture of the table.
     illegal_action : ``"terminate"`` or ``"raise"``

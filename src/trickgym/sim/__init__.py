@@ -109,8 +109,9 @@ def simulate(
     agents : str, Agent, or list of them
         One agent for every seat, or one per seat: built-in names
         (``"random"``, ``"rule"``, ``"oracle"``), registered names
-        (``trickgym.agents.register_agent``) or objects with
-        ``act(observation, action_mask)``.
+        (``trickgym.agents.register_agent``), ``"policy:PATH"`` (a policy's
+        ``.npz`` weights, :mod:`trickgym.agents.policy`) or objects with
+        ``act(observation, action_mask)`` or ``act_record(record, action_mask)``.
     seed : int
         Reproducibility seed, ``0 .. 2**64 - 1`` (others are refused, never
         wrapped); deal ``k`` depends only on ``(seed, k)``.
