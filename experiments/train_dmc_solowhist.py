@@ -1,6 +1,6 @@
 """Train a Solo Whist agent by Deep Monte Carlo (bids and cards), then test it against ``rule``.
 
-Run: ``python experiments/train_dmc_solowhist.py [--steps 4000000] [--seed 1] [--out runs/dmc]``
+Run: ``python experiments/train_dmc_solowhist.py [--steps 36000000] [--seed 1] [--out runs/dmc]``
 (``--quick`` for a smoke run of a few seconds). See ``agents/learnt/dmc.py``
 for the method: a ValueNet Q(s, a) over the seat's features and the rule
 agent's action, regressed on whole-deal payoffs, epsilon-greedy batched
@@ -42,6 +42,10 @@ def parse_args(argv=None):
     p.add_argument("--batch", type=int, default=d.batch)
     p.add_argument("--hidden", type=int, nargs="+", default=list(d.hidden))
     p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument(
+        "--no-anchor", dest="anchor", action="store_false",
+        help="Q is the net's output (default: V + A - A[rule], A starting at zero)",
+    )  # fmt: skip
     p.add_argument("--warm", type=float, default=d.warm, help="fraction of steps with rule actors")
     p.add_argument("--eps-bid", type=float, default=d.eps_bid)
     p.add_argument("--eps-play", type=float, default=d.eps_play)
@@ -58,6 +62,7 @@ def parse_args(argv=None):
     if args.quick:
         args.steps, args.envs, args.batch, args.hidden = 6_000, 32, 256, [32]
         args.select_deals, args.margins, args.log_every = 64, [0.0, 1.0], 1
+        args.eval_every, args.eval_deals = 5, 32
         args.tournament_deals = min(args.tournament_deals, 4)
     return args
 
@@ -68,7 +73,8 @@ def config(args):
 
     return DMCConfig(
         steps=args.steps, envs=args.envs, batch=args.batch, hidden=tuple(args.hidden),
-        lr=args.lr, warm=args.warm, eps_bid=args.eps_bid, eps_play=args.eps_play,
+        lr=args.lr, anchor=args.anchor, warm=args.warm, eps_bid=args.eps_bid,
+        eps_play=args.eps_play,
         actor_margin=args.actor_margin, margins=tuple(args.margins),
         select_deals=args.select_deals, eval_every=args.eval_every,
         eval_deals=args.eval_deals, seed=args.seed, log_every=args.log_every,

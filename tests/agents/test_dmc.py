@@ -3,6 +3,7 @@ bookkeeping of returns, a seeded run that repeats, and the script end to end (ti
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import json
 import sys
@@ -23,39 +24,47 @@ def _learner(hidden=(8,), seed=0, **kw):
     return dmc.QLearner(cfg)
 
 
-def test_gradient_matches_finite_differences():
-    """The hand-written backward pass is the gradient of the played actions' squared error."""
+@pytest.mark.parametrize("anchor", [True, False])
+def test_gradient_matches_finite_differences(anchor):
+    """The hand-written backward pass is the gradient of the played actions' squared error
+    (plain outputs, and anchored: V + A - A[rule])."""
     rng = np.random.default_rng(0)
-    learner = _learner(hidden=(5, 4))
+    learner = _learner(hidden=(5, 4), anchor=anchor)
     net = learner.net
     net.weights = [rng.standard_normal(w.shape) * 0.3 for w in net.weights]
     net.biases = [rng.standard_normal(b.shape) * 0.3 for b in net.biases]
-    n = 6
+    learner.value_w = rng.standard_normal(learner.value_w.shape) * 0.3
+    learner.value_b = rng.standard_normal(1) * 0.3
+    n = 8
     x = rng.standard_normal((n, net.n_inputs))
     actions = rng.integers(0, net.n_outputs, n)
+    rule = actions.copy()
+    rule[::2] = rng.integers(0, net.n_outputs, n // 2)  # half the rows played the rule action
     targets = rng.standard_normal(n)
-    _, grads = learner.loss_and_grads(x, actions, targets)
-    params = net.weights + net.biases
+    _, grads = learner.loss_and_grads(x, actions, targets, rule)
+    params = learner._params()
+    assert len(grads) == len(params) == 2 * len(net.weights) + (2 if anchor else 0)
     eps = 1e-6
     for p, g in zip(params, grads, strict=True):
         for idx in [tuple(rng.integers(0, s) for s in p.shape) for _ in range(3)]:
             old = p[idx]
             p[idx] = old + eps
-            up = learner.loss_and_grads(x, actions, targets)[0]
+            up = learner.loss_and_grads(x, actions, targets, rule)[0]
             p[idx] = old - eps
-            down = learner.loss_and_grads(x, actions, targets)[0]
+            down = learner.loss_and_grads(x, actions, targets, rule)[0]
             p[idx] = old
             assert g[idx] == pytest.approx((up - down) / (2 * eps), rel=1e-4, abs=1e-7)
 
 
-def test_q_values_move_toward_the_returns_on_a_fixed_batch():
+@pytest.mark.parametrize("anchor", [True, False])
+def test_q_values_move_toward_the_returns_on_a_fixed_batch(anchor):
     """Updates on one batch bring the played actions' values to the batch's returns."""
     rng = np.random.default_rng(1)
-    learner = _learner(hidden=(32,), lr=3e-3)
+    learner = _learner(hidden=(32,), lr=3e-3, anchor=anchor)
     n_features = learner.net.n_inputs - learner.net.n_outputs
     features = (rng.random((64, n_features)) < 0.1).astype(np.float32)
-    rule = rng.integers(52, 66, 64)
     actions = rng.integers(0, 66, 64)
+    rule = np.where(rng.random(64) < 0.5, actions, rng.integers(0, 66, 64))
     returns = rng.choice([-12.0, -4.0, 3.0, 9.0], 64).astype(np.float32)
 
     def error():
@@ -144,6 +153,9 @@ def test_the_script_writes_a_net_the_learnt_agent_plays(tmp_path):
     net = ValueNet.load(tmp_path / "dmc_solowhist.npz")
     assert sorted(net.meta["margins"]) == ["0", "1", "2", "3", "4"]
     assert json.loads((tmp_path / "training.json").read_text())["steps"] >= 6_000
+    with open(tmp_path / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert any(row["greedy_vs_rule"] for row in rows)  # the greedy evaluations ran
     from trickgym.agents.learnt.agent import LearntAgent
 
     agent = LearntAgent("solowhist", weights=tmp_path / "dmc_solowhist.npz")
