@@ -56,6 +56,13 @@ def parse_args(argv=None):
     p.add_argument("--eval-deals", type=int, default=d.eval_deals)
     p.add_argument("--log-every", type=int, default=d.log_every)
     p.add_argument("--tournament-deals", type=int, default=0, help="0: no tournament")
+    p.add_argument(
+        "--evaluate", metavar="NPZ", help="no training: play the tournaments of these weights"
+    )
+    p.add_argument(
+        "--force-margins", nargs=2, metavar=("BIDS", "CARDS"),
+        help="with --evaluate: margins (points, or 'rule') instead of the stored ones",
+    )  # fmt: skip
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     args = p.parse_args(argv)
@@ -105,7 +112,8 @@ def write_curve(out: Path, curve: list[dict]) -> None:
         rows = [r for r in curve if "greedy_vs_rule" in r]
         axes[0].errorbar(
             [r["steps"] for r in rows], [r["greedy_vs_rule"] for r in rows],
-            yerr=[r["greedy_ci"] for r in rows], fmt="o-", label="greedy minus rule, same deals",
+            yerr=[r["greedy_ci"] for r in rows], fmt="o-",
+            label="greedy (actor margin) minus rule, same deals",
         )  # fmt: skip
     axes[0].axhline(0.0, color="black", linestyle=":")
     axes[0].set_xlabel("learner steps")
@@ -120,9 +128,10 @@ def write_curve(out: Path, curve: list[dict]) -> None:
     plt.close(fig)
 
 
-def tournaments(net_path: Path, deals: int, seed: int) -> str:
+def tournaments(net_path: Path, deals: int, seed: int, margins=None) -> str:
     """Duplicate tournaments (every seating) of the agent, and of its card play alone
-    (the rule agent's bids), against ``rule``; the report text."""
+    (the rule agent's bids), against ``rule``; the report text. ``margins``: (bids,
+    cards) in points to play instead of the chosen ones (``None`` in it: the rule's)."""
     from trickgym.agents.learnt.agent import LearntAgent
     from trickgym.agents.learnt.dmc import NEVER, margins_by_phase
     from trickgym.agents.learnt.net import ValueNet
@@ -131,6 +140,9 @@ def tournaments(net_path: Path, deals: int, seed: int) -> str:
 
     net = ValueNet.load(net_path)
     cards = ValueNet.load(net_path)
+    if margins is not None:
+        bid, play = (NEVER if m is None else float(m) for m in margins)
+        net.meta["margins"] = cards.meta["margins"] = margins_by_phase(bid, play)
     play = cards.meta["margins"][str(4)]
     cards.meta["margins"] = margins_by_phase(NEVER, play)
     parts = []
@@ -156,6 +168,14 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.evaluate:
+        forced = None
+        if args.force_margins:
+            forced = [None if m == "rule" else float(m) for m in args.force_margins]
+        seed = args.seed + 30_000
+        text = tournaments(Path(args.evaluate), args.tournament_deals or 2000, seed, forced)
+        (out / "tournament.txt").write_text(f"margins (bids, cards): {forced}\n{text}")
+        return 0
     cfg = config(args)
     bar = tqdm(total=cfg.steps, desc="learner steps", unit_scale=True, disable=args.quiet)
     log = (lambda row: None) if args.quiet else (lambda row: bar.write(json.dumps(row)))

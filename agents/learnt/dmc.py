@@ -285,10 +285,15 @@ def evaluate_vs_rule(learner, margins, deals: int, seed: int, envs: int = 256):
 
 
 def choose_margins(learner, candidates, deals: int, seed: int, envs: int = 256) -> dict:
-    """Per group, the candidate margin whose paired gain over the rule agent is largest, or
-    ``None`` (keep the rule agent's actions) unless that gain's 95% interval is above zero:
-    the bids with the rule agent's cards, the cards with the rule agent's bids (as the
-    issue's cards-only test). Returns the margins and every measurement."""
+    """Per group, the candidate margin whose paired mean gain over the rule agent is
+    largest, or ``None`` (keep the rule agent's actions) if none gains: the bids with the
+    rule agent's cards, the cards with the rule agent's bids (as the issue's cards-only
+    test). Returns the margins and every measurement (mean, half-width of its 95% CI).
+
+    The mean, not its interval: seat-0 play against three rule agents is noisier than a
+    duplicate tournament (the first run's bids at margin 0 measured +0.07 +- 0.12 here and
+    +0.19 [+0.10, +0.29] in a 4,000-deal duplicate tournament on fresh deals), so the
+    tournament on fresh deals is the test and this only picks what to test."""
     report = {"bids": {}, "cards": {}}
     chosen = {}
     for group, key in ((0, "bids"), (1, "cards")):
@@ -297,7 +302,7 @@ def choose_margins(learner, candidates, deals: int, seed: int, envs: int = 256) 
             margins = (m, None) if group == 0 else (None, m)
             mean, half = evaluate_vs_rule(learner, margins, deals, seed, envs)
             report[key][str(m)] = [mean, half]
-            if mean - half > 0 and mean > best_gain:
+            if mean > best_gain:
                 best, best_gain = m, mean
         chosen[key] = best
     return {"bid": chosen["bids"], "play": chosen["cards"], "report": report}

@@ -160,3 +160,45 @@ def test_the_script_writes_a_net_the_learnt_agent_plays(tmp_path):
 
     agent = LearntAgent("solowhist", weights=tmp_path / "dmc_solowhist.npz")
     assert agent.net.n_outputs == 66
+
+
+def test_the_learnt_agent_values_actions_as_the_learner_did_in_the_env():
+    """The env's feature rows are the agent's: ``LearntAgent`` on a seat's record ranks the
+    actions as the learner ranked them from the vector env's observation."""
+    from trickgym.agents.learnt.agent import LearntAgent
+
+    learner = dmc.QLearner(dmc.DMCConfig(hidden=(16,), seed=2))
+    rng = np.random.default_rng(2)
+    for w in learner.net.weights:  # the anchored start is all zeros: nothing to compare
+        w[:] = rng.standard_normal(w.shape) * 0.1
+    agent = LearntAgent("solowhist", weights=learner.net)
+    env = dmc.make_env(4)
+    obs, _ = env.reset(seed=5)
+    compared = 0
+    for _ in range(12):
+        rule = env.builtin_actions("rule")
+        q = learner.q(obs["features"], rule)
+        for i in range(4):
+            mine = q[i] - q[i, rule[i]]
+            values = agent.action_values(env._obs_records[i : i + 1], int(rule[i]))
+            np.testing.assert_allclose(mine, values - values[rule[i]], rtol=1e-4, atol=1e-4)
+            compared += 1
+        obs, *_ = env.step(rule)
+    assert compared == 48
+
+
+def test_margins_are_chosen_per_group_by_the_best_gain_over_rule(monkeypatch):
+    """Bids are measured with the rule agent's cards and cards with its bids; a group
+    where no margin gains keeps the rule agent's actions (``None``)."""
+    gains = {(0.0, None): 0.05, (1.0, None): 0.2, (None, 0.0): -1.0, (None, 1.0): -0.01}
+    seen = []
+
+    def fake(learner, margins, deals, seed, envs=256):
+        seen.append(margins)
+        return gains[margins], 0.5
+
+    monkeypatch.setattr(dmc, "evaluate_vs_rule", fake)
+    chosen = dmc.choose_margins(None, (0.0, 1.0), 10, 0)
+    assert (chosen["bid"], chosen["play"]) == (1.0, None)
+    assert sorted(seen, key=str) == sorted(gains, key=str)
+    assert chosen["report"]["bids"]["1.0"] == [0.2, 0.5]
