@@ -15,7 +15,9 @@ Writes to ``--out``: ``dmc_solowhist.npz`` (playable by
 held-out measurements that chose the agent's margins), ``training.json``,
 and with ``--tournament-deals N`` ``tournament.txt``: duplicate tournaments
 (every seating) of the agent against ``rule``, and of its card play alone
-(rule bids) against ``rule``.
+(rule bids) against ``rule``. ``--evaluate NPZ [--force-margins BIDS CARDS]``
+plays those tournaments for stored weights without training. Results of the
+first full run: ``experiments/results/dmc/README.md``.
 """
 
 from __future__ import annotations

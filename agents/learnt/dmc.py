@@ -24,7 +24,8 @@ outputs of one net (their action ids are disjoint) with separate margins.
 At the end, the margins the agent plays with are chosen per group (bids,
 cards) by paired play against the rule agent on held-out deals
 (:func:`choose_margins`); a group keeps the rule agent's actions unless a
-margin beats them there. The result is a ``ValueNet`` whose ``meta`` holds
+margin gains on them there (a pick to test in a duplicate tournament on
+fresh deals, not a test itself). The result is a ``ValueNet`` whose ``meta`` holds
 those margins per phase, so :class:`~.agent.LearntAgent` plays it as is
 (tournaments, ``simulate``, envs).
 

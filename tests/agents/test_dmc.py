@@ -160,6 +160,13 @@ def test_the_script_writes_a_net_the_learnt_agent_plays(tmp_path):
 
     agent = LearntAgent("solowhist", weights=tmp_path / "dmc_solowhist.npz")
     assert agent.net.n_outputs == 66
+    # --evaluate plays the stored weights' tournaments with forced margins, no training
+    out = tmp_path / "eval"
+    argv = ["--evaluate", str(tmp_path / "dmc_solowhist.npz"), "--force-margins", "0", "rule"]
+    assert module.main([*argv, "--tournament-deals", "2", "--quiet", "--out", str(out)]) == 0
+    text = (out / "tournament.txt").read_text()
+    assert text.startswith("margins (bids, cards): [0.0, None]")
+    assert text.count("duplicate tournament: solowhist, 2 deals") == 2
 
 
 def test_the_learnt_agent_values_actions_as_the_learner_did_in_the_env():
