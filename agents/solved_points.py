@@ -65,7 +65,7 @@ __all__ = [
 # sample (a decision's budget: about a millisecond a solve); the oracle solves once
 # a decision (tens of milliseconds). Medians from benchmarks/bench_points.py.
 PIMC_SOLVE_CARDS = {"phat": 6, "pinochle": 6, "troggu": (0, 0, 0, 6, 4, 4, 3, 3, 3)}
-ORACLE_SOLVE_CARDS = {"phat": 7, "pinochle": 7, "troggu": (0, 0, 0, 7, 5, 4, 4, 3, 3)}
+ORACLE_SOLVE_CARDS = {"phat": 9, "pinochle": 9, "troggu": (0, 0, 0, 10, 6, 5, 4, 4, 4)}
 # The oracle's rollouts (ORACLE_ROLLOUTS per legal action of each decision above its line)
 # solve the rest of the deal from this many cards in hand down: well under a millisecond
 # a solve in Phat and Pinochle (at 7 cards, 4 ms, a 10-match Phat tournament against
