@@ -63,7 +63,9 @@ __all__ = [
 # Cards in the mover's hand from which a full solve fits the budget (index: Troggu's
 # table size; Phat and Pinochle use index 4). PIMC solves every legal card on every
 # sample (a decision's budget: about a millisecond a solve); the oracle solves once
-# a decision (tens of milliseconds). Medians from benchmarks/bench_points.py.
+# a decision (tens of milliseconds). Medians from benchmarks/bench_points.py; at these
+# oracle lines a card decision costs less than the rollouts it replaces (bench_oracle.py,
+# benchmarks/README.md).
 PIMC_SOLVE_CARDS = {"phat": 6, "pinochle": 6, "troggu": (0, 0, 0, 6, 4, 4, 3, 3, 3)}
 ORACLE_SOLVE_CARDS = {"phat": 9, "pinochle": 9, "troggu": (0, 0, 0, 10, 6, 5, 4, 4, 4)}
 # The oracle's rollouts (ORACLE_ROLLOUTS per legal action of each decision above its line)
