@@ -63,9 +63,11 @@ __all__ = [
 # Cards in the mover's hand from which a full solve fits the budget (index: Troggu's
 # table size; Phat and Pinochle use index 4). PIMC solves every legal card on every
 # sample (a decision's budget: about a millisecond a solve); the oracle solves once
-# a decision (tens of milliseconds). Medians from benchmarks/bench_points.py.
+# a decision (tens of milliseconds). Medians from benchmarks/bench_points.py; at these
+# oracle lines a solve replaces a decision's rollouts for 0-40% more CPU a deal than the
+# lines before (bench_oracle.py, benchmarks/README.md "The oracle").
 PIMC_SOLVE_CARDS = {"phat": 6, "pinochle": 6, "troggu": (0, 0, 0, 6, 4, 4, 3, 3, 3)}
-ORACLE_SOLVE_CARDS = {"phat": 7, "pinochle": 7, "troggu": (0, 0, 0, 7, 5, 4, 4, 3, 3)}
+ORACLE_SOLVE_CARDS = {"phat": 9, "pinochle": 9, "troggu": (0, 0, 0, 10, 6, 5, 4, 4, 4)}
 # The oracle's rollouts (ORACLE_ROLLOUTS per legal action of each decision above its line)
 # solve the rest of the deal from this many cards in hand down: well under a millisecond
 # a solve in Phat and Pinochle (at 7 cards, 4 ms, a 10-match Phat tournament against

@@ -17,25 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 from trickgym.agents.loops import rule_act
 
 from trickgym import protocol
 from trickgym.cards.bits import popcount, select_kth
-from trickgym.games.phat.constants import PLAY as PHAT_PLAY
-from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
-from trickgym.games.pinochle.constants import PLAY as PINOCHLE_PLAY
-from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
-from trickgym.games.solowhist.constants import PLAY as SOLOWHIST_PLAY
-from trickgym.games.solowhist.state import STATE_DTYPE as SOLOWHIST_STATE
-from trickgym.games.troggu.constants import PLAY as TROGGU_PLAY
-from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
-from trickgym.records import is_record_of
 from trickgym.rng import below
 
 __all__ = [
     "PLAYOUT_DEVIATION",
-    "in_card_play",
+    "no_call_legal",
     "play_out",
     "playout_act",
     "playout_mean",
@@ -52,31 +42,18 @@ _ONE = 65536
 STRIDE = np.uint64(0x9E3779B97F4A7C15)
 
 
-def in_card_play(state):
-    """Stub (overloaded per game): whether ``state`` is in the card play (for a game
-    the playouts do not know: whether no call is legal)."""
-    raise NotImplementedError
-
-
-@overload(in_card_play)
-def _in_card_play(state):
-    for dtype, play in (
-        (PHAT_STATE, PHAT_PLAY),
-        (PINOCHLE_STATE, PINOCHLE_PLAY),
-        (SOLOWHIST_STATE, SOLOWHIST_PLAY),
-        (TROGGU_STATE, TROGGU_PLAY),
-    ):
-        if is_record_of(state, dtype):
-            return lambda state: state.phase == play
-    # Another game (registered through the protocol alone): a decision with no call legal.
-    return lambda state: protocol.legal_sets(state)[1] == 0
+@njit(cache=True)
+def no_call_legal(state):
+    """Whether no call is legal: the card play of a game that does not bind
+    ``protocol.in_card_play`` (the hook's default)."""
+    return protocol.legal_sets(state)[1] == 0
 
 
 @njit(cache=True)
 def playout_act(state, seat, rng, obs_scratch, params):
     """``seat``'s action in a playout: the rule agent's, or now and then another legal card."""
     action = rule_act(state, seat, rng, obs_scratch, params)
-    if not in_card_play(state):
+    if not protocol.in_card_play(state):
         return action
     low = protocol.legal_sets(state)[0]
     n = popcount(low)

@@ -26,8 +26,10 @@ Rules
   ``call_base(state) -> int``; ``is_legal(state, action) -> bool``;
   ``match_over(state) -> bool``; ``next_deal(state)``;
   ``observe(state, seat, obs)``: ``seat``'s view of ``state`` into the
-  observation record ``obs``. The batch entry points over them (``*_at``)
-  are written once, in :mod:`trickgym.games.kernels`.
+  observation record ``obs``; ``in_card_play(state) -> bool``: whether
+  the deal is in its card play (by default: no call is legal). The batch
+  entry points over them (``*_at``) are written once, in
+  :mod:`trickgym.games.kernels`.
 Agents
   ``new_states(state)``: a one-record state array (scratch of the state's
   dtype); ``new_obs(state)``: a one-record observation array;
@@ -135,6 +137,7 @@ _TABLE = [
     ("match_over", "state", "state", False),
     ("next_deal", "state", "state", False),
     ("observe", "state, seat, obs", "state", False),
+    ("in_card_play", "state", "state", False),
     ("new_states", "state", "state", False),
     ("new_obs", "state", "state", False),
     ("observe_core", "state, seat, obs", "state", False),
@@ -229,9 +232,10 @@ RULES_HOOKS = (
     "observe",
     "observe_core",
 )
-#: Hooks a game may leave out: search leaves valued by rule-agent playouts, and
-#: episodes of one deal rewarded by its payoff.
+#: Hooks a game may leave out: search leaves valued by rule-agent playouts, episodes
+#: of one deal rewarded by its payoff, and the card play told by no call being legal.
 DEFAULTS = {
+    "in_card_play": "trickgym.agents.mc.playout:no_call_legal",
     "leaf": "trickgym.agents.mc.playout:rule_leaf",
     "episode_over": "trickgym.envs.vector.hooks:deal_episode_over",
     "episode_reward": "trickgym.envs.vector.hooks:deal_payoff",

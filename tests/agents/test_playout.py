@@ -4,12 +4,16 @@ and only the card play is randomised (the auction is the rule agents')."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from conformance_helpers import builtin_action
+from numba import njit
 from trickgym.agents.builtin import RULE
 from trickgym.agents.loops import act
 from trickgym.agents.mc.playout import play_out
 from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym import protocol
 
 
 def _played(game, state, seed):
@@ -46,3 +50,33 @@ def test_playouts_differ_repeat_and_keep_the_auction():
         outcomes.add(_fields(first))
     # The rule agents never draw: without deviations all eight would be one playout.
     assert len(outcomes) > 1
+
+
+@njit
+def _in_card_play(state):
+    return protocol.in_card_play(state)
+
+
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        ("solowhist", {}),
+        ("phat", {}),
+        ("pinochle", {"mode": "exchange"}),
+        ("troggu", {"players": 3}),
+    ],
+)
+def test_in_card_play_is_the_games_play_phase(name, options):
+    """Each game's ``in_card_play`` hook is true exactly in its card play, through the
+    auction, discards and exchanges (where cards, not calls, may be the legal actions)."""
+    game = trickgym.game(name, **options)
+    protocol.require(game)
+    seen = set()
+    for seed in range(4):
+        state = game.deal(seed=seed)
+        while not state.is_over:
+            in_play = int(state.record["phase"]) == game.play_phase
+            assert bool(_in_card_play(state.array[0])) == in_play
+            seen.add(in_play)
+            state.apply(builtin_action("rule", state, state.current_player, seed + 1))
+    assert True in seen and (False in seen or name == "phat")  # Phat's deal is all card play

@@ -16,9 +16,15 @@ from trickgym.agents.loops import act
 from trickgym.agents.mc import PIMCAgent
 from trickgym.agents.positions import rule_position
 from trickgym.agents.rule import params_matrix
-from trickgym.agents.solved_points import ORACLE_SOLVE_CARDS, PIMC_SOLVE_CARDS, solve_cards
+from trickgym.agents.solved_points import (
+    ORACLE_ROLLOUT_CARDS,
+    ORACLE_SOLVE_CARDS,
+    PIMC_SOLVE_CARDS,
+    solve_cards,
+)
 
 import trickgym
+from trickgym.games.troggu.constants import HAND_SIZE as TROGGU_HAND_SIZE
 from trickgym.solvers import card_values
 
 CONFIGS = [("phat", {}), ("pinochle", {}), ("troggu", {"players": 4})]
@@ -113,3 +119,17 @@ def test_solve_cards_is_validated():
         PIMCAgent(trickgym.game("solowhist"), solve_cards=3)
     assert PIMCAgent(trickgym.game("troggu", players=5)).solve_cards == 4
     assert PIMCAgent(trickgym.game("phat"), solve_cards=0).solve_cards == 0
+
+
+def test_solve_lines_are_consistent():
+    """At every table the oracle solves from at least PIMC's line (one solve a decision, not
+    one per card and sample), and its rollouts, many a decision, from at most its own."""
+    tables = {"phat": [4], "pinochle": [4], "troggu": list(TROGGU_HAND_SIZE)}
+    for name, sizes in tables.items():
+        for n in sizes:
+            pimc, oracle, rollout = (
+                solve_cards(table, name, n)
+                for table in (PIMC_SOLVE_CARDS, ORACLE_SOLVE_CARDS, ORACLE_ROLLOUT_CARDS)
+            )
+            assert 0 < pimc <= oracle, (name, n)
+            assert 0 < rollout <= oracle, (name, n)

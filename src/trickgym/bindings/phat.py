@@ -21,6 +21,7 @@ register_game(
     game,
     encode_wide=4,
     rule_policy=rule_action,
+    in_card_play=game.rules.in_card_play,
     determinize=determinize,
     start_match=start_match,
     episode_over=episode_over,

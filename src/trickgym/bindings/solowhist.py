@@ -18,6 +18,7 @@ register_game(
     game,
     encode_wide=1,
     rule_policy=rule_action,
+    in_card_play=game.rules.in_card_play,
     determinize=determinize,
     start_match=start_match,
     start_deal="trickgym.sim.solowhist:start_deal",

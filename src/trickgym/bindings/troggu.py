@@ -21,6 +21,7 @@ register_game(
     game,
     encode_wide=2,
     rule_policy=rule_action,
+    in_card_play=game.rules.in_card_play,
     determinize=determinize,
     start_match=start_match,
     start_deal="trickgym.sim.troggu:start_deal",

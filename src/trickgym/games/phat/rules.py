@@ -120,6 +120,12 @@ def deal_over(state):
 
 
 @njit(cache=True)
+def in_card_play(state):
+    """Whether the deal is in its card play (the phase stochastic playouts randomise)."""
+    return state.phase == PLAY
+
+
+@njit(cache=True)
 def match_over(state):
     """Whether every game of the match has been won."""
     return (

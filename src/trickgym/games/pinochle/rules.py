@@ -156,6 +156,12 @@ def deal_over(state):
 
 
 @njit(cache=True)
+def in_card_play(state):
+    """Whether the deal is in its card play (the phase stochastic playouts randomise)."""
+    return state.phase == PLAY
+
+
+@njit(cache=True)
 def match_over(state):
     """Whether a team has reached the target (§9)."""
     return state.phase == HAND_OVER and state.game_over

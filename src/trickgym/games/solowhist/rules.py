@@ -524,3 +524,9 @@ def n_legal(state):
 def deal_over(state):
     """Whether the current deal is over (scored or passed out)."""
     return state.phase == DEAL_OVER
+
+
+@njit(cache=True)
+def in_card_play(state):
+    """Whether the deal is in its card play (the phase stochastic playouts randomise)."""
+    return state.phase == PLAY

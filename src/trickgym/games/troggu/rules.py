@@ -160,6 +160,12 @@ def deal_over(state):
 
 
 @njit(cache=True)
+def in_card_play(state):
+    """Whether the deal is in its card play (the phase stochastic playouts randomise)."""
+    return state.phase == PLAY
+
+
+@njit(cache=True)
 def match_over(state):
     """Whether the match has played its ``num_deals`` deals (TR-D15)."""
     return state.phase == DEAL_OVER and state.deal_index >= state.num_deals
