@@ -150,6 +150,21 @@ def test_readme_compile_times_are_the_notice_figures():
         assert f"{low}-{high} s for {names[game]}" in text, (game, low, high)
 
 
+def _write_stand_in_policy(path: Path) -> None:
+    """Random numpy weights of a Solo Whist policy, in the training examples' format."""
+    import numpy as np
+
+    import trickgym
+    from trickgym.games.obs_features import feature_plan
+
+    game = trickgym.game("solowhist")
+    rng = np.random.default_rng(0)
+    n_in, n_out = feature_plan(game).size, game.n_actions
+    path.parent.mkdir(parents=True)
+    np.savez(path, w0=rng.normal(0, 0.1, (n_in, 16)), b0=np.zeros(16),
+             w1=rng.normal(0, 0.1, (16, n_out)), b1=np.zeros(n_out))  # fmt: skip
+
+
 def test_commands(tmp_path, monkeypatch, capsys):
     commands = _commands()
     assert len(commands) >= 9, commands
@@ -162,5 +177,6 @@ def test_commands(tmp_path, monkeypatch, capsys):
     hands = re.search(r"hands = (\[.*?\])", README).group(1).replace("'", '"')
     position = f'{{"hands": {hands}, "trumps": "NT", "leader": 0, "declarers": [0, 2]}}\n'
     (tmp_path / "positions.jsonl").write_text(position)
+    _write_stand_in_policy(tmp_path / "out" / "policy.npz")  # what the training examples write
     _run_commands(commands, "README.md", monkeypatch, capsys)
     assert (tmp_path / "report.html").stat().st_size > 10_000

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from trickgym.agents import python_action
 from trickgym.agents.policy import MLPPolicy, PolicyAgent, from_policy, load_policy
-from trickgym.agents.registry import make_agent, register_agent
+from trickgym.agents.registry import _FACTORIES, make_agent, register_agent
 
 import trickgym
 from trickgym.evaluation import COLUMNS
@@ -96,6 +96,13 @@ def test_policy_is_an_env_opponent(tmp_path, name, options, env_id, unit):
     game = trickgym.game(name, **options)
     register_agent(f"counting-{name}", from_policy(counting := Counting(mlp_weights(game))),
                    replace=True)  # fmt: skip
+    try:
+        _play_as_opponents(tmp_path, name, options, env_id, game, counting)
+    finally:  # other tests list the registered agents
+        _FACTORIES.pop(f"counting-{name}", None)
+
+
+def _play_as_opponents(tmp_path, name, options, env_id, game, counting) -> None:
     env = gym.make(env_id, opponents=f"counting-{name}", **options)
     env.reset(seed=2)
     rng = np.random.default_rng(0)
