@@ -410,3 +410,98 @@ def evaluate_cards(net, margin: float, deals: int, seed: int, envs: int = 256):
     env = make_env(envs)
     d = run_cards(env, net, margin, deals, seed) - run_cards(env, net, None, deals, seed)
     return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def reinforce_cards(
+    trainer: CardTrainer,
+    oracle: CardData,
+    value,
+    deals: int,
+    *,
+    envs: int = 256,
+    margin: float = 0.25,
+    eps: float = 0.05,
+    weights=(1.0, 0.5),
+    batch: int = 2048,
+    oracle_batch: int = 256,
+    seed: int = 0,
+    log=None,
+) -> list[dict]:
+    """Deep Monte Carlo on the scorer's departures from the rule agent, oracle-guided.
+
+    Seat 0 of the vector env (rule bids, three rule opponents) plays the scorer's
+    cards (``margin``), a uniformly random legal card with probability ``eps``.
+    Each decision where the card played is not the rule agent's is a sample: the
+    scorer's advantage of the card over the rule agent's card is regressed on the
+    deal's return minus ``value``'s estimate of the position under rule play
+    (``value``: a :class:`~.dmc.QLearner` whose V(s) = Q(s, rule card) was fitted on
+    such returns). Each update mixes that loss (weight ``1 - w``) with the oracle
+    advantage loss on a random batch of ``oracle`` decisions (weight ``w``), ``w``
+    fading linearly from ``weights[0]`` to ``weights[1]`` over the ``deals``: the
+    targets move from the oracle's to the deals' own returns. Returns the curve rows.
+    """
+    from .dmc import make_env
+
+    rng = np.random.default_rng(seed)
+    env = make_env(envs)
+    obs, _ = env.reset(seed=seed)
+    scale = np.float32(trainer.net.scale)
+    waiting = [[] for _ in range(envs)]  # per env: (played row, rule row, baseline)
+    ready_rows, ready_target = [], []
+    played_deals, curve, returns = 0, [], []
+    while played_deals < deals:
+        act = env.builtin_actions("rule")
+        mask = obs["action_mask"]
+        rows = _play_rows(mask)
+        if len(rows):
+            rule = act[rows].copy()
+            base = value.q(obs["features"][rows], rule)[np.arange(len(rows)), rule]
+            for k, i in enumerate(rows):
+                legal = np.flatnonzero(mask[i][:52])
+                feats = card_features(env._obs_records[i], legal, int(rule[k]))
+                s = trainer.net.forward(feats)[0][:, 0] * scale
+                r_idx = int(np.flatnonzero(legal == rule[k])[0])
+                best = int(np.argmax(s))
+                pick = best if s[best] - s[r_idx] > margin else r_idx
+                if rng.random() < eps:
+                    pick = int(rng.integers(len(legal)))
+                if pick != r_idx:
+                    waiting[i].append((feats[pick], feats[r_idx], float(base[k])))
+                act[i] = legal[pick]
+        obs, reward, term, _, _ = env.step(act)
+        for i in np.flatnonzero(term):
+            for played_row, rule_row, b in waiting[i]:
+                ready_rows.append((played_row, rule_row))
+                ready_target.append(float(reward[i]) - b)
+            waiting[i] = []
+            played_deals += 1
+            returns.append(float(reward[i]))
+        if len(ready_target) >= batch:
+            w = weights[0] + (weights[1] - weights[0]) * min(played_deals / deals, 1.0)
+            pairs = np.array(ready_rows[:batch], dtype=np.float32)  # [n, 2, F]
+            target = np.array(ready_target[:batch], dtype=np.float32) / scale
+            ready_rows, ready_target = ready_rows[batch:], ready_target[batch:]
+            x = pairs.reshape(-1, pairs.shape[-1])
+            out, hidden = trainer.net.forward(x)
+            adv = out[0::2, 0] - out[1::2, 0]
+            err = adv - target
+            d = np.zeros(len(x), dtype=np.float32)
+            d[0::2] = (2.0 / len(err)) * err
+            d[1::2] = -d[0::2]
+            grads = trainer._grads(x, hidden, d)
+            o_loss, o_grads = trainer.loss_and_grads(
+                oracle.subset(np.sort(rng.choice(len(oracle), oracle_batch, replace=False)))
+            )
+            trainer.step([(1 - w) * a + w * b for a, b in zip(grads, o_grads, strict=True)])
+            row = {
+                "deals": played_deals,
+                "oracle_weight": round(float(w), 4),
+                "dmc_loss": float(np.mean(err.astype(np.float64) ** 2)) * float(scale) ** 2,
+                "oracle_loss": o_loss,
+                "train_payoff": float(np.mean(returns)),
+            }
+            returns = []
+            curve.append(row)
+            if log is not None:
+                log(row)
+    return curve

@@ -78,6 +78,7 @@ class DMCConfig:
     seed: int = 1
     log_every: int = 10
     oracle_weight: tuple = (1.0, 0.0)  # of the oracle labels' loss, start and end (see train)
+    cards: bool = True  # False: the actors play the rule agent's cards (the net learns V there)
     extra: dict = field(default_factory=dict)
 
 
@@ -392,14 +393,15 @@ def train(cfg: DMCConfig, progress=None, log=print, learner=None, oracle=None):
     obs, _ = env.reset(seed=cfg.seed)
     pending = _Pending(cfg.envs)
     warm_steps = int(cfg.warm * cfg.steps)
-    eps = (cfg.eps_bid, cfg.eps_play)
+    eps = (cfg.eps_bid, cfg.eps_play if cfg.cards else 0.0)
+    card_margin = cfg.actor_margin if cfg.cards else None
     curve, window, losses = [], [], []
     steps = deals = updates = 0
     start = time.perf_counter()
     while steps < cfg.steps:
         rule = env.builtin_actions("rule")
         feats, mask = obs["features"], obs["action_mask"]
-        margins = (None, None) if steps < warm_steps else (cfg.actor_margin, cfg.actor_margin)
+        margins = (None, None) if steps < warm_steps else (cfg.actor_margin, card_margin)
         act = learner.choose(feats, mask, rule, margins, eps, rng)
         choice = mask.astype(bool).sum(axis=1) > 1  # a forced move teaches nothing
         rows = np.flatnonzero(choice)
