@@ -34,7 +34,7 @@ import numpy as np
 
 from .distill import Labels
 
-__all__ = ["OracleStats", "card_targets", "fit_oracle", "label_deals"]
+__all__ = ["OracleStats", "card_targets", "fit_oracle", "label_deals", "seat_view"]
 
 GAME = "solowhist"
 # 4096 buckets (12 MB): a deal's solves stay well inside it.
@@ -60,6 +60,13 @@ class OracleStats:
     def as_dict(self) -> dict:
         """The fields as a plain dict (for JSON)."""
         return dict(self.__dict__)
+
+
+def seat_view(game, state, seat: int, obs: np.ndarray) -> np.ndarray:
+    """Write ``seat``'s observation record of ``state`` into ``obs`` (a one-record
+    ``OBS_DTYPE`` array) and return it: all a label's features are computed from it."""
+    game.kernels.observe_at(state.array, 0, seat, obs, 0)
+    return obs
 
 
 def card_targets(state, seat: int, table, exact_cards: int) -> np.ndarray:
@@ -135,7 +142,7 @@ def label_deals(
         reset_table(table)  # a deal's labels depend on the deal alone
         while not state.is_over:
             seat = state.current_player
-            game.kernels.observe_at(state.array, 0, seat, obs, 0)
+            seat_view(game, state, seat, obs)
             mask = state.legal_action_mask()
             legal = np.flatnonzero(mask)
             rule = rule_choice(obs[0], params, rule_rng)
