@@ -29,6 +29,13 @@ fresh deals, not a test itself). The result is a ``ValueNet`` whose ``meta`` hol
 those margins per phase, so :class:`~.agent.LearntAgent` plays it as is
 (tournaments, ``simulate``, envs).
 
+``cards=False`` keeps the rule agent's cards in the actors (the net then
+learns V(s) of rule play on card positions: the baseline of the card
+scorer's Deep Monte Carlo in :func:`~.card_net.reinforce_cards`);
+``train(..., oracle=labels)`` adds the oracle labels' advantage loss
+(:meth:`QLearner.loss_and_grads_values`) to each update with a weight
+fading over the run (``oracle_weight``).
+
 Budgets count learner steps (``steps``), not time: with the same seed and
 sizes a run repeats exactly on the same numpy build.
 """
