@@ -191,3 +191,15 @@ def test_the_script_repeats_and_writes_what_the_agent_plays(tmp_path):
         assert (tmp_path / "a" / name).is_file(), name
     agent = card_net.CardNetAgent(tmp_path / "a" / "cards.npz", bids=tmp_path / "a" / "bids.npz")
     assert agent.net.n_inputs == card_net.N_CARD_FEATURES
+
+
+def test_dmc_with_the_rule_agent_s_cards_learns_bids_and_leaves_cards_at_rule():
+    """``cards=False``: the card outputs stay where the anchor put them (every card's
+    advantage over the rule card is zero), while the explored bids move theirs."""
+    cfg = dmc.DMCConfig(
+        steps=3_000, envs=16, batch=128, hidden=(16,), log_every=1, seed=3, cards=False, warm=0.0
+    )
+    learner, _, stats = dmc.train(cfg, log=lambda row: None)
+    assert stats["updates"] >= 2
+    assert not learner.net.weights[-1][:, :52].any() and not learner.net.biases[-1][:52].any()
+    assert learner.net.weights[-1][:, 52:].any()
