@@ -239,7 +239,9 @@ def main(argv=None) -> int:
             trainer.net, m, args.select_deals, sel_seed
         )
     for m in args.bid_margins:
-        select["bids"][str(m)] = dmc.evaluate_vs_rule(value, (m, None), args.select_deals, sel_seed)
+        select["bids"][str(m)] = dmc.evaluate_vs_rule(
+            value, (m, None), args.select_deals, sel_seed, envs=min(256, args.select_deals)
+        )
 
     def best(group):
         m, (mean, _) = max(select[group].items(), key=lambda kv: kv[1][0])

@@ -407,7 +407,7 @@ def evaluate_cards(net, margin: float, deals: int, seed: int, envs: int = 256):
     bids, three rule opponents, the same deals): ``(mean, half-width of a 95% CI)``."""
     from .dmc import make_env
 
-    env = make_env(envs)
+    env = make_env(min(envs, deals))
     d = run_cards(env, net, margin, deals, seed) - run_cards(env, net, None, deals, seed)
     return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
 
