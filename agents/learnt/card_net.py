@@ -23,7 +23,21 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["N_CARD_FEATURES", "card_features"]
+from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
+
+__all__ = [
+    "N_CARD_FEATURES",
+    "CardData",
+    "CardNetAgent",
+    "CardTrainer",
+    "best_cards",
+    "card_features",
+    "departures",
+    "evaluate_cards",
+    "new_card_net",
+    "reinforce_cards",
+    "run_cards",
+]
 
 _CONTRACTS = 8
 _N_GLOBAL = _CONTRACTS + 3 + 1 + 4 + 3 + 3
@@ -332,8 +346,11 @@ class CardNetAgent:
                 f"cards must be a Solo Whist card scorer ({N_CARD_FEATURES} inputs), got "
                 f"{net.meta.get('kind')!r} with {net.n_inputs} inputs"
             )
+        from trickgym.checks import check_real
+
         self.net = net
-        self.margin = float(net.meta.get("margin", 0.0) if margin is None else margin)
+        margin = net.meta.get("margin", 0.0) if margin is None else margin
+        self.margin = check_real("margin (points)", margin, 0)
         if bids is None:
             import trickgym
 
@@ -373,9 +390,6 @@ class CardNetAgent:
         mask = np.zeros((1, self.game.n_actions), dtype=np.int8)
         mask[0, legal] = 1
         return int(best_cards(self.net, record, mask, [rule], self.margin)[0])
-
-
-PLAY_PHASE = 4
 
 
 def _play_rows(mask: np.ndarray) -> np.ndarray:

@@ -120,6 +120,7 @@ def label_deals(
     from trickgym.solvers.dd_search import META_NODES, make_table, reset_table
 
     deals = check_int("deals", deals, 0)
+    first = check_int("first", first, 0)
     max_nodes = check_int("max_nodes", max_nodes, 1)
     eps_bid = check_real("eps_bid", eps_bid, 0, 1)
     eps_play = check_real("eps_play", eps_play, 0, 1)

@@ -168,6 +168,8 @@ def test_the_agent_keeps_the_rule_card_under_a_margin_and_plays_a_tournament(gam
     always_rule = card_net.CardNetAgent(net, margin=1e9, seed=2)
     report = trickgym.tournament("solowhist", [always_rule, "rule"], deals=3, seed=9)
     assert report.difference["mean"] == 0.0
+    with pytest.raises(ValueError, match="margin"):
+        card_net.CardNetAgent(net, margin=-1.0)
     with pytest.raises(ValueError, match="card scorer"):
         card_net.CardNetAgent(dmc.QLearner(dmc.DMCConfig(hidden=(4,))).net)
 
