@@ -22,7 +22,8 @@ budgets (no wall time): the same ``--seed`` and sizes repeat a run.
 5. **Margins** chosen by paired play against ``rule`` on held-out deals
    (cards with rule bids, bids with rule cards).
 
-Writes to ``--out``: ``cards.npz`` (the scorer, its margin in ``meta``),
+Writes to ``--out``: ``cards.npz`` (the scorer, its margin in ``meta``;
+``cards_oracle_fit.npz``: the scorer before step 4, margin ``--rl-margin``),
 ``bids.npz`` (a ``LearntAgent`` ValueNet: bids only), ``curve.csv`` /
 ``curve.png``, ``training.json`` and with ``--tournament-deals N``
 ``tournament.txt``: duplicate tournaments, every seating, of bids+cards,
@@ -207,6 +208,10 @@ def main(argv=None) -> int:
     value, _, bid_stats = dmc.train(cfg, log=bid_log)
     stats["bids"] = bid_stats
     stats["seconds_bids"] = round(time.perf_counter() - t0, 1)
+
+    # the scorer before any deal return (for the ablation: oracle fit alone)
+    trainer.net.meta["margin"] = args.rl_margin
+    trainer.net.save(out / "cards_oracle_fit.npz")
 
     # 4. cards by oracle-guided Deep Monte Carlo
     sel_seed = args.seed + 20_000

@@ -189,7 +189,7 @@ def test_the_script_repeats_and_writes_what_the_agent_plays(tmp_path):
     nets = [ValueNet.load(tmp_path / run / "cards.npz") for run in ("a", "b")]
     for wa, wb in zip(nets[0].weights, nets[1].weights, strict=True):
         np.testing.assert_array_equal(wa, wb)
-    for name in ("bids.npz", "curve.csv", "training.json"):
+    for name in ("bids.npz", "cards_oracle_fit.npz", "curve.csv", "training.json"):
         assert (tmp_path / "a" / name).is_file(), name
     agent = card_net.CardNetAgent(tmp_path / "a" / "cards.npz", bids=tmp_path / "a" / "bids.npz")
     assert agent.net.n_inputs == card_net.N_CARD_FEATURES
