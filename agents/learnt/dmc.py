@@ -29,6 +29,13 @@ fresh deals, not a test itself). The result is a ``ValueNet`` whose ``meta`` hol
 those margins per phase, so :class:`~.agent.LearntAgent` plays it as is
 (tournaments, ``simulate``, envs).
 
+``cards=False`` keeps the rule agent's cards in the actors (the net then
+learns V(s) of rule play on card positions: the baseline of the card
+scorer's Deep Monte Carlo in :func:`~.card_net.reinforce_cards`);
+``train(..., oracle=labels)`` adds the oracle labels' advantage loss
+(:meth:`QLearner.loss_and_grads_values`) to each update with a weight
+fading over the run (``oracle_weight``).
+
 Budgets count learner steps (``steps``), not time: with the same seed and
 sizes a run repeats exactly on the same numpy build.
 """
@@ -43,7 +50,15 @@ import numpy as np
 from .agent import NEVER
 from .net import ValueNet
 
-__all__ = ["DMCConfig", "QLearner", "choose_margins", "evaluate_vs_rule", "make_env", "train"]
+__all__ = [
+    "DMCConfig",
+    "QLearner",
+    "choose_margins",
+    "evaluate_vs_rule",
+    "make_env",
+    "oracle_weight",
+    "train",
+]
 
 GAME = "solowhist"
 
@@ -69,6 +84,8 @@ class DMCConfig:
     eval_deals: int = 2000
     seed: int = 1
     log_every: int = 10
+    oracle_weight: tuple = (1.0, 0.0)  # of the oracle labels' loss, start and end (see train)
+    cards: bool = True  # False: the actors play the rule agent's cards (the net learns V there)
     extra: dict = field(default_factory=dict)
 
 
@@ -178,7 +195,6 @@ class QLearner:
         """Mean squared error of the played actions' values against ``targets`` (units of
         ``scale``) on net inputs ``x`` given the rule actions ``rule``, and its gradient
         (as :meth:`_params`: weights, biases, then the anchored value head)."""
-        net = self.net
         rule = np.asarray(rule, dtype=np.int64)
         q, out, hidden = self._q_units(x, rule)
         n = len(x)
@@ -188,6 +204,37 @@ class QLearner:
         d = (2.0 / n) * err
         grad = np.zeros_like(out)
         np.add.at(grad, (rows, actions), d)
+        return loss, self._backward(x, hidden, grad, d, rule)
+
+    def loss_and_grads_values(self, x: np.ndarray, targets: np.ndarray, rule):
+        """Squared error of every valued action's advantage over the rule agent's action
+        against the targets' (``targets``: float[n, n_actions] in units of ``scale``, NaN
+        where not valued; the oracle's labels value every legal card, the rule agent's
+        among them), averaged over the valued entries, and its gradient (as
+        :meth:`loss_and_grads`).
+
+        Differences only: the level of a position (what the deal is worth) is left to
+        the deals' returns, and the fit spends itself on which card is better."""
+        rule = np.asarray(rule, dtype=np.int64)
+        rows = np.arange(len(x))
+        q, _, hidden = self._q_units(x, rule)
+        t_rule = targets[rows, rule]
+        valued = ~np.isnan(targets) & ~np.isnan(t_rule)[:, None]
+        valued[rows, rule] = False  # its advantage is zero by construction
+        adv = q - q[rows, rule][:, None] - (targets - t_rule[:, None])
+        err = np.where(valued, adv, 0.0).astype(np.float32)
+        count = max(int(valued.sum()), 1)
+        loss = float(np.sum(err.astype(np.float64) ** 2) / count)
+        grad = (2.0 / count) * err
+        np.add.at(grad, (rows, rule), -grad.sum(axis=1))
+        # Anchored, Q's differences are A's: the value head has no part in them (d = 0).
+        return loss, self._backward(x, hidden, grad, np.zeros(len(x), grad.dtype), rule)
+
+    def _backward(self, x, hidden, grad, d, rule) -> list[np.ndarray]:
+        """Gradients of the parameters from ``grad`` (d loss / d Q, float[n, n_actions]) and
+        ``d`` (its row sums), given the forward pass's ``hidden`` layers."""
+        net = self.net
+        rows = np.arange(len(x))
         extra = []
         if self.anchor:
             np.add.at(grad, (rows, rule), -d)
@@ -203,12 +250,35 @@ class QLearner:
                 if self.anchor and layer == layers - 1:
                     back = back + d[:, None] * self.value_w[:, 0][None, :]
                 grad = back * (hidden[layer - 1] > 0)
-        return loss, gw + gb + extra
+        return gw + gb + extra
 
-    def update(self, features, rule, actions, returns) -> float:
-        """One Adam step toward the deal returns (payoff points); returns the loss before it."""
-        x = self.net.inputs(features, rule)
-        loss, grads = self.loss_and_grads(x, actions, returns / np.float32(self.net.scale), rule)
+    def update(self, features, rule, actions, returns, oracle=None, oracle_weight=0.0) -> float:
+        """One Adam step toward the deal returns (payoff points); returns the loss before it.
+
+        ``oracle``: an optional batch ``(features, rule, values)`` of oracle labels
+        (values float[n, n_actions] in points, NaN where not valued) whose loss is
+        added with weight ``oracle_weight`` (see :mod:`.oracle_labels`).
+        """
+        scale = np.float32(self.net.scale)
+        grads = None
+        loss = 0.0
+        if features is not None and len(features):
+            x = self.net.inputs(features, rule)
+            loss, grads = self.loss_and_grads(x, actions, returns / scale, rule)
+        if oracle is not None and oracle_weight > 0:
+            f, r, v = oracle
+            x = self.net.inputs(f, r)
+            o_loss, o_grads = self.loss_and_grads_values(x, v / scale, r)
+            o_grads = [g * np.float32(oracle_weight) for g in o_grads]
+            if grads is not None:
+                o_grads = [a + b for a, b in zip(grads, o_grads, strict=True)]
+            grads = o_grads
+            loss = loss + oracle_weight * o_loss
+        self._step(grads)
+        return loss
+
+    def _step(self, grads) -> None:
+        """One Adam step along ``grads`` (as :meth:`_params`)."""
         self._t += 1
         b1, b2, lr = 0.9, 0.999, self.cfg.lr
         for p, g, m, v in zip(self._params(), grads, self._m, self._v, strict=True):
@@ -218,7 +288,6 @@ class QLearner:
             v += (1 - b2) * g * g
             step = lr * (m / (1 - b1**self._t)) / (np.sqrt(v / (1 - b2**self._t)) + 1e-8)
             p -= step.astype(np.float32)
-        return loss
 
 
 class _Pending:
@@ -309,22 +378,37 @@ def choose_margins(learner, candidates, deals: int, seed: int, envs: int = 256) 
     return {"bid": chosen["bids"], "play": chosen["cards"], "report": report}
 
 
-def train(cfg: DMCConfig, progress=None, log=print):
-    """Run DMC for ``cfg.steps`` learner steps; returns ``(learner, curve rows, stats)``."""
+def oracle_weight(cfg: DMCConfig, steps: int) -> float:
+    """The weight of the oracle labels' loss after ``steps`` learner steps: from
+    ``cfg.oracle_weight[0]`` at the start down to ``cfg.oracle_weight[1]`` at the end,
+    linearly (the targets fade from the oracle's to the deals' own returns)."""
+    w0, w1 = cfg.oracle_weight
+    return float(w0 + (w1 - w0) * min(steps / max(cfg.steps, 1), 1.0))
+
+
+def train(cfg: DMCConfig, progress=None, log=print, learner=None, oracle=None):
+    """Run DMC for ``cfg.steps`` learner steps; returns ``(learner, curve rows, stats)``.
+
+    ``learner``: a :class:`QLearner` to go on from (a warm start); default a fresh one.
+    ``oracle``: :class:`~.distill.Labels` of :mod:`.oracle_labels`; each update then adds
+    the squared error of a random batch of them (``cfg.batch`` rows) weighted by
+    :func:`oracle_weight`.
+    """
     rng = np.random.default_rng(cfg.seed)
-    learner = QLearner(cfg)
+    learner = learner or QLearner(cfg)
     env = make_env(cfg.envs)
     obs, _ = env.reset(seed=cfg.seed)
     pending = _Pending(cfg.envs)
     warm_steps = int(cfg.warm * cfg.steps)
-    eps = (cfg.eps_bid, cfg.eps_play)
+    eps = (cfg.eps_bid, cfg.eps_play if cfg.cards else 0.0)
+    card_margin = cfg.actor_margin if cfg.cards else None
     curve, window, losses = [], [], []
     steps = deals = updates = 0
     start = time.perf_counter()
     while steps < cfg.steps:
         rule = env.builtin_actions("rule")
         feats, mask = obs["features"], obs["action_mask"]
-        margins = (None, None) if steps < warm_steps else (cfg.actor_margin, cfg.actor_margin)
+        margins = (None, None) if steps < warm_steps else (cfg.actor_margin, card_margin)
         act = learner.choose(feats, mask, rule, margins, eps, rng)
         choice = mask.astype(bool).sum(axis=1) > 1  # a forced move teaches nothing
         rows = np.flatnonzero(choice)
@@ -342,7 +426,16 @@ def train(cfg: DMCConfig, progress=None, log=print):
             f, r, a, g = pending.take()
             for lo in range(0, len(a) - cfg.batch + 1, cfg.batch):
                 sl = slice(lo, lo + cfg.batch)
-                losses.append(learner.update(f[sl], r[sl], a[sl], g[sl]))
+                extra, weight = None, 0.0
+                if oracle is not None and len(oracle):
+                    weight = oracle_weight(cfg, steps)
+                    idx = np.sort(rng.choice(len(oracle), min(cfg.batch, len(oracle)), False))
+                    extra = (
+                        oracle.features[idx].astype(np.float32),
+                        oracle.rule[idx].astype(np.int64),
+                        oracle.values[idx],
+                    )
+                losses.append(learner.update(f[sl], r[sl], a[sl], g[sl], extra, weight))
                 updates += 1
                 if updates % cfg.log_every == 0:
                     row = {

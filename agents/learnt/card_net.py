@@ -1,0 +1,521 @@
+"""A per-card scorer for Solo Whist card play: one small MLP applied to each legal card.
+
+The ``ValueNet`` over the 1,123 observation features with one output per
+card id did not generalise from oracle labels: fitted on 190 k labelled
+decisions it valued the cards worse than the rule agent's choice on
+held-out decisions at every margin (see ``experiments/results/dmc``). Here
+each legal card is described by what decides a card in whist, relative to
+the seat: suit is trumps or led, rank, higher and lower cards still out in
+its suit, the seat's own length and cards around it there, whether it wins
+the trick as it stands, which later players are known void in its suit or
+in trumps, whether it is the rule agent's card; plus a short context of the
+deal (contract, side, tricks won and needed, trick position, whether the
+seat's side is winning the trick). The same weights score every card, so
+what is learnt about "a top card when the opponents are void" carries over
+every suit and rank.
+
+Everything is read from the seat's observation record (the fields any
+player sees: its hand, the cards played, the voids shown, the contract),
+so a scorer of these features is a fair player.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
+
+__all__ = [
+    "N_CARD_FEATURES",
+    "CardData",
+    "CardNetAgent",
+    "CardTrainer",
+    "best_cards",
+    "card_features",
+    "departures",
+    "evaluate_cards",
+    "new_card_net",
+    "reinforce_cards",
+    "run_cards",
+]
+
+_CONTRACTS = 8
+_N_GLOBAL = _CONTRACTS + 3 + 1 + 4 + 3 + 3
+_N_CARD = 24
+N_CARD_FEATURES = _N_GLOBAL + _N_CARD
+_GOAL = (0, 8, 5, 0, 9, 9, 0, 13)
+
+
+def _bits(x: int) -> int:
+    return bin(x).count("1")
+
+
+def _winner(cards, leader: int, trumps: int) -> tuple[int, int]:
+    """(winning card, its seat) of the cards played to a trick so far."""
+    best, seat = cards[0], leader
+    for i in range(1, len(cards)):
+        c = cards[i]
+        bs, cs = best // 13, c // 13
+        if (cs == bs and c > best) or (cs == trumps and bs != trumps):
+            best, seat = c, (leader + i) % 4
+    return best, seat
+
+
+def card_features(rec, legal, rule: int) -> np.ndarray:
+    """Features (float32[len(legal), N_CARD_FEATURES]) of each legal card of the seat whose
+    observation record is ``rec`` (a Solo Whist ``OBS_DTYPE`` record, in the card play),
+    given the rule agent's card ``rule``."""
+    seat = int(rec["seat"])
+    hand = int(rec["hand"])
+    played = 0
+    for s in range(4):
+        played |= int(rec["played"][s])
+    n = int(rec["trick_n"])
+    trick = [int(c) for c in rec["trick_cards"][:n]]
+    for c in trick:
+        played |= 1 << c
+    out_mask = ((1 << 52) - 1) & ~played & ~hand  # cards still out, not the seat's
+    trumps = int(rec["trumps"])
+    contract = int(rec["contract"])
+    declarers = int(rec["declarers"])
+    leader = int(rec["leader"])
+    mine = (declarers >> seat) & 1
+    side = declarers if mine else (~declarers & 15)
+    won = [int(x) for x in rec["tricks_won"]]
+    side_won = sum(won[s] for s in range(4) if (side >> s) & 1)
+    decl_won = sum(won[s] for s in range(4) if (declarers >> s) & 1)
+    trick_no = int(rec["trick_no"])
+    voids = [int(v) for v in rec["voids"]]
+    g = np.zeros(_N_GLOBAL, dtype=np.float32)
+    g[contract] = 1.0
+    lone = _bits(declarers) == 1
+    g[_CONTRACTS + (0 if mine and lone else 1 if mine else 2)] = 1.0
+    g[_CONTRACTS + 3] = trick_no / 13.0
+    g[_CONTRACTS + 4 + n] = 1.0
+    k = _CONTRACTS + 8
+    g[k] = side_won / 13.0
+    g[k + 1] = (trick_no - side_won) / 13.0
+    g[k + 2] = (_GOAL[contract] - decl_won) / 13.0
+    led = trick[0] // 13 if n else -1
+    win_card, win_seat = _winner(trick, leader, trumps) if n else (-1, -1)
+    g[k + 3] = 1.0 if n and (side >> win_seat) & 1 else 0.0
+    # later players in this trick: how many, and how many on the seat's side
+    later = [(seat + i) % 4 for i in range(1, 4 - n)]
+    g[k + 4] = len(later) / 3.0
+    g[k + 5] = sum((side >> p) & 1 for p in later) / 3.0
+    trump_out = _bits(out_mask & (0x1FFF << (13 * trumps))) if trumps >= 0 else 0
+    rows = np.zeros((len(legal), N_CARD_FEATURES), dtype=np.float32)
+    rows[:, :_N_GLOBAL] = g
+    legal_suits = {}
+    for c in legal:
+        legal_suits.setdefault(int(c) // 13, []).append(int(c))
+    for i, c in enumerate(legal):
+        c = int(c)
+        s, r = divmod(c, 13)
+        suit = 0x1FFF << (13 * s)
+        above = suit & ~((1 << (c + 1)) - 1)
+        below = suit & ((1 << c) - 1)
+        f = rows[i, _N_GLOBAL:]
+        f[0] = s == trumps
+        f[1] = n > 0 and s == led
+        f[2] = n == 0
+        f[3] = r / 12.0
+        f[4] = _bits(out_mask & above) / 12.0
+        f[5] = _bits(out_mask & below) / 12.0
+        f[6] = _bits(out_mask & suit) / 13.0
+        f[7] = _bits(hand & suit) / 13.0
+        f[8] = _bits(hand & above) / 12.0
+        f[9] = _bits(hand & below) / 12.0
+        f[10] = _bits(out_mask & above) == 0
+        if n:
+            ws = win_card // 13
+            beats = (s == ws and c > win_card) or (s == trumps and ws != trumps)
+            f[11] = beats
+        f[12] = trump_out / 13.0
+        for j in range(3):
+            p = (seat + 1 + j) % 4
+            f[13 + j] = (voids[p] >> s) & 1
+            f[16 + j] = (voids[p] >> trumps) & 1 if trumps >= 0 else 1
+        f[19] = c == rule
+        same = legal_suits[s]
+        f[20] = c == min(same)
+        f[21] = c == max(same)
+        f[22] = len(legal_suits) > 1  # a choice of suit (leading, or void in the led one)
+        f[23] = (side >> ((seat + 2) % 4)) & 1  # the partner across is on the seat's side
+    return rows
+
+
+class CardData:
+    """Oracle-labelled card decisions as per-card rows: ``rows`` float32[m, N_CARD_FEATURES],
+    ``target`` float32[m] (the seat's payoff after the card, points), ``start`` int64[n+1]
+    (decision ``i`` owns rows ``start[i]:start[i+1]``) and ``rule_row`` int64[n] (the row
+    of the rule agent's card)."""
+
+    def __init__(self, rows, target, start, rule_row):
+        self.rows, self.target, self.start, self.rule_row = rows, target, start, rule_row
+
+    def __len__(self) -> int:
+        return len(self.rule_row)
+
+    @classmethod
+    def from_labels(cls, records, values, rule) -> CardData:
+        """Rows of the decisions labelled by :func:`~.oracle_labels.label_deals` (its
+        observation ``records``, ``labels.values`` and ``labels.rule``)."""
+        parts, targets, starts, rule_rows = [], [], [0], []
+        for rec, v, r in zip(records, values, rule, strict=True):
+            legal = np.flatnonzero(~np.isnan(v[:52]))
+            parts.append(card_features(rec, legal, int(r)))
+            targets.append(v[legal])
+            rule_rows.append(starts[-1] + int(np.flatnonzero(legal == int(r))[0]))
+            starts.append(starts[-1] + len(legal))
+        if not parts:
+            empty = np.zeros((0, N_CARD_FEATURES), np.float32)
+            return cls(empty, np.zeros(0, np.float32), np.zeros(1, np.int64), np.zeros(0, np.int64))
+        return cls(
+            np.concatenate(parts),
+            np.concatenate(targets).astype(np.float32),
+            np.array(starts, dtype=np.int64),
+            np.array(rule_rows, dtype=np.int64),
+        )
+
+    def subset(self, decisions) -> CardData:
+        """The decisions ``decisions`` (int array), their rows renumbered."""
+        decisions = np.asarray(decisions, dtype=np.int64)
+        lo, hi = self.start[decisions], self.start[decisions + 1]
+        lengths = hi - lo
+        first = np.concatenate([[0], np.cumsum(lengths)])
+        idx = np.repeat(lo - first[:-1], lengths) + np.arange(first[-1])
+        rule_row = self.rule_row[decisions] - lo + first[:-1]
+        return CardData(self.rows[idx], self.target[idx], first, rule_row)
+
+    def groups(self) -> np.ndarray:
+        """The decision of each row (int64[m])."""
+        return np.repeat(np.arange(len(self)), np.diff(self.start))
+
+
+def new_card_net(hidden=(64, 64), seed: int = 0, scale: float = 10.0):
+    """A fresh per-card scorer (a :class:`~.net.ValueNet` with one output)."""
+    from .net import ValueNet
+
+    meta = {"game": "solowhist", "kind": "card scorer", "n_features": N_CARD_FEATURES}
+    meta["hidden"] = list(hidden)
+    return ValueNet.init([N_CARD_FEATURES, *hidden, 1], seed=seed, scale=scale, meta=meta)
+
+
+class CardTrainer:
+    """Adam on a per-card scorer: squared error of each card's score minus the rule
+    agent's card's score against the same difference of targets (``fit_batch``), or of
+    a played card's value against a return (:meth:`dmc_batch`)."""
+
+    def __init__(self, net, lr: float = 1e-3):
+        self.net, self.lr = net, lr
+        self._m = [np.zeros_like(a) for a in self._params()]
+        self._v = [np.zeros_like(a) for a in self._params()]
+        self._t = 0
+
+    def _params(self):
+        return self.net.weights + self.net.biases
+
+    def scores(self, rows: np.ndarray) -> np.ndarray:
+        """Scores in points (float32[m])."""
+        return self.net.forward(rows)[0][:, 0] * np.float32(self.net.scale)
+
+    def _grads(self, rows, hidden, dout):
+        net = self.net
+        layers = len(net.weights)
+        gw, gb = [None] * layers, [None] * layers
+        grad = dout[:, None].astype(np.float32)
+        for layer in range(layers - 1, -1, -1):
+            below = rows if layer == 0 else hidden[layer - 1]
+            gw[layer] = below.T @ grad
+            gb[layer] = grad.sum(axis=0)
+            if layer:
+                grad = (grad @ net.weights[layer].T) * (hidden[layer - 1] > 0)
+        return gw + gb
+
+    def loss_and_grads(self, data: CardData):
+        """Loss (points squared) and gradient of the advantage fit on ``data``."""
+        out, hidden = self.net.forward(data.rows)
+        s = out[:, 0]
+        g = data.groups()
+        scale = np.float32(self.net.scale)
+        t = data.target / scale
+        err = (s - s[data.rule_row][g]) - (t - t[data.rule_row][g])
+        err[data.rule_row] = 0.0
+        count = max(len(err) - len(data), 1)
+        loss = float(np.sum(err.astype(np.float64) ** 2) / count) * float(scale) ** 2
+        d = (2.0 / count) * err
+        np.add.at(d, data.rule_row, -np.bincount(g, weights=d, minlength=len(data)))
+        return loss, self._grads(data.rows, hidden, d)
+
+    def step(self, grads) -> None:
+        """One Adam step along ``grads``."""
+        self._t += 1
+        b1, b2 = 0.9, 0.999
+        for p, gr, m, v in zip(self._params(), grads, self._m, self._v, strict=True):
+            m *= b1
+            m += (1 - b1) * gr
+            v *= b2
+            v += (1 - b2) * gr * gr
+            p -= (
+                self.lr * (m / (1 - b1**self._t)) / (np.sqrt(v / (1 - b2**self._t)) + 1e-8)
+            ).astype(np.float32)
+
+    def fit(self, data: CardData, epochs: int, batch: int, seed: int = 0, log=None) -> list:
+        """``epochs`` passes over ``data`` in shuffled batches of ``batch`` decisions; the
+        mean loss of each pass."""
+        rng = np.random.default_rng(seed)
+        curve = []
+        for epoch in range(epochs):
+            order = rng.permutation(len(data))
+            losses = []
+            for lo in range(0, len(data) - batch + 1, batch):
+                loss, grads = self.loss_and_grads(data.subset(np.sort(order[lo : lo + batch])))
+                self.step(grads)
+                losses.append(loss)
+            curve.append(float(np.mean(losses)) if losses else float("nan"))
+            if log is not None:
+                log({"card_epoch": epoch + 1, "loss": curve[-1]})
+        return curve
+
+
+def departures(trainer: CardTrainer, data: CardData, margins) -> dict:
+    """Per margin: the share of decisions where the scorer departs from the rule agent's
+    card and the mean oracle gain per decision of doing so (points), on ``data``."""
+    s = trainer.scores(data.rows)
+    g = data.groups()
+    out = {}
+    # best row per decision: the highest score (ties: the first)
+    order = np.lexsort((-s, g))
+    first = np.concatenate([[0], np.flatnonzero(np.diff(g[order])) + 1])
+    best = order[first]
+    gain = s[best] - s[data.rule_row]
+    for m in margins:
+        act = np.where(gain > m, best, data.rule_row)
+        out[float(m)] = (
+            float(np.mean(act != data.rule_row)),
+            float(np.mean(data.target[act] - data.target[data.rule_row])),
+        )
+    return out
+
+
+def best_cards(net, records, masks, rule, margin: float) -> np.ndarray:
+    """Per observation record (the card play, ``masks`` its legal actions): the rule
+    agent's card ``rule[i]`` unless the scorer ``net`` values another legal card more
+    than ``margin`` points above it (int64[n])."""
+    act = np.asarray(rule, dtype=np.int64).copy()
+    parts, owners, legals = [], [], []
+    for i, rec in enumerate(records):
+        legal = np.flatnonzero(masks[i][:52])
+        if len(legal) < 2:
+            continue
+        parts.append(card_features(rec, legal, int(rule[i])))
+        owners.append(np.full(len(legal), i))
+        legals.append(legal)
+    if not parts:
+        return act
+    s = net.forward(np.concatenate(parts))[0][:, 0] * np.float32(net.scale)
+    lo = 0
+    for i, legal in zip((o[0] for o in owners), legals, strict=True):
+        v = s[lo : lo + len(legal)]
+        lo += len(legal)
+        best = int(np.argmax(v))
+        at_rule = np.flatnonzero(legal == act[i])
+        if not len(at_rule) or v[best] - v[at_rule[0]] > margin:
+            act[i] = legal[best]
+    return act
+
+
+class CardNetAgent:
+    """A fair Solo Whist agent: cards by a per-card scorer, bids by a learnt value net.
+
+    ``cards``: the scorer (:func:`new_card_net`'s kind; path or ``ValueNet``),
+    played with ``margin`` points (default: the one in its ``meta``) over the rule
+    agent's card. ``bids``: a :class:`~.agent.LearntAgent`'s weights for the
+    auction, Cop offer, upgrade and trumps (with their stored margins), or None for
+    the rule agent's bids. Everything else is the rule agent's.
+    """
+
+    def __init__(self, cards, bids=None, margin=None, seed=None, rule_options=None):
+        from .agent import NEVER, LearntAgent
+        from .net import ValueNet
+
+        net = cards if isinstance(cards, ValueNet) else ValueNet.load(cards)
+        if net.meta.get("kind") != "card scorer" or net.n_inputs != N_CARD_FEATURES:
+            raise ValueError(
+                f"cards must be a Solo Whist card scorer ({N_CARD_FEATURES} inputs), got "
+                f"{net.meta.get('kind')!r} with {net.n_inputs} inputs"
+            )
+        from trickgym.checks import check_real
+
+        self.net = net
+        margin = net.meta.get("margin", 0.0) if margin is None else margin
+        self.margin = check_real("margin (points)", margin, 0)
+        if bids is None:
+            import trickgym
+
+            bids = ValueNet.for_game(trickgym.game("solowhist"), hidden=(1,))
+            bids.meta["margins"] = {str(p): NEVER for p in range(5)}
+        # The bids' agent also draws the rule agent's actions, from the same generator.
+        self.inner = LearntAgent("solowhist", weights=bids, seed=seed, rule_options=rule_options)
+        self.inner.margins[PLAY_PHASE] = NEVER
+        self.game = self.inner.game
+
+    def __repr__(self) -> str:
+        return f"CardNetAgent(margin={self.margin}, bids={self.inner.margins})"
+
+    def start_deal(self, seed: int, seat: int) -> None:
+        """Reseed the rule agent's generator from the deal's derived seed."""
+        self.inner.start_deal(seed, seat)
+
+    def act(self, observation, action_mask) -> int:
+        """The action for the seat's observation record (see :meth:`act_record`)."""
+        from trickgym.agents.mc.agent import record_or_refuse
+
+        return self.act_record(record_or_refuse(self, self.game, observation), action_mask)
+
+    def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
+        """The action for the seat whose observation record is ``record`` (one-record array)."""
+        from trickgym.agents.loops import rule_choice
+        from trickgym.agents.mc.agent import check_observation, legal_of_mask
+
+        rec = record[0]
+        if int(rec["phase"]) != PLAY_PHASE:
+            return self.inner.act_record(record, action_mask)
+        check_observation(self, self.game, record)
+        legal = legal_of_mask(self.game, action_mask)
+        rule = rule_choice(rec, self.inner.params, self.inner.rng)
+        if len(legal) == 1:
+            return rule
+        mask = np.zeros((1, self.game.n_actions), dtype=np.int8)
+        mask[0, legal] = 1
+        return int(best_cards(self.net, record, mask, [rule], self.margin)[0])
+
+
+def _play_rows(mask: np.ndarray) -> np.ndarray:
+    return np.flatnonzero(mask[:, :52].sum(axis=1) > 1)
+
+
+def run_cards(env, net, margin, deals: int, seed: int) -> np.ndarray:
+    """Seat 0's payoffs over ``deals`` deals of the vector ``env`` (three rule opponents),
+    the rule agent's bids and the scorer's cards (``margin`` None: the rule agent's)."""
+    obs, _ = env.reset(seed=seed)
+    n = env.num_envs
+    per_env = -(-deals // n)
+    got = [[] for _ in range(n)]
+    while min(len(g) for g in got) < per_env:
+        act = env.builtin_actions("rule")
+        mask = obs["action_mask"]
+        rows = _play_rows(mask)
+        if margin is not None and len(rows):
+            act[rows] = best_cards(net, env._obs_records[rows], mask[rows], act[rows], margin)
+        obs, reward, term, _, _ = env.step(act)
+        for i in np.flatnonzero(term):
+            if len(got[i]) < per_env:
+                got[i].append(float(reward[i]))
+    return np.array([g[k] for k in range(per_env) for g in got])[:deals]
+
+
+def evaluate_cards(net, margin: float, deals: int, seed: int, envs: int = 256):
+    """Paired mean payoff difference (scorer's cards at seat 0 minus the rule agent's, rule
+    bids, three rule opponents, the same deals): ``(mean, half-width of a 95% CI)``."""
+    from .dmc import make_env
+
+    env = make_env(min(envs, deals))
+    d = run_cards(env, net, margin, deals, seed) - run_cards(env, net, None, deals, seed)
+    return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
+
+
+def reinforce_cards(
+    trainer: CardTrainer,
+    oracle: CardData,
+    value,
+    deals: int,
+    *,
+    envs: int = 256,
+    margin: float = 0.25,
+    eps: float = 0.05,
+    weights=(1.0, 0.5),
+    batch: int = 2048,
+    oracle_batch: int = 256,
+    seed: int = 0,
+    log=None,
+) -> list[dict]:
+    """Deep Monte Carlo on the scorer's departures from the rule agent, oracle-guided.
+
+    Seat 0 of the vector env (rule bids, three rule opponents) plays the scorer's
+    cards (``margin``), a uniformly random legal card with probability ``eps``.
+    Each decision where the card played is not the rule agent's is a sample: the
+    scorer's advantage of the card over the rule agent's card is regressed on the
+    deal's return minus ``value``'s estimate of the position under rule play
+    (``value``: a :class:`~.dmc.QLearner` whose V(s) = Q(s, rule card) was fitted on
+    such returns). Each update mixes that loss (weight ``1 - w``) with the oracle
+    advantage loss on a random batch of ``oracle`` decisions (weight ``w``), ``w``
+    fading linearly from ``weights[0]`` to ``weights[1]`` over the ``deals``: the
+    targets move from the oracle's to the deals' own returns. Returns the curve rows.
+    """
+    from .dmc import make_env
+
+    rng = np.random.default_rng(seed)
+    env = make_env(envs)
+    obs, _ = env.reset(seed=seed)
+    scale = np.float32(trainer.net.scale)
+    waiting = [[] for _ in range(envs)]  # per env: (played row, rule row, baseline)
+    ready_rows, ready_target = [], []
+    played_deals, curve, returns = 0, [], []
+    while played_deals < deals:
+        act = env.builtin_actions("rule")
+        mask = obs["action_mask"]
+        rows = _play_rows(mask)
+        if len(rows):
+            rule = act[rows].copy()
+            base = value.q(obs["features"][rows], rule)[np.arange(len(rows)), rule]
+            for k, i in enumerate(rows):
+                legal = np.flatnonzero(mask[i][:52])
+                feats = card_features(env._obs_records[i], legal, int(rule[k]))
+                s = trainer.net.forward(feats)[0][:, 0] * scale
+                r_idx = int(np.flatnonzero(legal == rule[k])[0])
+                best = int(np.argmax(s))
+                pick = best if s[best] - s[r_idx] > margin else r_idx
+                if rng.random() < eps:
+                    pick = int(rng.integers(len(legal)))
+                if pick != r_idx:
+                    waiting[i].append((feats[pick], feats[r_idx], float(base[k])))
+                act[i] = legal[pick]
+        obs, reward, term, _, _ = env.step(act)
+        for i in np.flatnonzero(term):
+            for played_row, rule_row, b in waiting[i]:
+                ready_rows.append((played_row, rule_row))
+                ready_target.append(float(reward[i]) - b)
+            waiting[i] = []
+            played_deals += 1
+            returns.append(float(reward[i]))
+        if len(ready_target) >= batch:
+            w = weights[0] + (weights[1] - weights[0]) * min(played_deals / deals, 1.0)
+            pairs = np.array(ready_rows[:batch], dtype=np.float32)  # [n, 2, F]
+            target = np.array(ready_target[:batch], dtype=np.float32) / scale
+            ready_rows, ready_target = ready_rows[batch:], ready_target[batch:]
+            x = pairs.reshape(-1, pairs.shape[-1])
+            out, hidden = trainer.net.forward(x)
+            adv = out[0::2, 0] - out[1::2, 0]
+            err = adv - target
+            d = np.zeros(len(x), dtype=np.float32)
+            d[0::2] = (2.0 / len(err)) * err
+            d[1::2] = -d[0::2]
+            grads = trainer._grads(x, hidden, d)
+            o_loss, o_grads = trainer.loss_and_grads(
+                oracle.subset(np.sort(rng.choice(len(oracle), oracle_batch, replace=False)))
+            )
+            trainer.step([(1 - w) * a + w * b for a, b in zip(grads, o_grads, strict=True)])
+            row = {
+                "deals": played_deals,
+                "oracle_weight": round(float(w), 4),
+                "dmc_loss": float(np.mean(err.astype(np.float64) ** 2)) * float(scale) ** 2,
+                "oracle_loss": o_loss,
+                "train_payoff": float(np.mean(returns)),
+            }
+            returns = []
+            curve.append(row)
+            if log is not None:
+                log(row)
+    return curve
