@@ -157,6 +157,21 @@ def _learnt(game, **kwargs):
     return LearntAgent(game, **kwargs)
 
 
+def _dmc(game, margin=None, seed=None, rule_options=None):
+    """Factory of the Solo Whist agent trained by Deep Monte Carlo with oracle guiding
+    (``experiments/train_oracle_solowhist.py``; its weights ship with the package)."""
+    from .learnt.card_net import DMC_WEIGHTS, CardNetAgent
+
+    if game.name != "solowhist":
+        raise ValueError(
+            f"agent 'dmc' plays Solo Whist only, got {game.name!r} (other games: 'learnt')"
+        )
+    return CardNetAgent(
+        cards=DMC_WEIGHTS["cards"], bids=DMC_WEIGHTS["bids"], margin=margin, seed=seed,
+        rule_options=rule_options,
+    )  # fmt: skip
+
+
 for _name in ("pimc", "ismcts"):
     register_agent(_name, partial(_monte_carlo, _name))
 # PIMC's bids alone (its cards the rule agent's) and its cards alone (its bids the rule
@@ -164,3 +179,4 @@ for _name in ("pimc", "ismcts"):
 register_agent("pimc_bids", partial(_monte_carlo, "pimc", cards="rule"))
 register_agent("pimc_cards", partial(_monte_carlo, "pimc", bids="rule"))
 register_agent("learnt", _learnt)
+register_agent("dmc", _dmc)

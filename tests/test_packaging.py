@@ -60,6 +60,10 @@ def test_wheel_contains_envs_and_agents(tmp_path):
 
     for weights in shipped_weights():
         assert f"trickgym/agents/learnt/weights/{weights}" in names
+    from trickgym.agents.learnt.card_net import DMC_WEIGHTS  # the "dmc" agent's
+
+    for path in DMC_WEIGHTS.values():
+        assert f"trickgym/agents/learnt/weights/dmc/{path.name}" in names
     # So are the fitted bidders' options, which the `fitted` preset reads.
     from trickgym.agents.rule.presets import fitted_games
 

@@ -21,11 +21,14 @@ so a scorer of these features is a fair player.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
 
 __all__ = [
+    "DMC_WEIGHTS",
     "N_CARD_FEATURES",
     "CardData",
     "CardNetAgent",
@@ -38,6 +41,10 @@ __all__ = [
     "reinforce_cards",
     "run_cards",
 ]
+
+# The shipped weights of the registered agent "dmc" (copies of experiments/results/dmc/oracle/).
+_WEIGHTS = Path(__file__).resolve().parent / "weights" / "dmc"
+DMC_WEIGHTS = {"cards": _WEIGHTS / "solowhist-cards.npz", "bids": _WEIGHTS / "solowhist-bids.npz"}
 
 _CONTRACTS = 8
 _N_GLOBAL = _CONTRACTS + 3 + 1 + 4 + 3 + 3

@@ -205,3 +205,28 @@ def test_dmc_with_the_rule_agent_s_cards_learns_bids_and_leaves_cards_at_rule():
     assert stats["updates"] >= 2
     assert not learner.net.weights[-1][:, :52].any() and not learner.net.biases[-1][:52].any()
     assert learner.net.weights[-1][:, 52:].any()
+
+
+def test_the_registered_dmc_agent_plays_the_shipped_weights_on_its_seat_s_view_only(game):
+    """``"dmc"`` is the shipped oracle-guided agent: it plays by name, refuses other games,
+    and acts alike in two states its seat cannot tell apart (cards and bids)."""
+    from mc_helpers import record_of, twin_states
+    from trickgym.agents import make_agent, python_action
+
+    agent = make_agent("dmc", "solowhist")
+    assert agent.net.meta.get("kind") == "card scorer"
+    df = trickgym.simulate("solowhist", deals=4, agents=[agent, "rule", "rule", "rule"], seed=2)
+    assert len(df) == 4
+    with pytest.raises(ValueError, match="Solo Whist only"):
+        make_agent("dmc", "phat")
+    phases = set()
+    for seed in range(3, 9):
+        state, twin, seat, _ = twin_states(game, seed)
+        assert np.array_equal(record_of(game, state.array, seat), record_of(game, twin, seat))
+        phases.add(int(state.array[0]["phase"]))
+        decisions = []
+        for array in (state.array, twin):
+            agent.start_deal(77, seat)
+            decisions.append(python_action(agent, game, array, 0, seat))
+        assert decisions[0] == decisions[1]
+    assert card_net.PLAY_PHASE in phases
