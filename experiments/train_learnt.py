@@ -3,6 +3,7 @@
     python experiments/train_learnt.py --game solowhist            # about 25 minutes on 2 cores
     python experiments/train_learnt.py --game phat --install       # ship the weights in the package
     python experiments/train_learnt.py --game solowhist --quick    # a smoke run of a minute
+    python experiments/train_learnt.py --game pinochle --mode exchange --workers 1
 
 What it does (:mod:`trickgym.agents.learnt.distill`):
 
@@ -24,7 +25,8 @@ What it does (:mod:`trickgym.agents.learnt.distill`):
    weights against ``rule`` over ``--eval-deals`` deals, seed 2026 (deals
    the labelling never saw: it uses ``--seed``).
 
-Writes ``labels.npz``, ``<game>.npz`` (the weights), ``report.json`` and
+Writes ``labels.npz``, ``<tag>.npz`` (the weights: ``troggu-5p.npz``,
+``pinochle-exchange.npz``), ``report.json`` and
 ``tournament.txt`` to ``--out``; ``--install`` copies the weights to
 ``agents/learnt/weights/``, where the registered agent ``learnt`` finds them.
 """
@@ -53,6 +55,7 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--game", default="solowhist", choices=sorted(trickgym.GAMES))
     p.add_argument("--players", type=int, default=None, help="Troggu: players (3-8)")
+    p.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
     p.add_argument("--deals", type=int, default=None, help="deals (Phat: matches) to label")
     p.add_argument("--samples", type=int, default=None, help="PIMC samples per decision")
     p.add_argument("--bid-deals", type=int, default=None, help="deals with the bids labelled")
@@ -72,6 +75,8 @@ def main(argv=None) -> None:
     p.add_argument("--quick", action="store_true", help="a smoke run: a few deals, one epoch")
     a = p.parse_args(argv)
     options = {} if a.players is None else {"players": a.players}
+    if a.mode is not None:
+        options["mode"] = a.mode
     game = trickgym.game(a.game, **options)
     hidden = tuple(int(h) for h in a.hidden.split(","))
     deals = DEFAULT_DEALS[a.game] if a.deals is None else a.deals

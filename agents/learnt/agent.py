@@ -33,7 +33,8 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 
 
 def weights_name(game) -> str:
-    """The file name of a game's shipped weights: ``solowhist.npz``, ``troggu-5p.npz``."""
+    """The file name of a game's shipped weights: ``solowhist.npz``, ``troggu-5p.npz``,
+    ``pinochle.npz`` (kitty mode), ``pinochle-exchange.npz``."""
     return f"{game.tag}.npz"
 
 
@@ -78,6 +79,13 @@ class LearntAgent:
                 f"weights), got {weights!r}"
             )
         net = weights if isinstance(weights, ValueNet) else ValueNet.load(weights)
+        tag = net.meta.get("tag")
+        if tag is not None and tag != game.tag:
+            # Kitty and exchange Pinochle may share a feature table, not a game.
+            raise ValueError(
+                f"weights trained for {tag!r} do not fit {game!r} ({game.tag!r}): pass the "
+                f"weights of its own table size or mode ({weights_name(game)})"
+            )
         names = feature_names(game)
         fits = (
             net.meta.get("game") == game.name

@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 from mc_helpers import CONFIGS, make_game, record_of, twin_states
 from trickgym.agents import make_agent, python_action
-from trickgym.agents.learnt import LearntAgent, ValueNet, shipped_weights, weights_name
+from trickgym.agents.learnt import (
+    WEIGHTS_DIR,
+    LearntAgent,
+    ValueNet,
+    shipped_weights,
+    weights_name,
+)
 from trickgym.agents.learnt.distill import Labels, collect, decision_regret, fit
 from trickgym.agents.mc import PIMCAgent
 
@@ -55,6 +61,46 @@ def test_weights_must_fit_the_game():
         )
     with pytest.raises(ValueError, match="margin"):
         LearntAgent(trickgym.game("phat"), weights=net, margin=-1)
+
+
+def test_weights_of_another_pinochle_mode_are_refused():
+    """Kitty and exchange weights carry their mode: each refuses the other's game."""
+    kitty, exchange = (trickgym.game("pinochle", mode=m) for m in ("kitty", "exchange"))
+    assert (weights_name(kitty), weights_name(exchange)) == (
+        "pinochle.npz",
+        "pinochle-exchange.npz",
+    )
+    for trained, played in ((kitty, exchange), (exchange, kitty)):
+        net = ValueNet.for_game(trained, hidden=(4,))
+        assert net.meta["tag"] == trained.tag
+        with pytest.raises(ValueError, match=f"trained for '{trained.tag}' do not fit"):
+            LearntAgent(played, weights=net)
+        LearntAgent(trained, weights=net)
+
+
+def _game_of_weights(name: str):
+    """The game a shipped weights file is for (``troggu-5p.npz``, ``pinochle-exchange.npz``)."""
+    net = ValueNet.load(WEIGHTS_DIR / name)
+    options = {}
+    if net.meta["game"] == "troggu":
+        options["players"] = net.meta["seats"]
+    if net.meta["game"] == "pinochle":
+        options["mode"] = net.meta.get("tag", "pinochle").partition("-")[2] or "kitty"
+    return trickgym.game(net.meta["game"], **options)
+
+
+@pytest.mark.parametrize("name", shipped_weights())
+def test_every_shipped_weights_file_plays_its_game(name):
+    """Each shipped file is found by its game's name and plays a deal through ``learnt``."""
+    game = _game_of_weights(name)
+    assert weights_name(game) == name
+    agent = LearntAgent(game, seed=2)
+    options = dict(game.options.__dict__)
+    unit = {"matches": 1} if game.run_unit == "matches" else {"deals": 1}
+    df = trickgym.simulate(
+        game.name, agents=[agent, *["rule"] * (game.n_seats - 1)], seed=4, **unit, **options
+    )
+    assert len(df) >= 1
 
 
 def test_missing_shipped_weights_say_how_to_train():
