@@ -78,6 +78,54 @@ def test_weights_of_another_pinochle_mode_are_refused():
         LearntAgent(trained, weights=net)
 
 
+def test_pinochle_learnt_bids_only_among_pimcs_candidates():
+    """The net picks among the bids PIMC values (Pass and the three lowest), never a jump
+    bid it was not trained on, and never over its own partner (the rule agent's call)."""
+    from trickgym.agents.learnt.agent import keeps_rule_action, teacher_candidates
+    from trickgym.agents.mc.sample_pinochle import candidates
+
+    game = trickgym.game("pinochle")
+    state = game.deal(seed=3)
+    rng = np.random.default_rng(0)
+    seen = 0
+    while int(state.array[0]["phase"]) == 0:
+        legal = np.flatnonzero(state.legal_action_mask())
+        low, high = candidates(state.array[0])
+        bits = [a for a in range(64) if (int(low) >> a) & 1]
+        bits += [64 + a for a in range(64) if (int(high) >> a) & 1]
+        assert teacher_candidates(game, legal, 0).tolist() == bits
+        seen += len(legal) > len(bits)
+        rec = record_of(game, state.array, state.current_player)[0]
+        partner_holds = int(state.array[0]["holder"]) == (state.current_player + 2) % 4
+        assert keeps_rule_action(game, rec) == partner_holds
+        bids = legal[legal >= 53]
+        state.apply(int(bids[rng.integers(len(bids))]) if len(bids) and seen < 6 else 48)
+    assert seen  # some decision had more legal bids than PIMC's candidates
+    game = trickgym.game("solowhist")
+    legal = np.arange(60, 66)
+    assert teacher_candidates(game, legal, 0).tolist() == legal.tolist()
+
+
+def test_learnt_agent_picks_only_actions_its_labels_valued():
+    """Outputs for actions no label valued are untrained: the agent never plays them."""
+    from mc_helpers import reach
+
+    game = trickgym.game("solowhist")
+    state, _ = reach(game, 5, 20)
+    mask = state.legal_action_mask()
+    legal = np.flatnonzero(mask)
+    phase = int(state.array[0]["phase"])
+    assert len(legal) >= 2 and phase in game.search.phases
+    record = record_of(game, state.array, state.current_player)
+    for seed in range(3):
+        net = ValueNet.for_game(game, hidden=(8,), seed=seed)
+        net.meta["trained_actions"] = {str(phase): [int(legal[-1])]}
+        assert LearntAgent(game, weights=net, margin=0.0).act_record(record, mask) == legal[-1]
+        net.meta["trained_actions"] = {str(phase): []}  # none: the rule agent's action
+        rule = LearntAgent(game, weights=net, margin=1e9).act_record(record, mask)
+        assert LearntAgent(game, weights=net, margin=0.0).act_record(record, mask) == rule
+
+
 def _game_of_weights(name: str):
     """The game a shipped weights file is for (``troggu-5p.npz``, ``pinochle-exchange.npz``)."""
     net = ValueNet.load(WEIGHTS_DIR / name)
