@@ -3,6 +3,7 @@
     python experiments/train_learnt.py --game solowhist            # about 25 minutes on 2 cores
     python experiments/train_learnt.py --game phat --install       # ship the weights in the package
     python experiments/train_learnt.py --game solowhist --quick    # a smoke run of a minute
+    python experiments/train_learnt.py --game pinochle --mode exchange --workers 1
 
 What it does (:mod:`trickgym.agents.learnt.distill`):
 
@@ -21,10 +22,13 @@ What it does (:mod:`trickgym.agents.learnt.distill`):
    the epoch with the least held-out regret is kept, and the margin over the
    rule agent's action that loses least on held-out decisions is stored.
 3. Check: a duplicate tournament (every seating, 95% interval) of the new
-   weights against ``rule`` over ``--eval-deals`` deals, seed 2026 (deals
-   the labelling never saw: it uses ``--seed``).
+   weights against ``rule`` over ``--eval-deals`` deals, ``--eval-seed``
+   (default 2026: deals the labelling never saw, since it uses ``--seed`` and
+   ``--seed + 1``). ``--evaluate WEIGHTS`` runs only this check, for weights
+   trained before.
 
-Writes ``labels.npz``, ``<game>.npz`` (the weights), ``report.json`` and
+Writes ``labels.npz``, ``<tag>.npz`` (the weights: ``troggu-5p.npz``,
+``pinochle-exchange.npz``), ``report.json`` and
 ``tournament.txt`` to ``--out``; ``--install`` copies the weights to
 ``agents/learnt/weights/``, where the registered agent ``learnt`` finds them.
 """
@@ -48,11 +52,29 @@ DEFAULT_DEALS = {"solowhist": 1500, "phat": 750, "troggu": 1500, "pinochle": 200
 DEFAULT_BID_DEALS = {"solowhist": 100_000, "phat": 0, "troggu": 20_000, "pinochle": 20_000}
 
 
+def _check(game, name, weights, deals, seed, options):
+    """The duplicate tournament of ``weights`` against ``rule``: its text and result."""
+    start, cpu = time.perf_counter(), time.process_time()
+    agent = LearntAgent(game, weights=weights)
+    result = trickgym.tournament(
+        name, [agent, "rule"], deals=deals, seed=seed, progress=True, **options
+    )
+    # The report names agent objects by class; this one is the new weights.
+    text = result.format().replace("LearntAgent#0", "learnt".ljust(len("LearntAgent#0")))
+    text += (
+        f"\nweights {Path(weights).name}, seed {seed}: "
+        f"{time.perf_counter() - start:.0f} s wall, {time.process_time() - cpu:.0f} s CPU"
+    )
+    print(text)
+    return text, result
+
+
 def main(argv=None) -> None:
     """Label, fit, check and (with ``--install``) ship one game's learnt agent."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--game", default="solowhist", choices=sorted(trickgym.GAMES))
     p.add_argument("--players", type=int, default=None, help="Troggu: players (3-8)")
+    p.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
     p.add_argument("--deals", type=int, default=None, help="deals (Phat: matches) to label")
     p.add_argument("--samples", type=int, default=None, help="PIMC samples per decision")
     p.add_argument("--bid-deals", type=int, default=None, help="deals with the bids labelled")
@@ -65,6 +87,10 @@ def main(argv=None) -> None:
     )
     p.add_argument("--eval-deals", type=int, default=500)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--eval-seed", type=int, default=2026, help="the check's deals (not --seed)")
+    p.add_argument(
+        "--evaluate", type=Path, default=None, help="only run the check of these weights"
+    )
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--labels", type=Path, default=None, help="reuse labels.npz, skip labelling")
     p.add_argument("--out", type=Path, default=Path("runs/learnt"))
@@ -72,6 +98,8 @@ def main(argv=None) -> None:
     p.add_argument("--quick", action="store_true", help="a smoke run: a few deals, one epoch")
     a = p.parse_args(argv)
     options = {} if a.players is None else {"players": a.players}
+    if a.mode is not None:
+        options["mode"] = a.mode
     game = trickgym.game(a.game, **options)
     hidden = tuple(int(h) for h in a.hidden.split(","))
     deals = DEFAULT_DEALS[a.game] if a.deals is None else a.deals
@@ -83,6 +111,10 @@ def main(argv=None) -> None:
         deals, bid_deals, a.epochs, a.eval_deals = quick, 40, 2, 20
     out = a.out / weights_name(game).removesuffix(".npz")
     out.mkdir(parents=True, exist_ok=True)
+    if a.evaluate is not None:
+        text, _ = _check(game, a.game, a.evaluate, a.eval_deals, a.eval_seed, options)
+        (out / f"tournament-seed{a.eval_seed}.txt").write_text(text + "\n")
+        return
     start = time.perf_counter()
 
     if a.labels is not None:
@@ -127,13 +159,7 @@ def main(argv=None) -> None:
         f"rule {report['rule_regret']:.3f}"
     )
 
-    agent = LearntAgent(game, weights=weights)
-    result = trickgym.tournament(
-        a.game, [agent, "rule"], deals=a.eval_deals, seed=2026, progress=True, **options
-    )
-    # The report names agent objects by class; this one is the new weights.
-    text = result.format().replace("LearntAgent#0", "learnt".ljust(len("LearntAgent#0")))
-    print(text)
+    text, result = _check(game, a.game, weights, a.eval_deals, a.eval_seed, options)
     (out / "tournament.txt").write_text(text + "\n")
     report.update(
         tournament_deals=a.eval_deals,

@@ -41,6 +41,7 @@ __all__ = [
     "decision_regret",
     "fit",
     "loss_and_grads",
+    "trained_actions",
 ]
 
 
@@ -338,6 +339,7 @@ def fit(
     targets /= scale
     net = ValueNet.for_game(g, hidden, seed=seed, scale=scale, rule_input=rule_input)
     net.meta["decisions"] = len(labels)
+    net.meta["trained_actions"] = trained_actions(labels)
     params = [*net.weights, *net.biases]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -392,6 +394,16 @@ def fit(
     )
     net.meta.update(holdout_regret=net_regret, rule_holdout_regret=rule_regret)
     return net, report
+
+
+def trained_actions(labels: Labels) -> dict[str, list[int]]:
+    """Per phase (a string), the action ids some label values: the net's outputs for the
+    others are untrained, so :class:`LearntAgent` never picks them."""
+    out = {}
+    for phase in np.unique(labels.phase):
+        valued = np.isfinite(labels.values[labels.phase == phase]).any(axis=0)
+        out[str(int(phase))] = [int(a) for a in np.flatnonzero(valued)]
+    return out
 
 
 def loss_and_grads(net: ValueNet, x, targets, valued, weight_decay: float = 0.0):

@@ -67,6 +67,7 @@ class ValueNet:
         names = feature_names(game)
         meta = {
             "game": game.name,
+            "tag": game.tag,  # table size or mode: names the weights file, checked on load
             "seats": game.n_seats,
             "options": repr(game.options),
             "features": feature_digest(names),

@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 from mc_helpers import CONFIGS, make_game, record_of, twin_states
 from trickgym.agents import make_agent, python_action
-from trickgym.agents.learnt import LearntAgent, ValueNet, shipped_weights, weights_name
+from trickgym.agents.learnt import (
+    WEIGHTS_DIR,
+    LearntAgent,
+    ValueNet,
+    shipped_weights,
+    weights_name,
+)
 from trickgym.agents.learnt.distill import Labels, collect, decision_regret, fit
 from trickgym.agents.mc import PIMCAgent
 
@@ -55,6 +61,94 @@ def test_weights_must_fit_the_game():
         )
     with pytest.raises(ValueError, match="margin"):
         LearntAgent(trickgym.game("phat"), weights=net, margin=-1)
+
+
+def test_weights_of_another_pinochle_mode_are_refused():
+    """Kitty and exchange weights carry their mode: each refuses the other's game."""
+    kitty, exchange = (trickgym.game("pinochle", mode=m) for m in ("kitty", "exchange"))
+    assert (weights_name(kitty), weights_name(exchange)) == (
+        "pinochle.npz",
+        "pinochle-exchange.npz",
+    )
+    for trained, played in ((kitty, exchange), (exchange, kitty)):
+        net = ValueNet.for_game(trained, hidden=(4,))
+        assert net.meta["tag"] == trained.tag
+        with pytest.raises(ValueError, match=f"trained for '{trained.tag}' do not fit"):
+            LearntAgent(played, weights=net)
+        LearntAgent(trained, weights=net)
+
+
+def test_pinochle_learnt_bids_only_among_pimcs_candidates():
+    """The net picks among the bids PIMC values (Pass and the three lowest), never a jump
+    bid it was not trained on, and never over its own partner (the rule agent's call)."""
+    from trickgym.agents.learnt.agent import keeps_rule_action, teacher_candidates
+    from trickgym.agents.mc.sample_pinochle import candidates
+
+    game = trickgym.game("pinochle")
+    state = game.deal(seed=3)
+    rng = np.random.default_rng(0)
+    seen = 0
+    while int(state.array[0]["phase"]) == 0:
+        legal = np.flatnonzero(state.legal_action_mask())
+        low, high = candidates(state.array[0])
+        bits = [a for a in range(64) if (int(low) >> a) & 1]
+        bits += [64 + a for a in range(64) if (int(high) >> a) & 1]
+        assert teacher_candidates(game, legal, 0).tolist() == bits
+        seen += len(legal) > len(bits)
+        rec = record_of(game, state.array, state.current_player)[0]
+        partner_holds = int(state.array[0]["holder"]) == (state.current_player + 2) % 4
+        assert keeps_rule_action(game, rec) == partner_holds
+        bids = legal[legal >= 53]
+        state.apply(int(bids[rng.integers(len(bids))]) if len(bids) and seen < 6 else 48)
+    assert seen  # some decision had more legal bids than PIMC's candidates
+    game = trickgym.game("solowhist")
+    legal = np.arange(60, 66)
+    assert teacher_candidates(game, legal, 0).tolist() == legal.tolist()
+
+
+def test_learnt_agent_picks_only_actions_its_labels_valued():
+    """Outputs for actions no label valued are untrained: the agent never plays them."""
+    from mc_helpers import reach
+
+    game = trickgym.game("solowhist")
+    state, _ = reach(game, 5, 20)
+    mask = state.legal_action_mask()
+    legal = np.flatnonzero(mask)
+    phase = int(state.array[0]["phase"])
+    assert len(legal) >= 2 and phase in game.search.phases
+    record = record_of(game, state.array, state.current_player)
+    for seed in range(3):
+        net = ValueNet.for_game(game, hidden=(8,), seed=seed)
+        net.meta["trained_actions"] = {str(phase): [int(legal[-1])]}
+        assert LearntAgent(game, weights=net, margin=0.0).act_record(record, mask) == legal[-1]
+        net.meta["trained_actions"] = {str(phase): []}  # none: the rule agent's action
+        rule = LearntAgent(game, weights=net, margin=1e9).act_record(record, mask)
+        assert LearntAgent(game, weights=net, margin=0.0).act_record(record, mask) == rule
+
+
+def _game_of_weights(name: str):
+    """The game a shipped weights file is for (``troggu-5p.npz``, ``pinochle-exchange.npz``)."""
+    net = ValueNet.load(WEIGHTS_DIR / name)
+    options = {}
+    if net.meta["game"] == "troggu":
+        options["players"] = net.meta["seats"]
+    if net.meta["game"] == "pinochle":
+        options["mode"] = net.meta.get("tag", "pinochle").partition("-")[2] or "kitty"
+    return trickgym.game(net.meta["game"], **options)
+
+
+@pytest.mark.parametrize("name", shipped_weights())
+def test_every_shipped_weights_file_plays_its_game(name):
+    """Each shipped file is found by its game's name and plays a deal through ``learnt``."""
+    game = _game_of_weights(name)
+    assert weights_name(game) == name
+    agent = LearntAgent(game, seed=2)
+    options = dict(game.options.__dict__)
+    unit = {"matches": 1} if game.run_unit == "matches" else {"deals": 1}
+    df = trickgym.simulate(
+        game.name, agents=[agent, *["rule"] * (game.n_seats - 1)], seed=4, **unit, **options
+    )
+    assert len(df) >= 1
 
 
 def test_missing_shipped_weights_say_how_to_train():

@@ -149,6 +149,12 @@ class Pinochle(Game):
         )
         super().__init__(options)
 
+    @property
+    def tag(self) -> str:
+        """``"pinochle"`` (kitty mode) or ``"pinochle-exchange"``: the modes are different
+        games to a learnt agent (12 cards each, a pass instead of a kitty)."""
+        return self.name if self.options.mode == "kitty" else f"{self.name}-{self.options.mode}"
+
     def bid_action(self, value: int) -> int:
         """The action id of bidding ``value``."""
         opts = self.options
