@@ -135,7 +135,7 @@ def tournaments(net_path: Path, deals: int, seed: int, margins=None) -> str:
     (the rule agent's bids), against ``rule``; the report text. ``margins``: (bids,
     cards) in points to play instead of the chosen ones (``None`` in it: the rule's)."""
     from trickgym.agents.learnt.agent import LearntAgent
-    from trickgym.agents.learnt.dmc import NEVER, margins_by_phase
+    from trickgym.agents.learnt.dmc import NEVER, margins_by_phase, tournament_summary
     from trickgym.agents.learnt.net import ValueNet
 
     import trickgym
@@ -151,12 +151,7 @@ def tournaments(net_path: Path, deals: int, seed: int, margins=None) -> str:
     for label, weights in (("dmc (bids and cards)", net), ("dmc cards, rule bids", cards)):
         agent = LearntAgent("solowhist", weights=weights, seed=seed)
         report = trickgym.tournament("solowhist", [agent, "rule"], deals=deals, seed=seed)
-        d = report.difference
-        parts.append(
-            f"== {label} vs rule, {deals} deals x every seating, seed {seed}: difference "
-            f"{d['mean']:+.3f} per deal, 95% [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]\n"
-            f"{report.format()}\n"
-        )
+        parts.append(tournament_summary(label, report, deals, seed))
         print(parts[-1], flush=True)
     return "\n".join(parts)
 

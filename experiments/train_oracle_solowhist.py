@@ -123,6 +123,7 @@ def tournaments(out: Path, deals: int, seed: int) -> str:
     (rule bids), bids alone (rule cards); the report text."""
     from trickgym.agents.learnt.agent import LearntAgent
     from trickgym.agents.learnt.card_net import CardNetAgent
+    from trickgym.agents.learnt.dmc import tournament_summary
 
     import trickgym
 
@@ -136,12 +137,8 @@ def tournaments(out: Path, deals: int, seed: int) -> str:
     for label, make in entries:
         start = time.perf_counter()
         report = trickgym.tournament("solowhist", [make(), "rule"], deals=deals, seed=seed)
-        d = report.difference
-        parts.append(
-            f"== {label} vs rule, {deals} deals x every seating, seed {seed}: difference "
-            f"{d['mean']:+.3f} per deal, 95% [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}] "
-            f"({time.perf_counter() - start:.0f} s)\n{report.format()}\n"
-        )
+        seconds = time.perf_counter() - start
+        parts.append(tournament_summary(label, report, deals, seed, seconds))
         print(parts[-1], flush=True)
     return "\n".join(parts)
 

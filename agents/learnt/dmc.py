@@ -57,6 +57,7 @@ __all__ = [
     "evaluate_vs_rule",
     "make_env",
     "oracle_weight",
+    "tournament_summary",
     "train",
 ]
 
@@ -475,3 +476,15 @@ def finish_net(learner: QLearner, bid_margin, play_margin, stats: dict) -> Value
     net.meta["trained_by"] = "deep monte carlo (agents/learnt/dmc.py)"
     net.meta["dmc"] = stats
     return net
+
+
+def tournament_summary(label: str, report, deals: int, seed: int, seconds=None) -> str:
+    """A duplicate tournament's report headed by one line: ``label``, the difference per
+    deal and its 95% interval (and ``seconds`` taken, if given)."""
+    d = report.difference
+    took = "" if seconds is None else f" ({seconds:.0f} s)"
+    return (
+        f"== {label} vs rule, {deals} deals x every seating, seed {seed}: difference "
+        f"{d['mean']:+.3f} per deal, 95% [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]{took}\n"
+        f"{report.format()}\n"
+    )
