@@ -406,21 +406,16 @@ def _play_rows(mask: np.ndarray) -> np.ndarray:
 def run_cards(env, net, margin, deals: int, seed: int) -> np.ndarray:
     """Seat 0's payoffs over ``deals`` deals of the vector ``env`` (three rule opponents),
     the rule agent's bids and the scorer's cards (``margin`` None: the rule agent's)."""
-    obs, _ = env.reset(seed=seed)
-    n = env.num_envs
-    per_env = -(-deals // n)
-    got = [[] for _ in range(n)]
-    while min(len(g) for g in got) < per_env:
-        act = env.builtin_actions("rule")
-        mask = obs["action_mask"]
-        rows = _play_rows(mask)
+    from .dmc import seat0_payoffs
+
+    def choose(obs, act):
+        rows = _play_rows(obs["action_mask"])
         if margin is not None and len(rows):
-            act[rows] = best_cards(net, env._obs_records[rows], mask[rows], act[rows], margin)
-        obs, reward, term, _, _ = env.step(act)
-        for i in np.flatnonzero(term):
-            if len(got[i]) < per_env:
-                got[i].append(float(reward[i]))
-    return np.array([g[k] for k in range(per_env) for g in got])[:deals]
+            mask = obs["action_mask"][rows]
+            act[rows] = best_cards(net, env._obs_records[rows], mask, act[rows], margin)
+        return act
+
+    return seat0_payoffs(env, choose, deals, seed)
 
 
 def evaluate_cards(net, margin: float, deals: int, seed: int, envs: int = 256):

@@ -57,6 +57,7 @@ __all__ = [
     "evaluate_vs_rule",
     "make_env",
     "oracle_weight",
+    "seat0_payoffs",
     "tournament_summary",
     "train",
 ]
@@ -327,21 +328,31 @@ class _Pending:
         return f[done], r[done], a[done], ret[done].astype(np.float32)
 
 
-def run_actor(env, learner, margins, eps, rng, deals: int, seed: int) -> np.ndarray:
-    """Play ``deals`` deals at seat 0 with :meth:`QLearner.choose`; their payoffs in deal
-    order per env (the same ``seed`` replays the same deals)."""
+def seat0_payoffs(env, choose, deals: int, seed: int) -> np.ndarray:
+    """Seat 0's payoffs over ``deals`` deals of the vector ``env``, in deal order per env
+    (the same ``seed`` replays the same deals); ``choose(obs, rule)`` gives every env's
+    action from its observation and the rule agent's actions."""
     obs, _ = env.reset(seed=seed)
     n = env.num_envs
     per_env = -(-deals // n)
     got = [[] for _ in range(n)]
     while min(len(g) for g in got) < per_env:
-        rule = env.builtin_actions("rule")
-        act = learner.choose(obs["features"], obs["action_mask"], rule, margins, eps, rng)
+        act = choose(obs, env.builtin_actions("rule"))
         obs, reward, term, _, _ = env.step(act)
         for i in np.flatnonzero(term):
             if len(got[i]) < per_env:
                 got[i].append(float(reward[i]))
     return np.array([g[k] for k in range(per_env) for g in got])[:deals]
+
+
+def run_actor(env, learner, margins, eps, rng, deals: int, seed: int) -> np.ndarray:
+    """Play ``deals`` deals at seat 0 with :meth:`QLearner.choose`; their payoffs in deal
+    order per env (the same ``seed`` replays the same deals)."""
+
+    def choose(obs, rule):
+        return learner.choose(obs["features"], obs["action_mask"], rule, margins, eps, rng)
+
+    return seat0_payoffs(env, choose, deals, seed)
 
 
 def evaluate_vs_rule(learner, margins, deals: int, seed: int, envs: int = 256):
