@@ -25,7 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.games.solowhist.constants import GOAL
 from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
+from trickgym.games.solowhist.rules import SUIT_OF
+from trickgym.tricks.whist import whist_beats, whist_trick_winner
 
 __all__ = [
     "DMC_WEIGHTS",
@@ -50,22 +53,22 @@ _CONTRACTS = 8
 _N_GLOBAL = _CONTRACTS + 3 + 1 + 4 + 3 + 3
 _N_CARD = 24
 N_CARD_FEATURES = _N_GLOBAL + _N_CARD
-_GOAL = (0, 8, 5, 0, 9, 9, 0, 13)
 
 
 def _bits(x: int) -> int:
     return bin(x).count("1")
 
 
+def _trump_mask(trumps: int) -> np.uint64:
+    return np.uint64(0) if trumps < 0 else np.uint64(0x1FFF << (13 * trumps))
+
+
 def _winner(cards, leader: int, trumps: int) -> tuple[int, int]:
-    """(winning card, its seat) of the cards played to a trick so far."""
-    best, seat = cards[0], leader
-    for i in range(1, len(cards)):
-        c = cards[i]
-        bs, cs = best // 13, c // 13
-        if (cs == bs and c > best) or (cs == trumps and bs != trumps):
-            best, seat = c, (leader + i) % 4
-    return best, seat
+    """(winning card, its seat) of the cards played to a trick so far, by the game's rule."""
+    pos = whist_trick_winner(
+        np.array(cards, dtype=np.int64), len(cards), SUIT_OF, _trump_mask(trumps)
+    )
+    return cards[pos], (leader + pos) % 4
 
 
 def card_features(rec, legal, rule: int) -> np.ndarray:
@@ -102,7 +105,7 @@ def card_features(rec, legal, rule: int) -> np.ndarray:
     k = _CONTRACTS + 8
     g[k] = side_won / 13.0
     g[k + 1] = (trick_no - side_won) / 13.0
-    g[k + 2] = (_GOAL[contract] - decl_won) / 13.0
+    g[k + 2] = (GOAL[contract] - decl_won) / 13.0
     led = trick[0] // 13 if n else -1
     win_card, win_seat = _winner(trick, leader, trumps) if n else (-1, -1)
     g[k + 3] = 1.0 if n and (side >> win_seat) & 1 else 0.0
@@ -135,9 +138,7 @@ def card_features(rec, legal, rule: int) -> np.ndarray:
         f[9] = _bits(hand & below) / 12.0
         f[10] = _bits(out_mask & above) == 0
         if n:
-            ws = win_card // 13
-            beats = (s == ws and c > win_card) or (s == trumps and ws != trumps)
-            f[11] = beats
+            f[11] = whist_beats(c, win_card, SUIT_OF, _trump_mask(trumps))
         f[12] = trump_out / 13.0
         for j in range(3):
             p = (seat + 1 + j) % 4
