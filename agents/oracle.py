@@ -38,16 +38,16 @@ import numpy as np
 from numba import njit
 
 from trickgym import protocol
-from trickgym.solvers.points_search import solve_points
 
 from .mc.playout import STRIDE, playout_act, playout_mean
 from .solved_points import (
+    MAX_PAY,
     hand_size,
     no_table,
     oracle_table,
-    points_payoff,
     rollout_cards,
     solved_card,
+    solved_payoff,
 )
 
 __all__ = [
@@ -80,11 +80,9 @@ N_COUNTS = 5
 
 @njit(cache=True)
 def solved_value(root, seat, table):
-    """``seat``'s payoff of ``root[0]`` with best play by every hand; nan past the node budget."""
-    gained = solve_points(root, table)
-    if gained <= -(1 << 20):
-        return np.nan
-    return points_payoff(root[0], seat, protocol.side_points(root[0]) + gained)
+    """``seat``'s payoff of ``root[0]`` with best play by every hand (the payoff's question:
+    :func:`~trickgym.agents.solved_points.solved_payoff`); nan past the node budget."""
+    return solved_payoff(root, seat, table)
 
 
 @njit(cache=True)
@@ -172,7 +170,7 @@ def points_oracle(state, seat, rng, obs, params, table):
         root = protocol.new_states(state)
         root[0] = state
         table[2][COUNT_SOLVES] += 1
-        card = solved_card(root, seat, (table[0], table[1]), np.empty(64, dtype=np.float64))
+        card = solved_card(root, seat, (table[0], table[1]), np.empty(MAX_PAY, dtype=np.float64))
         if card >= 0:
             return card
         table[2][COUNT_SOLVES_PAST] += 1

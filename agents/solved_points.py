@@ -39,18 +39,23 @@ from trickgym.games.troggu.rules import card_points, declarer_payoffs
 from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
 from trickgym.records import is_record_of
 from trickgym.solvers.points_search import (
-    META_ABORTED,
-    card_points_values,
+    card_payoff_values,
     make_points_table,
-    solve_points,
+    make_question,
+    solve_payoff,
 )
 
 __all__ = [
+    "MAX_PAY",
     "ORACLE_ROLLOUT_CARDS",
     "ORACLE_SOLVE_CARDS",
+    "PAYOFF_TOL",
     "PIMC_SOLVE_CARDS",
+    "REFINE_NODES",
     "hand_size",
     "oracle_card",
+    "payoff_curve",
+    "payoff_question",
     "points_payoff",
     "rollout_cards",
     "side_play",
@@ -77,6 +82,12 @@ ORACLE_SOLVE_CARDS = {"phat": 9, "pinochle": 9, "troggu": (0, 0, 0, 10, 6, 5, 4,
 ORACLE_ROLLOUT_CARDS = {"phat": 5, "pinochle": 5, "troggu": (0, 0, 0, 7, 5, 4, 4, 3, 3)}
 # Node budget of one solve: a sample past it falls back to playouts.
 NODE_LIMIT = 2_000_000
+# The payoff's question (make_question): every step of the payoff first (Troggu's class,
+# Pinochle's made or set), then the rest narrowed to PAYOFF_TOL within REFINE_NODES nodes
+# a position (Pinochle's counters, Phat's phat), past which it is valued at the middle of
+# what is left (bench_points.py --question payoff).
+PAYOFF_TOL = 0.0
+REFINE_NODES = 20_000
 
 
 def solve_cards(table: dict, game_name: str, n_players: int) -> int:
@@ -167,22 +178,81 @@ def _rollout_cards(state):
 
 
 @njit(cache=True)
-def solved_card(root, seat, table, values):
-    """The card ``seat`` (to move in ``root[0]``) plays with every hand seen: the side's best
-    points if ``seat`` plays for the side, the fewest otherwise; ties to the lowest card.
+def payoff_curve(st, seat, pay):
+    """``seat``'s payoff for every final side-point count ``st`` can still end with.
 
-    ``values`` is ``float64[64]`` scratch. -1 when a solve ran out of the
-    table's node budget.
+    ``pay[i]`` is the payoff of ``pay_base + i`` points, from the side's
+    points now plus the lower to the upper bound of what it can still gain
+    (``protocol.bounds``); returns ``(pay_base, n)``, the first ``n`` entries
+    filled. ``pay`` needs ``MAX_PAY`` entries. This is the question the
+    solver is asked (:func:`~trickgym.solvers.points_search.solve_payoff`):
+    where the payoff is a step (Troggu's classes, Pinochle's made or set),
+    only the step is searched.
     """
-    if card_points_values(root, table, values) < 0:
+    cur = protocol.side_points(st)
+    lo, hi = protocol.bounds(st)
+    base = cur + lo
+    n = min(hi - lo + 1, pay.shape[0])
+    for i in range(n):
+        pay[i] = points_payoff(st, seat, base + i)
+    return base, n
+
+
+@njit(cache=True)
+def payoff_question(st, pay):
+    """The question (:func:`~trickgym.solvers.points_search.make_question`) for the payoff
+    curve ``pay`` of ``st`` (:func:`payoff_curve`): a difference between neighbouring counts
+    over twice the median one is a step (Troggu's payoff is flat between its steps, so any
+    difference is one); then ``PAYOFF_TOL`` within ``REFINE_NODES``."""
+    unit = protocol.unit(st)
+    m = (pay.shape[0] - 1) // unit
+    step = 0.0
+    if m > 0:
+        diffs = np.empty(m, dtype=np.float64)
+        for i in range(m):
+            diffs[i] = abs(pay[(i + 1) * unit] - pay[i * unit])
+        step = 2.0 * np.median(diffs)
+    return make_question(step, PAYOFF_TOL, REFINE_NODES)
+
+
+# Enough payoff entries for any game's range of final points (Pinochle's counters: 0-250).
+MAX_PAY = 512
+
+
+@njit(cache=True)
+def solved_payoffs(root, seat, table, values, pays):
+    """Each legal card's payoff to ``seat`` with best play afterwards, into ``pays[card]``
+    (-1e9 for the others); False when a search ran out of the table's node budget.
+
+    The solver is asked the payoff's question (:func:`payoff_curve`), not
+    the exact points; ``values`` is ``float64[MAX_PAY]`` scratch for the
+    payoff curve. ``root[0]`` is prepared here (a copy).
+    """
+    prepared = np.empty(1, dtype=root.dtype)
+    prepared[0] = root[0]
+    protocol.prepare(prepared[0])
+    base, n = payoff_curve(prepared[0], seat, values)
+    question = payoff_question(prepared[0], values[:n])
+    return card_payoff_values(prepared, table, values[:n], base, question, pays) >= 0
+
+
+@njit(cache=True)
+def solved_card(root, seat, table, values):
+    """The card ``seat`` (to move in ``root[0]``) plays with every hand seen: its best payoff
+    (:func:`solved_payoffs`); ties to the lowest card.
+
+    ``values`` is ``float64[MAX_PAY]`` scratch. -1 when a search ran out of
+    the table's node budget.
+    """
+    pays = np.empty(64, dtype=np.float64)
+    if not solved_payoffs(root, seat, table, values, pays):
         return -1
-    side = protocol.in_side(root[0], seat)
     best, best_v = -1, 0.0
     for c in range(64):
-        v = values[c]
+        v = pays[c]
         if v < -1e8:
             continue
-        if best < 0 or (v > best_v if side else v < best_v):
+        if best < 0 or v > best_v:
             best, best_v = c, v
     return best
 
@@ -197,21 +267,7 @@ def oracle_card(root, seat, table) -> int:
     is compiled once instead, and one Python call per decision costs
     microseconds against a solve's milliseconds.
     """
-    return int(solved_card(root, seat, table, np.empty(64, dtype=np.float64)))
-
-
-@njit(cache=True)
-def solved_payoffs(root, seat, table, values, pays):
-    """Each legal card's payoff to ``seat`` with best play afterwards, into ``pays[card]``
-    (-1e9 for the others); False when a solve ran out of the table's node budget."""
-    if card_points_values(root, table, values) < 0:
-        return False
-    cur = protocol.side_points(root[0])
-    for c in range(64):
-        pays[c] = -1e9
-        if values[c] > -1e8:
-            pays[c] = points_payoff(root[0], seat, cur + np.int64(values[c]))
-    return True
+    return int(solved_card(root, seat, table, np.empty(MAX_PAY, dtype=np.float64)))
 
 
 @njit(cache=True)
@@ -270,12 +326,12 @@ def _side_play(state):
 
 @njit(cache=True)
 def solved_payoff(root, seat, table):
-    """``seat``'s payoff of ``root[0]`` (card play with a side) with best play by every hand;
-    NaN when the solve ran out of the table's node budget."""
+    """``seat``'s payoff of ``root[0]`` (card play with a side) with best play by every hand,
+    asking the solver the payoff's question (:func:`payoff_curve`); NaN when the search ran
+    out of the table's node budget."""
     prepared = np.empty(1, dtype=root.dtype)
     prepared[0] = root[0]
     protocol.prepare(prepared[0])
-    gained = solve_points(prepared, table)
-    if table[1][META_ABORTED]:
-        return np.nan
-    return points_payoff(prepared[0], seat, protocol.side_points(prepared[0]) + gained)
+    pay = np.empty(MAX_PAY, dtype=np.float64)
+    base, n = payoff_curve(prepared[0], seat, pay)
+    return solve_payoff(prepared, table, pay[:n], base, payoff_question(prepared[0], pay[:n]))

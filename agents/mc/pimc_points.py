@@ -25,7 +25,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from trickgym.agents.loops import rule_act
-from trickgym.agents.solved_points import hand_size, side_play, solved_payoff, solved_payoffs
+from trickgym.agents.solved_points import (
+    MAX_PAY,
+    hand_size,
+    side_play,
+    solved_payoff,
+    solved_payoffs,
+)
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
@@ -59,12 +65,12 @@ def pimc_points_values(obs, memory, template, params, rng, samples, table, value
     )
     seat = obs[0].seat
     deal, trial, obs_scratch, actions = sample_scratch(obs, template)
-    card_values = np.empty(64, dtype=np.float64)
+    curve = np.empty(MAX_PAY, dtype=np.float64)
     pays = np.empty(64, dtype=np.float64)
     n_uniform = 0
     for _ in range(samples):
         n_uniform += protocol.determinize(obs, memory, template, deal, rng)
-        if solved_payoffs(deal, seat, table, card_values, pays):
+        if solved_payoffs(deal, seat, table, curve, pays):
             add_valued(pays, values, counts)
             stats[STAT_SOLVES] += 1
         else:  # past the budget: one playout per card

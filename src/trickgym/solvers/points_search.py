@@ -46,10 +46,16 @@ __all__ = [
     "META_ABORTED",
     "META_NODES",
     "META_NODE_LIMIT",
+    "Q_REFINE",
+    "Q_STEP",
+    "Q_TOL",
+    "card_payoff_values",
     "card_points_values",
     "make_points_table",
+    "make_question",
     "new_points_table",
     "reset_points_table",
+    "solve_payoff",
     "solve_points",
 ]
 
@@ -518,5 +524,246 @@ def card_points_values(root, table, out):
             return -1
         guess = gained + v
         out[c] = gained + v
+        n += 1
+    return n
+
+
+# ------------------------------------------------------------------ the payoff's question
+#
+# A question is float64[3]: the step size, the tolerance and the refinement budget
+# (make_question). The payoff of the side's final points f is pay[f - pay_base].
+
+Q_STEP = 0  # payoff differences between neighbouring counts above this are steps
+Q_TOL = 1  # then narrow until the payoff varies by at most this (negative: to one count)
+Q_REFINE = 2  # nodes a position may spend past its steps (negative: no limit)
+
+
+@njit(cache=True)
+def make_question(step, tol, refine_nodes):
+    """A payoff question (float64[3]) for :func:`solve_payoff` and :func:`card_payoff_values`.
+
+    The search first settles every **step** of the payoff (a difference
+    above ``step`` between neighbouring point counts: Troggu's card-point
+    classes, Pinochle's made or set and saved meld, Phat's race), then
+    narrows the rest until the payoff varies by at most ``tol`` over the
+    bounds found (``tol < 0``: the exact count), spending at most
+    ``refine_nodes`` nodes on that (negative: no limit); a position whose
+    refinement runs out is valued at the middle of its payoff range.
+    ``make_question(-1.0, -1.0, -1)`` asks for the exact points.
+    """
+    q = np.empty(3, dtype=np.float64)
+    q[Q_STEP] = step
+    q[Q_TOL] = tol
+    q[Q_REFINE] = refine_nodes
+    return q
+
+
+@njit(cache=True, inline="always")
+def _pay_at(pay, pay_base, final):
+    """The payoff of ``final`` points: ``pay[final - pay_base]``, clamped to the array.
+
+    Values past the array's ends are never reached from the position the
+    array was made for (its ends are the position's bounds), so the edge
+    value stands for them."""
+    i = min(max(final - pay_base, 0), pay.shape[0] - 1)
+    return pay[i]
+
+
+@njit(cache=True)
+def _split(cur, lo, hi, unit, pay, pay_base, step, tol):
+    """The next probe's target gain in ``(lo, hi]``, or ``lo`` when there is none to ask.
+
+    With ``step >= 0``: a target where the payoff steps (a difference above
+    ``step`` between neighbouring gains), ``lo`` once none is left between
+    ``lo`` and ``hi``. Otherwise the payoff is settled once it varies by at
+    most ``tol`` over ``lo, lo + unit, .., hi`` (``tol < 0``: once
+    ``lo == hi``). Either way the target splits the gains where the larger
+    of the two sides' payoff ranges is least (a class boundary of a step
+    payoff, the middle of a linear one), nearest the middle on ties.
+    """
+    n = (hi - lo) // unit + 1
+    if n <= 1:
+        return lo
+    if step < 0 and tol < 0:
+        return lo + (n // 2) * unit
+    # Suffix ranges first, then one pass with running prefix ranges.
+    smin = np.empty(n, dtype=np.float64)
+    smax = np.empty(n, dtype=np.float64)
+    v = _pay_at(pay, pay_base, cur + hi)
+    smin[n - 1] = v
+    smax[n - 1] = v
+    for j in range(n - 2, -1, -1):
+        v = _pay_at(pay, pay_base, cur + lo + j * unit)
+        smin[j] = min(smin[j + 1], v)
+        smax[j] = max(smax[j + 1], v)
+    if step < 0 and smax[0] - smin[0] <= tol:
+        return lo
+    best_j = 0
+    best_cost = np.inf
+    best_off = n
+    pmin = np.inf
+    pmax = -np.inf
+    prev = _pay_at(pay, pay_base, cur + lo)
+    for j in range(1, n):
+        pmin = min(pmin, prev)
+        pmax = max(pmax, prev)
+        v = _pay_at(pay, pay_base, cur + lo + j * unit)
+        jumps = abs(v - prev) > step
+        prev = v
+        if step >= 0 and not jumps:
+            continue
+        cost = max(pmax - pmin, smax[j] - smin[j])
+        off = abs(2 * j - n)
+        if cost < best_cost or (cost == best_cost and off < best_off):
+            best_j, best_cost, best_off = j, cost, off
+    return lo + best_j * unit
+
+
+@njit(cache=True)
+def _narrow_stage(stack, table, moves, scores, chain, pay, pay_base, step, tol, lo, hi):
+    """Probe at :func:`_split`'s targets until it has none: ``(lo, hi)`` narrowed.
+
+    Each answer's fail-soft bound moves one end at once. Stops early when
+    the call runs out of its node budget (``meta[META_ABORTED]``)."""
+    entries, meta = table
+    st = stack[0]
+    cur = protocol.side_points(st)
+    unit = protocol.unit(st)
+    root_depth = meta[META_LOG2_SLOTS] * 0  # read at run time: see _solve_from
+    while lo < hi:
+        t = _split(cur, lo, hi, unit, pay, pay_base, step, tol)
+        if t == lo:
+            break
+        meta[META_PROBES] += 1
+        v = _probe(stack, root_depth, cur + t, entries, meta, moves, scores, chain) - cur
+        if meta[META_ABORTED]:
+            break
+        if v >= t:
+            lo = min(hi, max(t, -((-v) // unit) * unit))
+        else:
+            hi = max(lo, min(t - unit, (v // unit) * unit))
+    return lo, hi
+
+
+@njit(cache=True)
+def _narrow_from(stack, table, moves, scores, chain, pay, pay_base, question):
+    """``(lo, hi)``: the gains from ``stack[0]`` on that the payoff's ``question`` leaves.
+
+    The steps first (within the call's node budget: ``meta[META_ABORTED]``
+    tells the caller it ran out), then the refinement within its own
+    budget, which ends the refinement, not the call."""
+    meta = table[1]
+    st = stack[0]
+    if protocol.deal_over(st):
+        return np.int64(0), np.int64(0)
+    lo, hi = protocol.bounds(st)
+    unit = protocol.unit(st)
+    lo = -((-lo) // unit) * unit
+    hi = (hi // unit) * unit
+    step, tol, refine = question[Q_STEP], question[Q_TOL], np.int64(question[Q_REFINE])
+    if step >= 0:
+        lo, hi = _narrow_stage(stack, table, moves, scores, chain, pay, pay_base, step, tol, lo, hi)
+        if meta[META_ABORTED] or refine == 0:
+            return lo, hi
+    stop = meta[_META_STOP]  # the call's own budget (0: none)
+    own = meta[META_NODES] + refine if refine > 0 else 0
+    limited = own > 0 and (stop == 0 or own < stop)
+    if limited:
+        meta[_META_STOP] = own
+    lo, hi = _narrow_stage(stack, table, moves, scores, chain, pay, pay_base, -1.0, tol, lo, hi)
+    if limited and meta[META_ABORTED]:
+        meta[META_ABORTED] = 0  # the refinement's budget ran out, not the call's: keep [lo, hi]
+    meta[_META_STOP] = stop
+    return lo, hi
+
+
+@njit(cache=True)
+def _settled_payoff(cur, lo, hi, unit, pay, pay_base):
+    """The payoff of gains ``lo..hi``: the middle of its range over them (exact when constant)."""
+    pmin = np.inf
+    pmax = -np.inf
+    for g in range(lo, hi + 1, unit):
+        v = _pay_at(pay, pay_base, cur + g)
+        pmin = min(pmin, v)
+        pmax = max(pmax, v)
+    return 0.5 * (pmin + pmax)
+
+
+@njit(cache=True)
+def _scratch(dtype_of):
+    stack = np.empty(MAX_DEPTH, dtype=dtype_of.dtype)
+    moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
+    chain = np.empty(MAX_MOVES, dtype=np.int64)
+    return stack, moves, scores, chain
+
+
+@njit(cache=True)
+def solve_payoff(root, table, pay, pay_base, question):
+    """The payoff of ``root[0]`` with best play, asking only what the payoff needs.
+
+    ``pay[i]`` is the payoff when the side ends the deal with ``pay_base + i``
+    points; ``question`` (:func:`make_question`) says how far to narrow the
+    side's final points: a step payoff asks only which class the value falls
+    in (Troggu's card-point classes, Pinochle's made or set), by null-window
+    probes at its steps. Returns the middle of the payoff's range over what
+    is left (exact when it is constant there). NaN (and ``meta[META_ABORTED]``
+    set) past the table's node budget. ``root[0]`` is taken as it is:
+    ``protocol.prepare`` it first, as :func:`solve_points` does.
+    """
+    _start_call(table[1])
+    stack, moves, scores, chain = _scratch(root)
+    stack[0] = root[0]
+    st = stack[0]
+    cur = protocol.side_points(st)
+    unit = protocol.unit(st)
+    if question[Q_STEP] < 0 and question[Q_TOL] < 0 and question[Q_REFINE] < 0:
+        g = _solve_from(stack, table, moves, scores, chain, _NO_GUESS)
+        if table[1][META_ABORTED]:
+            return np.nan
+        return _pay_at(pay, pay_base, cur + g)
+    lo, hi = _narrow_from(stack, table, moves, scores, chain, pay, pay_base, question)
+    if table[1][META_ABORTED]:
+        return np.nan
+    return _settled_payoff(cur, lo, hi, unit, pay, pay_base)
+
+
+@njit(cache=True)
+def card_payoff_values(root, table, pay, pay_base, question, out):
+    """Each legal card's payoff into ``out[card]`` (-1e9 for the others), as :func:`solve_payoff`.
+
+    ``pay``, ``pay_base`` and ``question`` as there, the payoff being that
+    of the side's final points from ``root[0]`` (taken as it is: prepared).
+    Returns the number of cards valued, or -1 when a search ran out of the
+    table's node budget (``out`` is then incomplete).
+    """
+    _start_call(table[1])
+    stack, moves, scores, chain = _scratch(root)
+    out[:] = -1e9
+    st = root[0]
+    exact = question[Q_STEP] < 0 and question[Q_TOL] < 0 and question[Q_REFINE] < 0
+    legal = np.uint64(protocol.legal_sets(st)[0])
+    n = 0
+    guess = _NO_GUESS
+    while legal:
+        c = lowest_bit(legal)
+        legal &= ~bit(c)
+        stack[0] = st
+        protocol.apply_action(stack[0], c)
+        cur = protocol.side_points(stack[0])
+        unit = protocol.unit(stack[0])
+        if exact:
+            g = _solve_from(
+                stack, table, moves, scores, chain, _NO_GUESS if guess == _NO_GUESS else guess - cur
+            )
+            if table[1][META_ABORTED]:
+                return -1
+            guess = cur + g
+            out[c] = _pay_at(pay, pay_base, cur + g)
+        else:
+            lo, hi = _narrow_from(stack, table, moves, scores, chain, pay, pay_base, question)
+            if table[1][META_ABORTED]:
+                return -1
+            out[c] = _settled_payoff(cur, lo, hi, unit, pay, pay_base)
         n += 1
     return n
