@@ -55,10 +55,12 @@ __all__ = [
     "hand_size",
     "oracle_card",
     "payoff_curve",
+    "payoff_problem",
     "payoff_question",
     "points_payoff",
     "rollout_cards",
     "side_play",
+    "side_seat",
     "solve_cards",
     "solved_card",
     "solved_payoff",
@@ -220,6 +222,28 @@ MAX_PAY = 512
 
 
 @njit(cache=True)
+def payoff_problem(root, seat, pay):
+    """What the solver is asked for ``seat``'s payoff of ``root[0]``: ``(prepared, pay_base, n,
+    question)``, a prepared copy of the position (``protocol.prepare``), the payoff curve
+    in ``pay[:n]`` from ``pay_base`` points (:func:`payoff_curve`) and its question
+    (:func:`payoff_question`)."""
+    prepared = np.empty(1, dtype=root.dtype)
+    prepared[0] = root[0]
+    protocol.prepare(prepared[0])
+    base, n = payoff_curve(prepared[0], seat, pay)
+    return prepared, base, n, payoff_question(prepared[0], pay[:n])
+
+
+@njit(cache=True)
+def side_seat(st):
+    """The first seat of the declaring side (whose payoff a benchmark's question is)."""
+    for s in range(st.hands.shape[0]):
+        if protocol.in_side(st, s):
+            return s
+    return 0
+
+
+@njit(cache=True)
 def solved_payoffs(root, seat, table, values, pays):
     """Each legal card's payoff to ``seat`` with best play afterwards, into ``pays[card]``
     (-1e9 for the others); False when a search ran out of the table's node budget.
@@ -228,11 +252,7 @@ def solved_payoffs(root, seat, table, values, pays):
     the exact points; ``values`` is ``float64[MAX_PAY]`` scratch for the
     payoff curve. ``root[0]`` is prepared here (a copy).
     """
-    prepared = np.empty(1, dtype=root.dtype)
-    prepared[0] = root[0]
-    protocol.prepare(prepared[0])
-    base, n = payoff_curve(prepared[0], seat, values)
-    question = payoff_question(prepared[0], values[:n])
+    prepared, base, n, question = payoff_problem(root, seat, values)
     return card_payoff_values(prepared, table, values[:n], base, question, pays) >= 0
 
 
@@ -329,9 +349,6 @@ def solved_payoff(root, seat, table):
     """``seat``'s payoff of ``root[0]`` (card play with a side) with best play by every hand,
     asking the solver the payoff's question (:func:`payoff_curve`); NaN when the search ran
     out of the table's node budget."""
-    prepared = np.empty(1, dtype=root.dtype)
-    prepared[0] = root[0]
-    protocol.prepare(prepared[0])
     pay = np.empty(MAX_PAY, dtype=np.float64)
-    base, n = payoff_curve(prepared[0], seat, pay)
-    return solve_payoff(prepared, table, pay[:n], base, payoff_question(prepared[0], pay[:n]))
+    prepared, base, n, question = payoff_problem(root, seat, pay)
+    return solve_payoff(prepared, table, pay[:n], base, question)

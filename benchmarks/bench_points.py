@@ -5,11 +5,17 @@ Run by hand (never by the tests)::
     .venv/bin/python benchmarks/bench_points.py                  # full deals, 30 a game
     .venv/bin/python benchmarks/bench_points.py --games troggu5 --cards 5,7,full --positions 100
     .venv/bin/python benchmarks/bench_points.py --cards 7,9 --positions 20 --no-dds
+    .venv/bin/python benchmarks/bench_points.py --question payoff --first-seed 5000 --no-dds
 
 Positions come from real play (:func:`trickgym.agents.positions.rule_position`):
-rule agents bid and play deal ``seed`` until the player to move holds at most
-``cards`` cards; ``full`` is the first lead of the card play (a full-deal
-solve). The table (``--tt-mb``) is cleared before each solve, outside the
+rule agents bid and play deal ``seed`` (``--first-seed``, the next, ...) until
+the player to move holds at most ``cards`` cards; ``full`` is the first lead
+of the card play (a full-deal solve). ``--question exact`` (the default) asks
+for the side's exact points; ``--question payoff`` asks what the declaring
+side's payoff needs (:func:`trickgym.agents.solved_points.payoff_problem`:
+Troggu's class, Pinochle's made or set then its counters within
+``--refine-nodes``, Phat's phat within the same budget), as the agents do.
+The table (``--tt-mb``) is cleared before each solve, outside the
 timed region. A solve past ``--max-nodes`` is counted as unsolved and its
 time is the budget's; percentiles then read as lower bounds.
 
@@ -29,15 +35,19 @@ import time
 
 import numpy as np
 from trickgym.agents.positions import rule_position
+from trickgym.agents.solved_points import MAX_PAY, payoff_problem, side_seat
 
 import trickgym
 from trickgym.solvers.points_search import (
     META_ABORTED,
     META_NODE_LIMIT,
     META_NODES,
+    Q_REFINE,
+    card_payoff_values,
     card_points_values,
     new_points_table,
     reset_points_table,
+    solve_payoff,
     solve_points,
 )
 
@@ -53,26 +63,45 @@ HEADER = (
 )
 
 
-def _row(game, cards, positions, table, card_values, log=None, key=""):
-    times, nodes, unsolved, seed = [], [], 0, 0
+def _solve(state, table, card_values, question, refine, out, pay):
+    """One solve (or every card's) of ``state`` on ``table``, asking ``question``."""
+    if question == "exact":
+        if card_values:
+            card_points_values(state.array, table, out)
+        else:
+            solve_points(state.array, table)
+        return
+    prepared, base, n, q = payoff_problem(state.array, side_seat(state.record), pay)
+    if refine is not None:
+        q[Q_REFINE] = refine
+    if card_values:
+        card_payoff_values(prepared, table, pay[:n], base, q, out)
+    else:
+        solve_payoff(prepared, table, pay[:n], base, q)
+
+
+def _row(game, cards, positions, table, card_values, log=None, key="", opts=None):
+    opts = opts or {}
+    question = opts.get("question", "exact")
+    first = opts.get("first_seed", 1)
+    times, nodes, unsolved, seed = [], [], 0, first - 1
     out = np.empty(64, dtype=np.float64)
-    while len(times) < positions and seed < 20 * positions:
+    pay = np.empty(MAX_PAY, dtype=np.float64)
+    while len(times) < positions and seed < first - 1 + 20 * positions:
         seed += 1
         state = rule_position(game, seed, 64 if cards == "full" else int(cards))
         if state is None:
             continue
         reset_points_table(table)
         t = time.perf_counter()
-        if card_values:
-            card_points_values(state.array, table, out)
-        else:
-            solve_points(state.array, table)
+        _solve(state, table, card_values, question, opts.get("refine"), out, pay)
         times.append(1000 * (time.perf_counter() - t))
         nodes.append(int(table[1][META_NODES]))
         unsolved += int(table[1][META_ABORTED])
         if log is not None:
-            rec = {"game": key, "cards": cards, "seed": seed, "ms": times[-1], "nodes": nodes[-1]}
-            log.write(json.dumps(rec | {"aborted": int(table[1][META_ABORTED])}) + "\n")
+            rec = {"game": key, "cards": cards, "seed": seed, "question": question}
+            rec |= {"ms": times[-1], "nodes": nodes[-1], "aborted": int(table[1][META_ABORTED])}
+            log.write(json.dumps(rec) + "\n")
     return np.array(times), np.array(nodes), unsolved
 
 
@@ -115,12 +144,28 @@ def main() -> None:
     ap.add_argument("--dds-deals", type=int, default=100, help="random deals for DDS's row")
     ap.add_argument("--no-dds", action="store_true", help="leave out DDS's 2v2 row")
     ap.add_argument("--jsonl", help="also write every position's ms and nodes to this file")
+    ap.add_argument(
+        "--question", choices=("exact", "payoff"), default="exact",
+        help="the side's exact points, or what its payoff needs (as the agents ask)",
+    )  # fmt: skip
+    ap.add_argument("--first-seed", type=int, default=1, help="positions from this deal seed on")
+    ap.add_argument(
+        "--refine-nodes", type=int, default=None,
+        help="--question payoff: nodes a position spends past the payoff's steps "
+        "(default: the agents' REFINE_NODES; 0: the steps alone; -1: no limit)",
+    )  # fmt: skip
     args = ap.parse_args()
+    if args.first_seed < 0:
+        raise SystemExit(f"--first-seed must be >= 0, got {args.first_seed}")
+    opts = {"question": args.question, "first_seed": args.first_seed, "refine": args.refine_nodes}
     log = open(args.jsonl, "a") if args.jsonl else None
     table = new_points_table(args.tt_mb)
     table[1][META_NODE_LIMIT] = args.max_nodes
     what = "card_values" if args.card_values else "solve"
-    print(f"{what}: positions from rule play; budget {args.max_nodes:,} nodes; {args.tt_mb} MB")
+    print(
+        f"{what}, {args.question} question: positions from rule play, seeds from "
+        f"{args.first_seed}; budget {args.max_nodes:,} nodes; {args.tt_mb} MB"
+    )
     print(HEADER)
     if not args.no_dds:
         print(_dds_row(args.dds_deals), flush=True)
@@ -132,7 +177,7 @@ def main() -> None:
         warm = rule_position(game, 0, 3) or rule_position(game, 1, 3)
         solve_points(warm.array, table)  # compile outside the timings
         for cards in args.cards.split(","):
-            t, n, bad = _row(game, cards, args.positions, table, args.card_values, log, key)
+            t, n, bad = _row(game, cards, args.positions, table, args.card_values, log, key, opts)
             if len(t):
                 print(_line(key, cards, t, n, bad), flush=True)
 
