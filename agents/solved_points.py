@@ -1,19 +1,9 @@
 """Phat, Pinochle and Troggu card play valued by the point-trick solver: one implementation
 for the oracle (the true state) and PIMC (each sampled deal).
 
-The solver (:mod:`trickgym.solvers.points_search`) gives the declaring
-side's points with best play by every seat; :func:`points_payoff` turns
-them into a seat's payoff by the game's own scoring, as far as points
-decide it:
-
-- **Phat**: the deal's phat difference (the muck bonus, decided by another
-  count after the last trick, is left out, as in the solver);
-- **Pinochle**: the hand's score difference by §8 (meld saved by a trick
-  taken: a team counted as having taken one once it holds a counter or
-  has won a trick so far; with the "20 counters" option, exactly);
-- **Troggu**: ``declarer_payoffs`` of the side's points, a sweep when the
-  side takes every point (every card is worth at least one) or none but
-  its Tapp or discards.
+The solver (:mod:`trickgym.solvers.points_search`) is asked the payoff's
+question (:mod:`trickgym.solvers.points_payoff`: the seat's payoff by the
+game's own scoring, its steps searched first), not the exact points.
 
 Full solves fit an agent's budget only from a few cards in hand down
 (``SOLVE_CARDS``, measured with ``benchmarks/bench_points.py``); above that
@@ -26,7 +16,6 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from trickgym import protocol
 from trickgym.cards.bits import popcount
 from trickgym.games.phat.constants import PLAY as PHAT_PLAY
 from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
@@ -34,14 +23,21 @@ from trickgym.games.pinochle.constants import PLAY as PINOCHLE_PLAY
 from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
 from trickgym.games.troggu.constants import MISERE as TROGGU_MISERE
 from trickgym.games.troggu.constants import PLAY as TROGGU_PLAY
-from trickgym.games.troggu.constants import TOTAL_POINTS
-from trickgym.games.troggu.rules import card_points, declarer_payoffs
 from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
 from trickgym.records import is_record_of
+from trickgym.solvers.points_payoff import (
+    MAX_PAY,
+    PAYOFF_TOL,
+    REFINE_NODES,
+    payoff_curve,
+    payoff_problem,
+    payoff_question,
+    points_payoff,
+    side_seat,
+)
 from trickgym.solvers.points_search import (
     card_payoff_values,
     make_points_table,
-    make_question,
     solve_payoff,
 )
 
@@ -84,78 +80,12 @@ ORACLE_SOLVE_CARDS = {"phat": 9, "pinochle": 9, "troggu": (0, 0, 0, 10, 6, 5, 4,
 ORACLE_ROLLOUT_CARDS = {"phat": 5, "pinochle": 5, "troggu": (0, 0, 0, 7, 5, 4, 4, 3, 3)}
 # Node budget of one solve: a sample past it falls back to playouts.
 NODE_LIMIT = 2_000_000
-# The payoff's question (make_question): every step of the payoff first (Troggu's class,
-# Pinochle's made or set), then the rest narrowed to PAYOFF_TOL within REFINE_NODES nodes
-# a position (Pinochle's counters, Phat's phat), past which it is valued at the middle of
-# what is left (bench_points.py --question payoff).
-PAYOFF_TOL = 0.0
-REFINE_NODES = 20_000
 
 
 def solve_cards(table: dict, game_name: str, n_players: int) -> int:
     """The solve line of ``table`` (``PIMC_SOLVE_CARDS`` or ``ORACLE_SOLVE_CARDS``)."""
     line = table[game_name]
     return int(line[n_players]) if isinstance(line, tuple) else int(line)
-
-
-def points_payoff(state, seat, final):
-    """Stub (overloaded per game): ``seat``'s payoff when the side ends with ``final`` points."""
-    raise NotImplementedError
-
-
-@njit(cache=True)
-def _phat_payoff(st, seat, final):
-    mine = final if seat % 2 == st.pitcher % 2 else 80 - final
-    return 2.0 * mine - 80.0
-
-
-@njit(cache=True)
-def _pinochle_payoff(st, seat, final):
-    dc = st.declarer % 2
-    score = np.zeros(2, dtype=np.float64)
-    for t in range(2):
-        counters = final if t == dc else 250 - final
-        if st.meld_save_twenty:
-            saved = counters >= 20
-        else:
-            saved = counters > 0 or st.tricks_won[t] + st.tricks_won[t + 2] > 0
-        total = counters + (st.meld[t] + st.meld[t + 2] if saved else 0)
-        if t == dc:
-            score[t] = total if total >= st.bid else -st.bid
-        else:
-            score[t] = total
-    return score[seat % 2] - score[1 - seat % 2]
-
-
-@njit(cache=True)
-def _troggu_payoff(st, seat, final):
-    n = st.n_players
-    partner = st.partner if st.partner != st.declarer else -1
-    side_tricks = st.tricks_won[st.declarer] + (st.tricks_won[partner] if partner >= 0 else 0)
-    # Points the side holds without any trick: the Tapp or discards in the declarer's pile.
-    played = np.uint64(0)
-    for s in range(n):
-        played |= st.played[s]
-    pile_only = card_points(st.won[st.declarer] & ~played)
-    tricks = 1
-    if final == TOTAL_POINTS:
-        tricks = st.hand_size
-    elif side_tricks == 0 and final <= pile_only:
-        tricks = 0
-    out = np.zeros(n, dtype=np.int32)
-    declarer_payoffs(st.contract, n, st.declarer, partner, final, tricks, st.hand_size, out)
-    return float(out[seat])
-
-
-@overload(points_payoff)
-def _points_payoff(state, seat, final):
-    if is_record_of(state, PHAT_STATE):
-        return lambda state, seat, final: _phat_payoff(state, seat, final)
-    if is_record_of(state, PINOCHLE_STATE):
-        return lambda state, seat, final: _pinochle_payoff(state, seat, final)
-    if is_record_of(state, TROGGU_STATE):
-        return lambda state, seat, final: _troggu_payoff(state, seat, final)
-    return None
 
 
 _ROLLOUT_TROGGU = np.array([solve_cards(ORACLE_ROLLOUT_CARDS, "troggu", n) for n in range(9)])
@@ -177,70 +107,6 @@ def _rollout_cards(state):
     if is_record_of(state, TROGGU_STATE):
         return lambda state: _ROLLOUT_TROGGU[state.n_players]
     return None
-
-
-@njit(cache=True)
-def payoff_curve(st, seat, pay):
-    """``seat``'s payoff for every final side-point count ``st`` can still end with.
-
-    ``pay[i]`` is the payoff of ``pay_base + i`` points, from the side's
-    points now plus the lower to the upper bound of what it can still gain
-    (``protocol.bounds``); returns ``(pay_base, n)``, the first ``n`` entries
-    filled. ``pay`` needs ``MAX_PAY`` entries. This is the question the
-    solver is asked (:func:`~trickgym.solvers.points_search.solve_payoff`):
-    where the payoff is a step (Troggu's classes, Pinochle's made or set),
-    only the step is searched.
-    """
-    cur = protocol.side_points(st)
-    lo, hi = protocol.bounds(st)
-    base = cur + lo
-    n = min(hi - lo + 1, pay.shape[0])
-    for i in range(n):
-        pay[i] = points_payoff(st, seat, base + i)
-    return base, n
-
-
-@njit(cache=True)
-def payoff_question(st, pay):
-    """The question (:func:`~trickgym.solvers.points_search.make_question`) for the payoff
-    curve ``pay`` of ``st`` (:func:`payoff_curve`): a difference between neighbouring counts
-    over twice the median one is a step (Troggu's payoff is flat between its steps, so any
-    difference is one); then ``PAYOFF_TOL`` within ``REFINE_NODES``."""
-    unit = protocol.unit(st)
-    m = (pay.shape[0] - 1) // unit
-    step = 0.0
-    if m > 0:
-        diffs = np.empty(m, dtype=np.float64)
-        for i in range(m):
-            diffs[i] = abs(pay[(i + 1) * unit] - pay[i * unit])
-        step = 2.0 * np.median(diffs)
-    return make_question(step, PAYOFF_TOL, REFINE_NODES)
-
-
-# Enough payoff entries for any game's range of final points (Pinochle's counters: 0-250).
-MAX_PAY = 512
-
-
-@njit(cache=True)
-def payoff_problem(root, seat, pay):
-    """What the solver is asked for ``seat``'s payoff of ``root[0]``: ``(prepared, pay_base, n,
-    question)``, a prepared copy of the position (``protocol.prepare``), the payoff curve
-    in ``pay[:n]`` from ``pay_base`` points (:func:`payoff_curve`) and its question
-    (:func:`payoff_question`)."""
-    prepared = np.empty(1, dtype=root.dtype)
-    prepared[0] = root[0]
-    protocol.prepare(prepared[0])
-    base, n = payoff_curve(prepared[0], seat, pay)
-    return prepared, base, n, payoff_question(prepared[0], pay[:n])
-
-
-@njit(cache=True)
-def side_seat(st):
-    """The first seat of the declaring side (whose payoff a benchmark's question is)."""
-    for s in range(st.hands.shape[0]):
-        if protocol.in_side(st, s):
-            return s
-    return 0
 
 
 @njit(cache=True)

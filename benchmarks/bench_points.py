@@ -12,7 +12,7 @@ rule agents bid and play deal ``seed`` (``--first-seed``, the next, ...) until
 the player to move holds at most ``cards`` cards; ``full`` is the first lead
 of the card play (a full-deal solve). ``--question exact`` (the default) asks
 for the side's exact points; ``--question payoff`` asks what the declaring
-side's payoff needs (:func:`trickgym.agents.solved_points.payoff_problem`:
+side's payoff needs (:func:`trickgym.solvers.points_payoff.payoff_problem`:
 Troggu's class, Pinochle's made or set then its counters within
 ``--refine-nodes``, Phat's phat within the same budget), as the agents do.
 The table (``--tt-mb``) is cleared before each solve, outside the
@@ -35,9 +35,9 @@ import time
 
 import numpy as np
 from trickgym.agents.positions import rule_position
-from trickgym.agents.solved_points import MAX_PAY, payoff_problem, side_seat
 
 import trickgym
+from trickgym.solvers.points_payoff import MAX_PAY, payoff_problem, side_seat
 from trickgym.solvers.points_search import (
     META_ABORTED,
     META_NODE_LIMIT,

@@ -8,9 +8,11 @@ reads the side's points off the finished deal's own scoring fields.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from trickgym.agents.positions import rule_position
 
 import trickgym
+from trickgym.solvers.points_payoff import points_payoff
 
 GAME_CONFIGS = [
     ("phat", {}),
@@ -93,6 +95,17 @@ def prepared(game, array):
     if game.name == "phat":
         out[0]["target"] = 1 << 30
     return out
+
+
+@njit(cache=True)
+def _payoff_at(array, seat, final):
+    return points_payoff(array[0], seat, final)
+
+
+def payoff_of(game, array, seat, final) -> float:
+    """``seat``'s payoff when the side ends the deal of ``array[0]`` with ``final`` points, by
+    the agents' scoring (``points_payoff``) of the prepared position."""
+    return float(_payoff_at(prepared(game, array), seat, final))
 
 
 def ending(game, seed, cards_left):

@@ -4,7 +4,8 @@ Positions are endings of real play (rule agents bid and play a deal until
 the player to move holds a few cards), every Troggu table size and both
 Pinochle modes. The reference steps the games' own kernels and reads the
 side's points off the finished deal; the solver must agree exactly, on its
-value and on every legal card's value.
+value and on every legal card's value, and the payoff's question
+(``question="payoff"``) on the payoff of the reference's points.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from points_helpers import (
     GAME_CONFIGS,
     ending,
     make,
+    payoff_of,
     prepared,
     reference_final,
     side_points_now,
@@ -36,14 +38,23 @@ def _cards(name, opts):
 
 
 def _check(game, state):
+    """The exact points, and the payoff's question (the payoff of the reference's points)."""
     cur = side_points_now(game, state.record)
-    assert cur + solve(state) == reference_final(game, prepared(game, state.array))
+    final = reference_final(game, prepared(game, state.array))
+    assert cur + solve(state) == final
+    seat = state.current_player
+    payoff = payoff_of(game, state.array, seat, final)
+    assert solve(state, question="payoff", exact_payoff=True) == payoff
     values = card_values(state, ids=True)
+    pays = card_values(state, ids=True, question="payoff", exact_payoff=True)
     assert values, "card_values must value every legal card"
+    assert pays.keys() == values.keys()
     for card, value in values.items():
         child = prepared(game, state.array)
         game.kernels.apply_action_at(child, 0, card)
-        assert cur + value == reference_final(game, child), game.action_name(card)
+        final = reference_final(game, child)
+        assert cur + value == final, game.action_name(card)
+        assert pays[card] == payoff_of(game, state.array, seat, final), game.action_name(card)
 
 
 @pytest.mark.parametrize(("name", "opts"), GAME_CONFIGS)

@@ -21,6 +21,14 @@ once the auction is over, or ``card_values(state)`` for the player to move
 ``max_nodes`` bounds a call's work: a call that runs out of it returns None
 (:func:`card_values`: an empty dict). One table per size is kept between
 calls; its entries stay valid across positions and deals.
+
+``question`` says what is asked. ``"points"`` (the default): the counts
+above, exactly. ``"payoff"`` (Phat, Pinochle, Troggu): a seat's payoff by
+the game's scoring, asking the solver only what that payoff needs (Troggu's
+card-point class, Pinochle's made or set then its counters, as the agents
+do: :func:`trickgym.solvers.points_payoff.payoff_problem`); many fewer nodes
+where the payoff is a step. ``exact_payoff=True`` narrows it to the exact
+payoff (no refinement budget).
 """
 
 from __future__ import annotations
@@ -29,7 +37,9 @@ import numpy as np
 
 from ..checks import check_int, check_tt_mb
 
-__all__ = ["DEFAULT_TT_MB", "card_values", "solve"]
+__all__ = ["DEFAULT_TT_MB", "QUESTIONS", "card_values", "solve"]
+
+QUESTIONS = ("points", "payoff")
 
 DEFAULT_TT_MB = 16
 MAX_NODES = 2**62 - 1  # the node counters are int64
@@ -99,16 +109,63 @@ def _whist_args(rec):
     return (hands, trick, n, int(rec["leader"]), int(rec["trumps"]), int(rec["declarers"]), misere)
 
 
-def solve(state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None) -> int | None:
+def _check_question(question, solver, state, seat, exact_payoff):
+    """``question`` is one of ``QUESTIONS`` (``"payoff"``: not Solo Whist's); ``seat`` a seat."""
+    from ..checks import check_flag
+
+    check_flag("exact_payoff", exact_payoff)
+    if not isinstance(question, str) or question not in QUESTIONS:
+        raise ValueError(f"question must be one of {QUESTIONS}, got {question!r}")
+    if question == "payoff" and solver != "points":
+        raise ValueError(
+            f"question='payoff' is for the point-trick games (Phat, Pinochle, Troggu); "
+            f"{state.game.name} asks its double-dummy solver for tricks (question='points')"
+        )
+    if seat is None:
+        return state.current_player
+    return check_int("seat", seat, 0, state.game.n_seats - 1)
+
+
+def _payoff_args(array, seat, exact_payoff):
+    """``(prepared, pay, pay_base, question)`` of ``seat``'s payoff from ``array[0]``."""
+    from .points_payoff import MAX_PAY, payoff_problem
+    from .points_search import Q_REFINE, Q_TOL
+
+    pay = np.empty(MAX_PAY, dtype=np.float64)
+    prepared, base, n, q = payoff_problem(array, seat, pay)
+    if exact_payoff:
+        q[Q_TOL] = 0.0
+        q[Q_REFINE] = -1.0
+    return prepared, pay[:n], base, q
+
+
+def solve(
+    state,
+    tt_mb: float = DEFAULT_TT_MB,
+    max_nodes: int | None = None,
+    question: str = "points",
+    seat: int | None = None,
+    exact_payoff: bool = False,
+) -> int | float | None:
     """The declaring side's value of the rest of the deal with best play by every seat.
 
     Tricks (Solo Whist) or points (the others) from now on, the current
-    trick included; see the module docstring for each game's count. None
-    when the search ran out of ``max_nodes``. Raises ``ValueError`` for a
-    state that is not in the card play (or a Troggu Misère).
+    trick included; see the module docstring for each game's count. With
+    ``question="payoff"``, ``seat``'s payoff for the deal instead (default:
+    the player to move), asking only what it needs. None when the search ran
+    out of ``max_nodes``. Raises ``ValueError`` for a state that is not in
+    the card play (or a Troggu Misère).
     """
     _check_limits(tt_mb, max_nodes)
     solver, array = _check(state)
+    seat = _check_question(question, solver, state, seat, exact_payoff)
+    if question == "payoff":
+        from .points_search import META_ABORTED, solve_payoff
+
+        table = _table("points", tt_mb, max_nodes)
+        prepared, pay, base, q = _payoff_args(array, seat, exact_payoff)
+        value = float(solve_payoff(prepared, table, pay, base, q))
+        return None if table[1][META_ABORTED] else value
     if solver == "dd":
         from .dd_search import META_ABORTED, dd_tricks
 
@@ -123,8 +180,13 @@ def solve(state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None) -> 
 
 
 def card_values(
-    state, tt_mb: float = DEFAULT_TT_MB, max_nodes: int | None = None, ids: bool = False
-) -> dict[str, int] | dict[int, int]:
+    state,
+    tt_mb: float = DEFAULT_TT_MB,
+    max_nodes: int | None = None,
+    ids: bool = False,
+    question: str = "points",
+    exact_payoff: bool = False,
+) -> dict[str, int] | dict[int, int] | dict[str, float] | dict[int, float]:
     """``{card name: value}`` for every legal card of the player to move, in card-id order.
 
     Cards are named as the game writes them (``state.action_name``:
@@ -132,15 +194,26 @@ def card_values(
     card share a name and a value. With ``ids=True`` the keys are the card
     ids instead (``{card id: value}``, what ``state.apply`` takes). A card's
     value is :func:`solve`'s count from now on if that card is played now
-    and every seat plays best afterwards. Empty when a search ran out of
-    ``max_nodes`` (``max_nodes`` bounds each card's search).
+    and every seat plays best afterwards; with ``question="payoff"``, the
+    player to move's payoff for the deal instead. Empty when a search ran
+    out of ``max_nodes`` (``max_nodes`` bounds each card's search).
     """
     from ..checks import check_flag
 
     ids = check_flag("ids", ids)
     _check_limits(tt_mb, max_nodes)
     solver, array = _check(state)
-    if solver == "dd":
+    seat = _check_question(question, solver, state, None, exact_payoff)
+    if question == "payoff":
+        from .points_search import card_payoff_values
+
+        table = _table("points", tt_mb, max_nodes)
+        prepared, pay, base, q = _payoff_args(array, seat, exact_payoff)
+        out = np.empty(64, dtype=np.float64)
+        if card_payoff_values(prepared, table, pay, base, q, out) < 0:
+            return {}
+        values = {int(c): float(out[c]) for c in np.flatnonzero(out > -1e8)}
+    elif solver == "dd":
         from .dd_search import META_ABORTED, dd_card_values
 
         table = _table("dd", tt_mb, max_nodes)
