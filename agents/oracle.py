@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from trickgym import protocol
+from trickgym.solvers.points_payoff import deal_payoff
 
 from .mc.playout import STRIDE, playout_act, playout_mean
 from .solved_points import (
@@ -108,7 +109,7 @@ def rollout_value(trial, seat, rng, obs, params, table):
             counts[COUNT_ROLLOUT_PAST] += 1
         p = trial[0].to_move
         protocol.apply_action(trial[0], playout_act(trial[0], p, rng, obs, params))
-    return trial[0].payoffs[seat]
+    return deal_payoff(trial[0], seat)
 
 
 @njit(cache=True)

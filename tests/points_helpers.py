@@ -54,10 +54,24 @@ def _counters(game) -> int:
     return sum(1 << c for c in range(game.deck.n_cards) if ranks[c] in ("A", "10", "K"))
 
 
+# Phat's race-aware value (trickgym.solvers.points_phat), written again from the rules.
+PHAT_RACE_WON, PHAT_RACE_LOST = 81, -1
+
+
 def final_side_points(game, rec) -> int:
-    """The side's points once the deal is over, by the rules' own scoring fields."""
+    """The side's points once the deal is over, by the rules' own scoring fields.
+
+    Phat: the pitcher's team's phat, unless the game ended in the deal (at the
+    target, mid-deal or by the muck bonus): won, ``81 + 80 - the other's phat``;
+    lost, ``-1 - 80 + the team's phat`` (the value's refinement inside a class).
+    """
     if game.name == "phat":
-        return int(rec["phat"][int(rec["pitcher"]) % 2])
+        s = int(rec["pitcher"]) % 2
+        if bool(rec["game_over"]):
+            if int(rec["winner"]) == s:
+                return PHAT_RACE_WON + 80 - int(rec["phat"][1 - s])
+            return PHAT_RACE_LOST - 80 + int(rec["phat"][s])
+        return int(rec["phat"][s])
     if game.name == "pinochle":
         return int(rec["counters"][int(rec["declarer"]) % 2])
     return sum(int(rec["points"][s]) for s in side_seats(game, rec))
@@ -90,11 +104,25 @@ def reference_final(game, array, alpha=-(10**9), beta=10**9) -> int:
 
 
 def prepared(game, array):
-    """A copy ready for the reference: Phat's race to 181 switched off (as in the solver)."""
-    out = array.copy()
-    if game.name == "phat":
-        out[0]["target"] = 1 << 30
-    return out
+    """A copy for the reference (the game as it is: Phat's race to its target included)."""
+    return array.copy()
+
+
+def phat_race(state, need_own, need_other, carry=0):
+    """A copy of the Phat ``state`` with its match scores set so that the pitcher's team
+    needs ``need_own`` more points to reach the target and the other team ``need_other``
+    (each at least 1; the phat already won this deal stays in the scores), and ``carry``
+    (a multiple of 8) on the muck bonus."""
+    from trickgym.api import State
+
+    array = state.array.copy()
+    rec = array[0]
+    s = int(rec["pitcher"]) % 2
+    target = int(rec["target"])
+    rec["scores"][s] = target - need_own
+    rec["scores"][1 - s] = target - need_other
+    rec["carry"] = carry
+    return State(state.game, array)
 
 
 @njit(cache=True)
@@ -117,5 +145,5 @@ def make(name, opts):
     return trickgym.game(name, **opts)
 
 
-__all__ = ["GAME_CONFIGS", "ending", "final_side_points", "make", "np", "prepared",
-           "reference_final", "side_points_now"]  # fmt: skip
+__all__ = ["GAME_CONFIGS", "PHAT_RACE_LOST", "PHAT_RACE_WON", "ending", "final_side_points",
+           "make", "np", "phat_race", "prepared", "reference_final", "side_points_now"]  # fmt: skip

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from trickgym import protocol
+from trickgym.solvers.points_payoff import deal_payoff
 
 from .playout import play_out
 
@@ -78,7 +79,7 @@ def playout_values(deal, seat, rng, params, rollouts, trial, obs_scratch, action
             trial[0] = deal[0]
             protocol.apply_action(trial[0], a)
             play_out(trial[0], rng, obs_scratch, params)
-            values[a] += trial[0].payoffs[seat]
+            values[a] += deal_payoff(trial[0], seat)
             counts[a] += 1
 
 

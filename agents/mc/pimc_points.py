@@ -35,6 +35,7 @@ from trickgym.agents.solved_points import (
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
+from trickgym.solvers.points_payoff import deal_payoff
 
 from .pimc_common import (
     STAT_FALLBACKS,
@@ -95,7 +96,7 @@ def leaf_value(trial, seat, rng, obs_scratch, params, table, line, stats):
             break
         protocol.apply_action(st, rule_act(st, st.to_move, rng, obs_scratch, params))
     play_out(st, rng, obs_scratch, params)
-    return float(st.payoffs[seat])
+    return deal_payoff(st, seat)
 
 
 @njit(cache=True)

@@ -22,6 +22,7 @@ from trickgym.agents.loops import rule_act
 from trickgym import protocol
 from trickgym.cards.bits import popcount, select_kth
 from trickgym.rng import below
+from trickgym.solvers.points_payoff import deal_payoff
 
 __all__ = [
     "PLAYOUT_DEVIATION",
@@ -101,5 +102,5 @@ def playout_mean(state, action, seat, rng, obs_scratch, params, n, trial):
         trial[0] = state
         protocol.apply_action(trial[0], action)
         play_out(trial[0], sub, obs_scratch, params)
-        total += trial[0].payoffs[seat]
+        total += deal_payoff(trial[0], seat)
     return total / n

@@ -5,7 +5,10 @@ the player to move holds a few cards), every Troggu table size and both
 Pinochle modes. The reference steps the games' own kernels and reads the
 side's points off the finished deal; the solver must agree exactly, on its
 value and on every legal card's value, and the payoff's question
-(``question="payoff"``) on the payoff of the reference's points.
+(``question="payoff"``) on the payoff of the reference's points. Phat's
+value is the race's (won or lost at the target, mid-deal or by the muck
+bonus, else the phat): its endings are also checked with the match scores
+set near the target.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from points_helpers import (
     GAME_CONFIGS,
+    PHAT_RACE_LOST,
+    PHAT_RACE_WON,
     ending,
     make,
     payoff_of,
+    phat_race,
     prepared,
     reference_final,
     side_points_now,
@@ -66,6 +72,81 @@ def test_solver_agrees_with_plain_alpha_beta(name, opts, seed):
     if state is None:  # a passed-out deal or a Troggu Misère: nothing to solve
         return
     _check(game, state)
+
+
+def _race_needs(state, own, other, carry):
+    """Needs from fractions (percent) of the most a team could still take: phat in play
+    plus the bonus, and a little beyond (out of reach)."""
+    rec = state.record
+    reach = 80 - int(rec["phat"][0]) - int(rec["phat"][1]) + 8 + carry + 3
+    return max(1, own * reach // 100), max(1, other * reach // 100)
+
+
+@settings(max_examples=24, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 10**6),
+    own=st.integers(0, 100),
+    other=st.integers(0, 100),
+    carry=st.sampled_from([0, 8, 16]),
+    advance=st.integers(0, 3),
+)
+def test_phat_solver_agrees_when_the_race_is_live(seed, own, other, carry, advance):
+    """Scores near the target: a team may win mid-deal or by the muck bonus (issue 41)."""
+    game = make("phat", {})
+    state = ending(game, seed, CARDS["phat"])
+    if state is None:
+        return
+    state = _advance(game, state, advance)
+    if state.is_over:
+        return
+    _check(game, phat_race(state, *_race_needs(state, own, other, carry), carry))
+
+
+def test_phat_race_endings_reach_every_outcome():
+    """The race endings checked do end every way: won or lost mid-deal, won or lost by the
+    muck bonus alone, and the race going on (the value's classes, read off the reference)."""
+    game = make("phat", {})
+    seen = set()
+    for seed in range(30):
+        state = ending(game, seed, 3)
+        if state is None:
+            continue
+        rec = state.record
+        left = 80 - int(rec["phat"][0]) - int(rec["phat"][1])
+        for own, other in ((left // 2 + 1, 90), (90, left // 2 + 1), (left + 4, left + 4)):
+            race = phat_race(state, max(1, own), max(1, other))
+            value = side_points_now(game, race.record) + solve(race)
+            assert value == reference_final(game, prepared(game, race.array))
+            cls = 1 if value >= PHAT_RACE_WON else (-1 if value <= PHAT_RACE_LOST else 0)
+            # A winner that needed more than the phat in play won by the muck bonus.
+            seen.add((cls, cls != 0 and (own if cls > 0 else other) > left))
+    assert {(1, False), (-1, False), (1, True), (-1, True), (0, False)} <= seen, seen
+
+
+def test_phat_key_holds_the_race():
+    """Positions with equal cards but another race state never share a table entry; needs
+    out of reach this deal are one race state, and so is the race out of reach for both."""
+    from trickgym import protocol
+
+    game = make("phat", {})
+    key = protocol.kernel(game, "key")
+    state = next(s for s in (ending(game, seed, 4) for seed in range(20)) if s is not None)
+    rec = state.record
+    left = 80 - int(rec["phat"][0]) - int(rec["phat"][1])
+
+    def k(own, other, carry=0, muck=None):
+        race = phat_race(state, own, other, carry)
+        if muck is not None:
+            race.array[0]["muck"][:] = muck
+        return key(race.array[0])
+
+    far = left + 8 + 1  # beyond the phat in play and the bonus: unreachable
+    assert k(far, far) == k(far + 50, 170) == key(state.array[0])
+    live = {k(5, far), k(6, far), k(far, 5), k(5, 6), k(5, far, 8)}
+    assert len(live) == 5 and key(state.array[0]) not in live
+    assert k(5, far) == k(5, far + 30)  # both out of reach for the other team
+    assert k(5, far, muck=(10, 12)) != k(5, far, muck=(12, 10))  # the muck may decide
+    assert k(5, far, muck=(41, 0)) == k(5, far, muck=(45, 0))  # the bonus is settled
 
 
 @pytest.mark.slow

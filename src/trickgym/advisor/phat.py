@@ -42,7 +42,7 @@ MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the pitching team takes more phat than the other in the deal"
 MEAN_MEANS = "the pitching team's mean phat (of 80)"
-# What --play dd's payoff leaves out (trickgym.agents.solved_points.points_payoff).
+# What --play dd's payoff leaves out (trickgym.solvers.points_payoff.points_payoff).
 DD_PAYOFF = "solved: the deal's phat difference, without the muck bonus"
 ADVISES_CARDS = True  # the pitch is a card
 CARD_COLUMN = True  # rows keep the best card of each suit

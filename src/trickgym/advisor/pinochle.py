@@ -52,7 +52,7 @@ MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the declaring team's saved meld plus counters reach the bid"
 MEAN_MEANS = "the declaring team's mean points (saved meld plus counters)"
-# How --play dd scores (trickgym.agents.solved_points.points_payoff).
+# How --play dd scores (trickgym.solvers.points_payoff.points_payoff).
 DD_PAYOFF = "solved: meld counts as saved once the team takes a counter"
 LEVELS = 16  # bid levels shown (250..400 at the opening)
 

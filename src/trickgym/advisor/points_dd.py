@@ -10,9 +10,9 @@ the rule agents'; from the first lead the point-trick solver
 best for or against the declaring side, within the node budget
 ``limits[NODE_LIMIT]`` (past it: ``UNSOLVED``, never guessed). The side's
 final points become the seat's payoff by
-:func:`trickgym.agents.solved_points.points_payoff` (the one conversion the
-oracle and PIMC use: Phat's muck bonus is left out, Pinochle's meld counts
-as saved once the team takes a counter).
+:func:`trickgym.solvers.points_payoff.deal_score` (the deal's own score:
+Phat's phat difference, where the agents value the game's race instead;
+Pinochle's meld counts as saved once the team takes a counter).
 
 A Troggu Misère has no declaring side (everybody plays for themselves), so
 nothing is solved: the rule agents play it out and the outcome is
@@ -27,7 +27,7 @@ from numba import njit
 from trickgym import protocol
 from trickgym.agents.loops import rule_act
 from trickgym.agents.mc.playout import rule_play_out
-from trickgym.agents.solved_points import points_payoff
+from trickgym.solvers.points_payoff import deal_score
 
 from ..games.phat.constants import PLAY as PHAT_PLAY
 from ..games.pinochle.constants import PLAY as PINOCHLE_PLAY
@@ -92,7 +92,7 @@ def final_points(t, solver, play_phase, rng, obs_scratch, params):
 def _outcome(t, seat, final, made):
     if final < 0:
         return UNSOLVED, -1, False, 0
-    return EXACT, final, made, np.int64(points_payoff(t, seat, final))
+    return EXACT, final, made, np.int64(deal_score(t, seat, final))
 
 
 @njit(cache=True)
@@ -106,7 +106,7 @@ def phat_solve(t, seat, solver, limits, rng, obs_scratch, params):
 def declarer_points(t, final):
     """The declaring team's saved meld plus its ``final`` counters (made: they reach the bid).
 
-    Meld is saved as in :func:`~trickgym.agents.solved_points.points_payoff`:
+    Meld is saved as in :func:`~trickgym.solvers.points_payoff.points_payoff`:
     once the team holds a counter (the "20 counters" option: at least 20).
     """
     dc = t.declarer % 2
@@ -122,7 +122,7 @@ def pinochle_solve(t, seat, solver, limits, rng, obs_scratch, params):
         return UNSOLVED, -1, False, 0
     # What the advisor's mean counts, as in rule play: saved meld plus counters.
     points = declarer_points(t, final)
-    return EXACT, points, points >= t.bid, np.int64(points_payoff(t, seat, final))
+    return EXACT, points, points >= t.bid, np.int64(deal_score(t, seat, final))
 
 
 @njit(cache=True)

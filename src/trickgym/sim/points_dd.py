@@ -14,7 +14,7 @@ per solve (``dd_max_nodes``).
 - ``dd_made`` (int8 here, a nullable boolean in the DataFrame): whether the
   contract was makeable so: Phat more than 40 phat, Pinochle saved meld
   plus counters reaching the bid (meld saved once the team takes a counter,
-  as in :func:`trickgym.agents.solved_points.points_payoff`), Troggu more
+  as in :func:`trickgym.solvers.points_payoff.points_payoff`), Troggu more
   than 57 card points;
 - ``dd_status`` (int8; a category in the DataFrame): ``solved``,
   ``unsolved`` (past the budget: ``dd_points`` -1, ``dd_made`` unknown, and

@@ -7,8 +7,10 @@ seat from now to the end of the deal:
 - **Solo Whist**: tricks of the declarer and any partner (the double-dummy
   solver, :mod:`.dd`; misère contracts count the tricks the declarer is
   held to);
-- **Phat**: the phat the pitcher's team takes (the muck bonus and the race
-  to 181 are left out of the search);
+- **Phat**: the race to the target, from the pitcher's team's view: 81 or
+  more if it reaches the target in the deal (mid-deal, or by the muck
+  bonus), -1 or less if the other team does, else its phat (0-80; see
+  :mod:`.points_phat` and ``docs/rules/phat.md`` §11);
 - **Pinochle**: the declaring team's counters, last trick and (kitty mode)
   buried counters included;
 - **Troggu**: the declaring side's card points after the Fool's exchange,

@@ -3,8 +3,10 @@
 The point-trick solver (:mod:`.points_search`) values the declaring side's
 points; a seat's payoff is the game's scoring of them (:func:`points_payoff`):
 
-- **Phat**: the deal's phat difference (the muck bonus, decided by another
-  count after the last trick, is left out, as in the solver);
+- **Phat**: the seat's chance of winning the game (the race to 181) once the
+  deal ends with that value (:func:`~trickgym.solvers.phat_race.phat_utility`:
+  won or lost at the target, else the scores carried into the next deal,
+  valued by a win-probability table measured by simulation);
 - **Pinochle**: the hand's score difference by §8 (meld saved by a trick
   taken: a team counted as having taken one once it holds a counter or
   has won a trick so far; with the "20 counters" option, exactly);
@@ -31,12 +33,16 @@ from ..games.troggu.constants import TOTAL_POINTS
 from ..games.troggu.rules import card_points, declarer_payoffs
 from ..games.troggu.state import STATE_DTYPE as TROGGU_STATE
 from ..records import is_record_of
+from .phat_race import phat_utility
+from .points_phat import TOTAL_PHAT
 from .points_search import make_question
 
 __all__ = [
     "MAX_PAY",
     "PAYOFF_TOL",
     "REFINE_NODES",
+    "deal_payoff",
+    "deal_score",
     "payoff_curve",
     "payoff_problem",
     "payoff_question",
@@ -59,8 +65,8 @@ def points_payoff(state, seat, final):
 
 @njit(cache=True)
 def _phat_payoff(st, seat, final):
-    mine = final if seat % 2 == st.pitcher % 2 else 80 - final
-    return 2.0 * mine - 80.0
+    # The game, not the deal: the chance to win the race to 181 (solvers.phat_race).
+    return phat_utility(st, seat, final)
 
 
 @njit(cache=True)
@@ -174,3 +180,43 @@ def side_seat(st):
         if protocol.in_side(st, s):
             return s
     return 0
+
+
+def deal_payoff(state, seat):
+    """Stub (overloaded per game): ``seat``'s payoff of the finished deal ``state`` on the scale
+    the solver's values are (:func:`points_payoff`), for the playouts that stand beside them:
+    Phat's chance to win the game, the game's own ``payoffs[seat]`` elsewhere."""
+    raise NotImplementedError
+
+
+@njit(cache=True)
+def _phat_deal_payoff(st, seat):
+    return phat_utility(st, seat, protocol.side_points(st))
+
+
+@overload(deal_payoff)
+def _deal_payoff(state, seat):
+    if is_record_of(state, PHAT_STATE):
+        return lambda state, seat: _phat_deal_payoff(state, seat)
+    return lambda state, seat: float(state.payoffs[seat])
+
+
+def deal_score(state, seat, final):
+    """Stub (overloaded per game): ``seat``'s score for the deal alone when the side ends it with
+    ``final`` points (what the advisor reports): Phat's phat difference (a won or lost race
+    counted as all the phat), :func:`points_payoff` elsewhere."""
+    raise NotImplementedError
+
+
+@njit(cache=True)
+def _phat_deal_score(st, seat, final):
+    own = min(max(final, 0), TOTAL_PHAT)  # a race won or lost: all the phat, or none
+    mine = own if seat % 2 == st.pitcher % 2 else TOTAL_PHAT - own
+    return 2.0 * mine - TOTAL_PHAT
+
+
+@overload(deal_score)
+def _deal_score(state, seat, final):
+    if is_record_of(state, PHAT_STATE):
+        return lambda state, seat, final: _phat_deal_score(state, seat, final)
+    return lambda state, seat, final: points_payoff(state, seat, final)
