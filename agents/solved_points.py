@@ -36,6 +36,8 @@ from trickgym.solvers.points_payoff import (
     side_seat,
 )
 from trickgym.solvers.points_search import (
+    META_REFINE,
+    Q_REFINE,
     card_payoff_values,
     make_points_table,
     solve_payoff,
@@ -119,6 +121,7 @@ def solved_payoffs(root, seat, table, values, pays):
     payoff curve. ``root[0]`` is prepared here (a copy).
     """
     prepared, base, n, question = payoff_problem(root, seat, values)
+    question[Q_REFINE] = table[1][META_REFINE]
     return card_payoff_values(prepared, table, values[:n], base, question, pays) >= 0
 
 
@@ -217,4 +220,5 @@ def solved_payoff(root, seat, table):
     out of the table's node budget."""
     pay = np.empty(MAX_PAY, dtype=np.float64)
     prepared, base, n, question = payoff_problem(root, seat, pay)
+    question[Q_REFINE] = table[1][META_REFINE]
     return solve_payoff(prepared, table, pay[:n], base, question)

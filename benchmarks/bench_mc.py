@@ -15,7 +15,8 @@ oracle's margin over ``rule`` on the same deals (the gap to the oracle).
 sets PIMC's solve line in Phat, Pinochle and Troggu (0: rule-agent playouts
 throughout, the baseline before the point-trick solver; ``full``: from the
 first card), ``--dd-cards N`` Solo Whist's (13: from the first card),
-``--node-limit`` the node budget of one solve, ``--bids`` and ``--cards``
+``--node-limit`` the node budget of one solve, ``--refine-nodes`` the nodes
+a card's payoff question spends past its steps, ``--bids`` and ``--cards``
 PIMC's bidder and card play (``rule``: the rule agent's). Each PIMC line
 reports its budget, the solver valuations settled and the fallbacks (solves
 past the node budget, valued by rule-agent playouts instead).
@@ -100,6 +101,10 @@ def main(argv=None):
     p.add_argument("--vs-oracle", action="store_true", help="also oracle - <agent> on the deals")
     p.add_argument("--dd-cards", type=int, default=None, help="Solo Whist's solve line (13: all)")
     p.add_argument("--node-limit", type=int, default=None, help="node budget of one solve")
+    p.add_argument(
+        "--refine-nodes", type=int, default=None,
+        help="Phat/Pinochle/Troggu: nodes a card may spend past the payoff's steps",
+    )  # fmt: skip
     p.add_argument("--bids", default=None, help="PIMC's bidder (rule: the rule agent's)")
     p.add_argument("--cards", default="pimc", help="PIMC's card play (rule: the rule agent's)")
     p.add_argument("--split", action="store_true", help="pimc, its bids only, its cards only")
@@ -180,6 +185,8 @@ def pimc_options(args, name, game) -> dict:
         kw["dd_cards"] = args.dd_cards
     if args.node_limit is not None:
         kw["node_limit"] = args.node_limit
+    if args.refine_nodes is not None and game.solver == "points":
+        kw["refine_nodes"] = args.refine_nodes
     if args.bids is not None:
         kw["bids"] = args.bids
     if args.cards != "pimc":

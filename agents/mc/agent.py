@@ -265,6 +265,12 @@ class PIMCAgent(_MonteCarloAgent):
     0 turns it off), by rule-agent playouts above that line.
     Tricks are counted exactly from ``exact_cards`` cards in hand down,
     above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`).
+    Each world is asked the payoff's question
+    (:mod:`trickgym.solvers.points_payoff`): the payoff's steps (Troggu's
+    class, Pinochle's made or set, Phat's race), then at most
+    ``refine_nodes`` more nodes a card to narrow the rest (Pinochle's
+    counters, Phat's phat; default ``DEFAULT_REFINE_NODES``; 0: the steps
+    alone, -1: the exact payoff).
     A sampled world whose solve runs past ``node_limit`` nodes (per solver
     call; default ``DEFAULT_NODE_LIMIT`` for Solo Whist,
     :data:`trickgym.agents.solved_points.NODE_LIMIT` for the others) is
@@ -307,6 +313,7 @@ class PIMCAgent(_MonteCarloAgent):
         solve_cards: int | None = None,
         cards: str = "pimc",
         node_limit: int | None = None,
+        refine_nodes: int | None = None,
     ):
         from trickgym.agents.solowhist_dd import EXACT_CARDS
 
@@ -343,6 +350,11 @@ class PIMCAgent(_MonteCarloAgent):
 
             node_limit = DEFAULT_NODE_LIMIT if dd else NODE_LIMIT
         self.node_limit = check_int("node_limit", node_limit, 1, MAX_NODE_LIMIT)
+        if refine_nodes is None:
+            from trickgym.solvers.points_search import DEFAULT_REFINE_NODES
+
+            refine_nodes = DEFAULT_REFINE_NODES
+        self.refine_nodes = check_int("refine_nodes", refine_nodes, -1, MAX_NODE_LIMIT)
         dd_bids = self.bids == "dd"
         if samples is None:
             samples = game.search.samples
@@ -378,10 +390,15 @@ class PIMCAgent(_MonteCarloAgent):
         """The point-trick solver's table, kept for the agent's life and emptied at each
         decision."""
         if self._pt_table is None:
-            from trickgym.solvers.points_search import META_NODE_LIMIT, new_points_table
+            from trickgym.solvers.points_search import (
+                META_NODE_LIMIT,
+                META_REFINE,
+                new_points_table,
+            )
 
             self._pt_table = new_points_table(self.tt_mb)
             self._pt_table[1][META_NODE_LIMIT] = self.node_limit
+            self._pt_table[1][META_REFINE] = self.refine_nodes
         return self._pt_table
 
     def _budget(self) -> str:
@@ -389,7 +406,8 @@ class PIMCAgent(_MonteCarloAgent):
         if self.solve_cards:
             return (
                 f"samples={self.samples}, solve_cards={self.solve_cards}, "
-                f"node_limit={self.node_limit}, bids={self.bids}{split}"
+                f"node_limit={self.node_limit}, refine_nodes={self.refine_nodes}, "
+                f"bids={self.bids}{split}"
             )
         if self.dd_cards or self.dd_bids:
             return (

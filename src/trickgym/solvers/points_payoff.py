@@ -35,7 +35,7 @@ from ..games.troggu.state import STATE_DTYPE as TROGGU_STATE
 from ..records import is_record_of
 from .phat_race import phat_utility
 from .points_phat import TOTAL_PHAT
-from .points_search import make_question
+from .points_search import DEFAULT_REFINE_NODES, make_question
 
 __all__ = [
     "MAX_PAY",
@@ -55,7 +55,7 @@ __all__ = [
 # a position (Pinochle's counters, Phat's phat), past which it is valued at the middle of
 # what is left (bench_points.py --question payoff).
 PAYOFF_TOL = 0.0
-REFINE_NODES = 20_000
+REFINE_NODES = DEFAULT_REFINE_NODES
 
 
 def points_payoff(state, seat, final):

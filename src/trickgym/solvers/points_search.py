@@ -43,9 +43,11 @@ from .. import protocol
 from ..cards.bits import bit, lowest_bit, popcount, select_kth
 
 __all__ = [
+    "DEFAULT_REFINE_NODES",
     "META_ABORTED",
     "META_NODES",
     "META_NODE_LIMIT",
+    "META_REFINE",
     "Q_REFINE",
     "Q_STEP",
     "Q_TOL",
@@ -73,7 +75,11 @@ META_ABORTED = 6  # 1 once the last call ran out of its budget: its answer is vo
 # The node count at which the current call gives up (0: never), set at each call's start:
 # the budget is per call, while the node counter accumulates across calls.
 _META_STOP = 7
-_META_SIZE = 8
+# Nodes the payoff's question may spend per position past the payoff's steps (make_question's
+# refine_nodes; read by the agents' questions): DEFAULT_REFINE_NODES unless set.
+META_REFINE = 8
+_META_SIZE = 9
+DEFAULT_REFINE_NODES = 20_000
 
 _WORDS = 3  # k1, k2, info
 _OFFSET = 1 << 15  # bounds are stored as value + _OFFSET in 16 bits
@@ -105,16 +111,17 @@ def make_points_table(log2_slots, node_limit):
     meta = np.zeros(_META_SIZE, dtype=np.int64)
     meta[META_LOG2_SLOTS] = log2_slots
     meta[META_NODE_LIMIT] = node_limit
+    meta[META_REFINE] = DEFAULT_REFINE_NODES
     return entries, meta
 
 
 @njit(cache=True)
 def reset_points_table(table):
-    """Forget every entry and zero the counters, keeping the node budget."""
+    """Forget every entry and zero the counters, keeping the node and refinement budgets."""
     entries, meta = table
     entries[:] = 0
     for i in range(meta.shape[0]):
-        if i != META_LOG2_SLOTS and i != META_NODE_LIMIT:
+        if i != META_LOG2_SLOTS and i != META_NODE_LIMIT and i != META_REFINE:
             meta[i] = 0
 
 
