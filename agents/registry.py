@@ -31,6 +31,7 @@ __all__ = [
     "make_agent",
     "register_agent",
     "registered_agents",
+    "registered_factory",
 ]
 
 _FACTORIES: dict[str, Callable[..., Any]] = {}
@@ -56,6 +57,15 @@ def register_agent(name: str, factory: Callable[..., Any], *, replace: bool = Fa
 def registered_agents() -> list[str]:
     """Names of the registered Python agents, sorted."""
     return sorted(_FACTORIES)
+
+
+def registered_factory(name: str) -> Callable[..., Any] | None:
+    """The factory registered under ``name`` (``None`` if none is).
+
+    The simulator sends it to its worker processes, so that a name
+    registered in the calling process resolves there too.
+    """
+    return _FACTORIES.get(name)
 
 
 def known_agents() -> list[str]:
