@@ -1,0 +1,437 @@
+"""Python agents on every core: a local run's deals spread over worker processes.
+
+Built-in agents run inside parallel kernels; Python agents (``pimc``,
+``ismcts``, ``learnt``, ``dmc``, ``policy:PATH``, objects with ``act``) are
+played one decision at a time by the Python loop, which holds one core. With
+``threads=N`` (N > 1) a local run plays them in up to N worker processes,
+each on one numba thread:
+
+- The run starts in this process. Once it has played for
+  ``PROBE_SECONDS`` and what is left is estimated at ``POOL_MIN_SECONDS`` or
+  more, the rest goes to the workers; a small run never pays their start-up
+  (about a second each: importing trickgym, loading numba's cache).
+- One pool per run (:func:`keep_workers`: one for several runs, as a
+  tournament's seatings), its workers reused for every part of the run.
+  They are started with the ``"spawn"`` method: numba's OpenMP layer cannot
+  run in a child forked after parallel kernels ran (:mod:`trickgym.forksafe`).
+- Workers play parts of chunks of about ``PIECE_SECONDS`` each; the parts
+  of a chunk are joined in order and chunks are yielded in order, so a
+  dataset (``out=``) is written, resumed and checked as with one process,
+  and the progress bar moves as parts arrive.
+- A worker rebuilds the run from its spec: agents given by name are made
+  there from their names (names registered in this process are sent with
+  their factories, which must be picklable), agent objects arrive as
+  pickled copies (the objects passed in do not see those deals).
+
+Rows are identical for any number of threads: deal ``k`` depends only on
+the seed and ``k``, and an agent's decisions only on the deal's seed
+(``start_deal``) and what its seat sees, whatever it played before (the
+built-in Python agents are written so). An agent object whose decisions
+depend on the deals it played before does not replay the same: give it
+``threads=1``. A run whose agents (or registered factories) cannot be
+pickled, or are defined in an interactive session's ``__main__`` (which a
+worker cannot import), is played in this process with a ``RuntimeWarning``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import pickle
+import sys
+import time
+import uuid
+import warnings
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+import numpy as np
+
+from .plan import Players, RunSpec, part_items, players, run_part_rows
+
+__all__ = ["keep_workers", "run_python"]
+
+# Seconds a run plays in this process before it may start workers.
+PROBE_SECONDS = 0.5
+# Workers start when the rest of the run is estimated at this many seconds or more
+# (their start-up, about a second each in parallel, then pays for itself).
+POOL_MIN_SECONDS = 2.0
+# Seconds of play aimed at per part sent to a worker: the progress bar moves at
+# least that often per worker, and the last parts keep every worker busy.
+PIECE_SECONDS = 0.5
+# Seconds of play aimed at per step while this process plays (so the estimate is fresh).
+STEP_SECONDS = 0.05
+MAX_PIECE_ITEMS = 1 << 14  # items per part at most, however fast the agents
+START_METHOD = "spawn"
+_WINDOWS_MAX_WORKERS = 61  # ProcessPoolExecutor's limit on Windows
+
+_kept: dict[int, ProcessPoolExecutor] | None = None  # pools by size, inside keep_workers()
+
+
+@contextlib.contextmanager
+def keep_workers():
+    """Runs inside this context share one pool of workers per thread count.
+
+    A tournament's seatings (one run each) then start their workers once.
+    The pools are shut down when the outermost context exits.
+    """
+    global _kept
+    if _kept is not None:
+        yield
+        return
+    _kept = {}
+    try:
+        yield
+    finally:
+        pools, _kept = _kept, None
+        for pool in pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_python(
+    spec: RunSpec,
+    indices: list[int],
+    workers: int,
+    tick: Callable | None,
+    finish: Callable,
+) -> Iterator[tuple[int, object]]:
+    """Yield ``(index, finish(rows))`` for the chunks ``indices`` of ``spec``, in order.
+
+    ``spec`` has Python agents; up to ``workers`` processes play them once
+    the run has shown it is long enough (see the module's docstring).
+    ``tick(n)`` is called as deals (here) or parts (workers) finish.
+    """
+    _refuse_in_worker_start()
+    if not indices:
+        return
+    who = players(spec)
+    one = part_items(spec)
+    left = sum(_items(spec, i) for i in indices)
+    rate = _Rate()
+    pooled = workers > 1  # False once the run is known to stay here
+    queue = deque(indices)
+    while queue:
+        index = queue.popleft()
+        start, stop = spec.chunk_range(index)
+        chunk = _Chunk(index, start, stop)
+        while chunk.pos < stop:
+            step = min(stop - chunk.pos, _round(rate.per_second() * STEP_SECONDS, one))
+            t = time.perf_counter()
+            chunk.parts.append(run_part_rows(spec, chunk.pos, chunk.pos + step, tick, who))
+            rate.add(step, time.perf_counter() - t)
+            chunk.pos += step
+            left -= step
+            if pooled and left and rate.wants_workers(left):
+                blob = _payload(spec, who)
+                if blob is None:
+                    pooled = False
+                    continue
+                yield from _run_pool(
+                    spec, who, blob, chunk, queue, workers, tick, finish, rate, left
+                )
+                return
+        yield index, finish(_join(chunk.parts))
+
+
+class _Chunk:
+    """A chunk being played: its rows so far (in order) and the next item to hand out."""
+
+    def __init__(self, index: int, start: int, stop: int):
+        self.index, self.pos, self.stop = index, start, stop
+        self.parts: list[np.ndarray] = []
+        self.waiting = 0  # parts handed to workers and not yet back
+
+    @property
+    def done(self) -> bool:
+        return self.pos == self.stop and self.waiting == 0
+
+
+class _Rate:
+    """Items per second of play, the first part (kernels loading) left out once others ran."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.first: tuple[int, float] | None = None
+        self.items, self.seconds = 0, 0.0
+
+    def add(self, items: int, seconds: float) -> None:
+        if self.first is None:
+            self.first = (items, seconds)
+        else:
+            self.items += items
+            self.seconds += seconds
+
+    def per_second(self) -> float:
+        if self.items and self.seconds > 0:
+            return self.items / self.seconds
+        if self.first is None:
+            return 0.0
+        items, seconds = self.first
+        return items / max(seconds, 1e-9)
+
+    def wants_workers(self, left: int) -> bool:
+        """Whether ``left`` items are worth starting workers for (after the probe).
+
+        Never on the first part alone: it may have compiled the kernels.
+        """
+        if not self.items or time.perf_counter() - self.start < PROBE_SECONDS:
+            return False
+        return left >= self.per_second() * POOL_MIN_SECONDS
+
+
+def _items(spec: RunSpec, index: int) -> int:
+    start, stop = spec.chunk_range(index)
+    return stop - start
+
+
+def _round(items: float, one: int) -> int:
+    """``items`` cut to a whole number of smallest parts, at least one and at most the cap."""
+    return max(one, min(int(items), MAX_PIECE_ITEMS) // one * one)
+
+
+def _join(parts: list[np.ndarray]) -> np.ndarray:
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts)
+
+
+def _refuse_in_worker_start() -> None:
+    """A clear error for a run started while a worker imports the caller's main script."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise RuntimeError(
+            "trickgym: a run with Python agents was started while a worker process was "
+            "importing the main script. The workers that play Python agents on several "
+            "threads import it: put the script's top-level code under "
+            '`if __name__ == "__main__":`, or pass threads=1 (--threads 1)'
+        )
+
+
+def _payload(spec: RunSpec, who: Players) -> bytes | None:
+    """The run as pickled bytes for the workers, or ``None`` (warned) if they cannot have it."""
+    from trickgym.agents.registry import registered_factory
+
+    names = {a for a in spec.agents if isinstance(a, str)}
+    factories = {n: f for n in names if (f := registered_factory(n)) is not None}
+    why = None
+    unseeded = sorted(
+        {
+            type(a).__name__
+            for a in who.agents
+            if not isinstance(a, str) and getattr(a, "start_deal", None) is None
+        }
+    )
+    if unseeded:
+        why = (
+            f"{', '.join(unseeded)} has no start_deal(seed, seat), so its decisions may depend "
+            "on the deals it played before and would change with the threads; give it "
+            "start_deal (seeding its draws from the deal's seed) to play on every thread"
+        )
+    else:
+        why = _pickled(spec, factories)
+        if isinstance(why, bytes):
+            return why
+    warnings.warn(
+        f"trickgym: the Python agents of this run play in this process, on one core: {why}. "
+        "Pass threads=1 to ask for that",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    return None
+
+
+def _pickled(spec: RunSpec, factories: dict) -> bytes | str:
+    """The run and the factories of its registered names pickled, or why they cannot be."""
+    try:
+        blob = pickle.dumps((spec, factories), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:  # PicklingError, TypeError, AttributeError (local objects)
+        return f"its agents or their registered factories cannot be pickled ({err})"
+    main = sys.modules.get("__main__")
+    if b"__main__" in blob and not getattr(main, "__file__", None):
+        return (
+            "an agent or a registered factory is defined in an interactive session "
+            "(__main__), which worker processes cannot import; define it in a module"
+        )
+    return blob
+
+
+def _run_pool(spec, who, blob, chunk, queue, workers, tick, finish, rate, left):
+    """Play the rest of ``chunk`` and the chunks ``queue`` on worker processes."""
+    if sys.platform == "win32":
+        workers = min(workers, _WINDOWS_MAX_WORKERS)
+    try:
+        with _pool(workers) as pool:
+            yield from _hand_out(
+                pool, spec, who, blob, chunk, queue, workers, tick, finish, rate, left
+            )
+    except BrokenProcessPool as err:
+        raise RuntimeError(
+            f"trickgym: the worker processes playing the Python agents stopped ({err}). "
+            "A script that runs simulate or tournament at its top level must put that "
+            'code under `if __name__ == "__main__":` (the workers import the script); '
+            "a worker may also have run out of memory. threads=1 (--threads 1) plays "
+            "Python agents in this process"
+        ) from err
+
+
+def _hand_out(pool, spec, who, blob, chunk, queue, workers, tick, finish, rate, left):
+    """Hand parts to ``pool``'s workers, at most two per worker at a time; yield chunks in order.
+
+    Until the first part comes back from a worker (while the workers start),
+    this process goes on playing the next parts itself.
+    """
+    from concurrent.futures import Future
+
+    one = part_items(spec)
+    token = uuid.uuid4().hex
+    order = deque([chunk])  # chunks not yet yielded, in order
+    current: _Chunk | None = chunk  # the chunk parts are handed out from
+    inflight: deque = deque()  # (chunk, future, items), in the order of their items
+    ticked: set = set()  # finished futures still in inflight
+    sent = 0  # parts in the workers' hands
+    warm = False  # a worker has sent a part back: this process stops playing
+
+    def next_items(seconds: float):
+        """The chunk to take the next items from and how many, or ``None`` at the end."""
+        nonlocal current
+        while current is not None and current.pos == current.stop:
+            current = None
+            if queue:
+                index = queue.popleft()
+                current = _Chunk(index, *spec.chunk_range(index))
+                order.append(current)
+        if current is None:
+            return None
+        fair = left / (2 * workers)  # the last parts shrink to keep every worker busy
+        size = _round(min(rate.per_second() * seconds, fair), one)
+        return current, min(current.stop - current.pos, size)
+
+    def take(owner: _Chunk, items: int, future) -> None:
+        nonlocal left
+        inflight.append((owner, future, items))
+        owner.waiting += 1
+        owner.pos += items
+        left -= items
+
+    def back(future, items: int) -> None:
+        """A worker's part is back: tick the bar; its worker is free."""
+        nonlocal sent, warm
+        ticked.add(future)
+        sent -= 1
+        warm = True
+        if tick is not None and future.exception() is None:
+            tick(items)
+
+    try:
+        while True:
+            # Parts done wait for the parts before them; a slow part holds up at most
+            # 64 per worker (a few rows each).
+            while (
+                sent < 2 * workers
+                and len(inflight) < 64 * workers
+                and (part := next_items(PIECE_SECONDS)) is not None
+            ):
+                owner, items = part
+                take(owner, items, pool.submit(_play, token, blob, owner.pos, owner.pos + items))
+                sent += 1
+            while order and order[0].done:
+                done = order.popleft()
+                yield done.index, finish(_join(done.parts))
+            if not inflight:
+                if current is None and not order:
+                    return
+                continue
+            if not warm and (part := next_items(STEP_SECONDS)) is not None:
+                owner, items = part
+                t = time.perf_counter()
+                rows = run_part_rows(spec, owner.pos, owner.pos + items, tick, who)
+                played: Future = Future()
+                played.set_result((rows, time.perf_counter() - t))
+                ticked.add(played)  # ticked deal by deal as it was played
+                take(owner, items, played)
+            else:
+                wait([f for _, f, _ in inflight if f not in ticked], return_when=FIRST_COMPLETED)
+            for _, future, items in inflight:
+                if future.done() and future not in ticked:
+                    back(future, items)
+            while inflight and inflight[0][1].done():
+                owner, future, items = inflight.popleft()
+                if future not in ticked:  # done since the look above
+                    back(future, items)
+                ticked.discard(future)
+                rows, seconds = future.result()  # a worker's error is raised here
+                owner.parts.append(rows)
+                owner.waiting -= 1
+                rate.add(items, seconds)
+    finally:
+        for _, future, _ in inflight:
+            future.cancel()
+
+
+@contextlib.contextmanager
+def _pool(workers: int):
+    """A pool of ``workers`` processes: this run's, or the one :func:`keep_workers` keeps."""
+    if _kept is None:
+        pool = _new_pool(workers)
+        try:
+            yield pool
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        return
+    pool = _kept.get(workers)
+    if pool is None:
+        pool = _kept[workers] = _new_pool(workers)
+    try:
+        yield pool
+    except BrokenProcessPool:
+        if _kept is not None and _kept.get(workers) is pool:
+            del _kept[workers]  # the next run starts new workers
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    """Up to ``workers`` processes, started as parts are handed out (none idle at once)."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(START_METHOD),
+        initializer=_start_worker,
+    )
+
+
+# A worker's run: the token of the run it last played, its spec and players.
+_worker_run: tuple[str, RunSpec, Players] | None = None
+
+
+def _start_worker() -> None:
+    """A worker plays on one numba thread (the run's threads are its workers)."""
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def _play(token: str, blob: bytes, start: int, stop: int) -> tuple[np.ndarray, float]:
+    """In a worker: the rows of items ``start .. stop-1`` of the run ``blob``, and the seconds."""
+    global _worker_run
+    if _worker_run is None or _worker_run[0] != token:
+        _worker_run = None
+        try:
+            from trickgym.agents.registry import register_agent
+
+            spec, factories = pickle.loads(blob)
+            for name, factory in factories.items():
+                register_agent(name, factory, replace=True)
+            who = players(spec)
+        except Exception as err:
+            raise RuntimeError(
+                "trickgym: a worker process could not rebuild the run's agents "
+                f"({type(err).__name__}: {err}); define agents and registered factories in "
+                "a module the workers can import, or pass threads=1 (--threads 1) to play "
+                "them in the calling process"
+            ) from err
+        _worker_run = (token, spec, who)
+    _, spec, who = _worker_run
+    t = time.perf_counter()
+    rows = run_part_rows(spec, start, stop, None, who)
+    return rows, time.perf_counter() - t
