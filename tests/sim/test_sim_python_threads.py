@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from multiprocessing import get_context
 
 import numpy as np
 import pytest
@@ -107,3 +110,18 @@ def test_agent_objects_are_copied_to_the_workers(pools):
     assert pools == [2]
     one = simulate("solowhist", 6, [Seeded(), "rule", Seeded(), "rule"], threads=1, **kwargs)
     assert_frame_equal(two, one)
+
+
+def test_workers_that_cannot_start_leave_the_run_here(pools, monkeypatch):
+    """Workers dying at start (a script without a __main__ guard): this process plays on."""
+
+    def dying(workers):  # every worker exits at once, as one importing such a script
+        return ProcessPoolExecutor(
+            workers, mp_context=get_context("spawn"), initializer=partial(os._exit, 3)
+        )
+
+    monkeypatch.setattr(python_pool, "_new_pool", dying)
+    kwargs = {"deals": 7, "agents": SEATS, "seed": 5, "chunk": 4, "progress": False}
+    with pytest.warns(RuntimeWarning, match="could not start"):
+        two = simulate("solowhist", threads=2, **kwargs)
+    assert_frame_equal(two, simulate("solowhist", threads=1, **kwargs))

@@ -198,23 +198,23 @@ def _join(parts: list[np.ndarray]) -> np.ndarray:
 
 
 def _refuse_in_worker_start() -> None:
-    """A clear error for a run started while a worker imports the caller's main script."""
+    """Exit a worker that is importing the caller's main script and reached a run.
+
+    The calling process then sees its workers fail to start and plays the
+    run itself (with a warning saying why).
+    """
     if getattr(multiprocessing.current_process(), "_inheriting", False):
-        raise RuntimeError(
+        raise SystemExit(
             "trickgym: a run with Python agents was started while a worker process was "
-            "importing the main script. The workers that play Python agents on several "
-            "threads import it: put the script's top-level code under "
+            "importing the main script: put the script's top-level code under "
             '`if __name__ == "__main__":`, or pass threads=1 (--threads 1)'
         )
 
 
 def _payload(spec: RunSpec, who: Players) -> bytes | None:
-    """The run as pickled bytes for the workers, or ``None`` (warned) if they cannot have it."""
+    """The run as pickled bytes for the workers, or ``None`` (warned) if they cannot play it."""
     from trickgym.agents.registry import registered_factory
 
-    names = {a for a in spec.agents if isinstance(a, str)}
-    factories = {n: f for n in names if (f := registered_factory(n)) is not None}
-    why = None
     unseeded = sorted(
         {
             type(a).__name__
@@ -229,9 +229,20 @@ def _payload(spec: RunSpec, who: Players) -> bytes | None:
             "start_deal (seeding its draws from the deal's seed) to play on every thread"
         )
     else:
-        why = _pickled(spec, factories)
-        if isinstance(why, bytes):
-            return why
+        names = {a for a in spec.agents if isinstance(a, str)}
+        factories = {n: f for n in names if (f := registered_factory(n)) is not None}
+        try:
+            blob = pickle.dumps((spec, factories), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as err:  # PicklingError, TypeError, AttributeError (local objects)
+            why = f"its agents or their registered factories cannot be pickled ({err})"
+        else:
+            main = sys.modules.get("__main__")
+            if b"__main__" not in blob or getattr(main, "__file__", None):
+                return blob
+            why = (
+                "an agent or a registered factory is defined in an interactive session "
+                "(__main__), which worker processes cannot import; define it in a module"
+            )
     warnings.warn(
         f"trickgym: the Python agents of this run play in this process, on one core: {why}. "
         "Pass threads=1 to ask for that",
@@ -241,132 +252,172 @@ def _payload(spec: RunSpec, who: Players) -> bytes | None:
     return None
 
 
-def _pickled(spec: RunSpec, factories: dict) -> bytes | str:
-    """The run and the factories of its registered names pickled, or why they cannot be."""
-    try:
-        blob = pickle.dumps((spec, factories), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as err:  # PicklingError, TypeError, AttributeError (local objects)
-        return f"its agents or their registered factories cannot be pickled ({err})"
-    main = sys.modules.get("__main__")
-    if b"__main__" in blob and not getattr(main, "__file__", None):
-        return (
-            "an agent or a registered factory is defined in an interactive session "
-            "(__main__), which worker processes cannot import; define it in a module"
-        )
-    return blob
-
-
 def _run_pool(spec, who, blob, chunk, queue, workers, tick, finish, rate, left):
     """Play the rest of ``chunk`` and the chunks ``queue`` on worker processes."""
     if sys.platform == "win32":
         workers = min(workers, _WINDOWS_MAX_WORKERS)
-    try:
-        with _pool(workers) as pool:
-            yield from _hand_out(
-                pool, spec, who, blob, chunk, queue, workers, tick, finish, rate, left
-            )
-    except BrokenProcessPool as err:
-        raise RuntimeError(
-            f"trickgym: the worker processes playing the Python agents stopped ({err}). "
-            "A script that runs simulate or tournament at its top level must put that "
-            'code under `if __name__ == "__main__":` (the workers import the script); '
-            "a worker may also have run out of memory. threads=1 (--threads 1) plays "
-            "Python agents in this process"
-        ) from err
+    with _pool(workers) as pool:
+        yield from _Handout(pool, spec, who, blob, chunk, queue, workers, tick, rate, left).run(
+            finish
+        )
 
 
-def _hand_out(pool, spec, who, blob, chunk, queue, workers, tick, finish, rate, left):
-    """Hand parts to ``pool``'s workers, at most two per worker at a time; yield chunks in order.
+class _Handout:
+    """Parts handed to a pool's workers, at most two per worker at a time, chunks in order.
 
     Until the first part comes back from a worker (while the workers start),
-    this process goes on playing the next parts itself.
+    this process goes on playing the next parts itself. Workers that die
+    before any part came back (a script without a ``__main__`` guard, which
+    they import) leave the run to this process, with a ``RuntimeWarning``.
     """
-    from concurrent.futures import Future
 
-    one = part_items(spec)
-    token = uuid.uuid4().hex
-    order = deque([chunk])  # chunks not yet yielded, in order
-    current: _Chunk | None = chunk  # the chunk parts are handed out from
-    inflight: deque = deque()  # (chunk, future, items), in the order of their items
-    ticked: set = set()  # finished futures still in inflight
-    sent = 0  # parts in the workers' hands
-    warm = False  # a worker has sent a part back: this process stops playing
+    def __init__(self, pool, spec, who, blob, chunk, queue, workers, tick, rate, left):
+        self.pool, self.spec, self.who, self.blob = pool, spec, who, blob
+        self.workers, self.tick, self.rate, self.left = workers, tick, rate, left
+        self.queue = queue
+        self.one = part_items(spec)
+        self.token = uuid.uuid4().hex
+        self.order = deque([chunk])  # chunks not yet yielded, in order
+        self.current: _Chunk | None = chunk  # the chunk parts are handed out from
+        self.inflight: deque = deque()  # (chunk, start, items, future), in the items' order
+        self.ticked: set = set()  # finished futures still in inflight
+        self.sent = 0  # parts in the workers' hands
+        self.warm = False  # a worker has sent a part back: this process stops playing
 
-    def next_items(seconds: float):
-        """The chunk to take the next items from and how many, or ``None`` at the end."""
-        nonlocal current
-        while current is not None and current.pos == current.stop:
-            current = None
-            if queue:
-                index = queue.popleft()
-                current = _Chunk(index, *spec.chunk_range(index))
-                order.append(current)
-        if current is None:
-            return None
-        fair = left / (2 * workers)  # the last parts shrink to keep every worker busy
-        size = _round(min(rate.per_second() * seconds, fair), one)
-        return current, min(current.stop - current.pos, size)
+    def run(self, finish: Callable) -> Iterator[tuple[int, object]]:
+        try:
+            yield from self._loop(finish)
+        except BrokenProcessPool as err:
+            if self.warm:
+                raise RuntimeError(
+                    f"trickgym: a worker process playing the Python agents stopped ({err}); "
+                    "it may have run out of memory. threads=1 (--threads 1) plays Python "
+                    "agents in this process"
+                ) from err
+            _discard(self.pool)
+            warnings.warn(
+                "trickgym: the worker processes for the Python agents could not start "
+                f"({err}); the run goes on in this process, on one core. A script that runs "
+                "simulate or tournament at its top level must put that code under "
+                '`if __name__ == "__main__":` (the workers import the script); '
+                "threads=1 (--threads 1) plays Python agents here without trying",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            yield from self._finish_here(finish)
+        finally:
+            for *_, future in self.inflight:
+                future.cancel()
 
-    def take(owner: _Chunk, items: int, future) -> None:
-        nonlocal left
-        inflight.append((owner, future, items))
-        owner.waiting += 1
-        owner.pos += items
-        left -= items
+    def _loop(self, finish: Callable) -> Iterator[tuple[int, object]]:
+        from concurrent.futures import Future
 
-    def back(future, items: int) -> None:
-        """A worker's part is back: tick the bar; its worker is free."""
-        nonlocal sent, warm
-        ticked.add(future)
-        sent -= 1
-        warm = True
-        if tick is not None and future.exception() is None:
-            tick(items)
-
-    try:
+        inflight, ticked = self.inflight, self.ticked
         while True:
             # Parts done wait for the parts before them; a slow part holds up at most
             # 64 per worker (a few rows each).
             while (
-                sent < 2 * workers
-                and len(inflight) < 64 * workers
-                and (part := next_items(PIECE_SECONDS)) is not None
+                self.sent < 2 * self.workers
+                and len(inflight) < 64 * self.workers
+                and (part := self._next_items(PIECE_SECONDS)) is not None
             ):
                 owner, items = part
-                take(owner, items, pool.submit(_play, token, blob, owner.pos, owner.pos + items))
-                sent += 1
-            while order and order[0].done:
-                done = order.popleft()
+                start = owner.pos
+                self._take(
+                    owner,
+                    items,
+                    self.pool.submit(_play, self.token, self.blob, start, start + items),
+                )
+                self.sent += 1
+            while self.order and self.order[0].done:
+                done = self.order.popleft()
                 yield done.index, finish(_join(done.parts))
             if not inflight:
-                if current is None and not order:
+                if self.current is None and not self.order:
                     return
                 continue
-            if not warm and (part := next_items(STEP_SECONDS)) is not None:
+            if not self.warm and (part := self._next_items(STEP_SECONDS)) is not None:
                 owner, items = part
                 t = time.perf_counter()
-                rows = run_part_rows(spec, owner.pos, owner.pos + items, tick, who)
+                rows = run_part_rows(self.spec, owner.pos, owner.pos + items, self.tick, self.who)
                 played: Future = Future()
                 played.set_result((rows, time.perf_counter() - t))
                 ticked.add(played)  # ticked deal by deal as it was played
-                take(owner, items, played)
+                self._take(owner, items, played)
             else:
-                wait([f for _, f, _ in inflight if f not in ticked], return_when=FIRST_COMPLETED)
-            for _, future, items in inflight:
+                wait([e[3] for e in inflight if e[3] not in ticked], return_when=FIRST_COMPLETED)
+            for *_, items, future in inflight:
                 if future.done() and future not in ticked:
-                    back(future, items)
-            while inflight and inflight[0][1].done():
-                owner, future, items = inflight.popleft()
+                    self._back(future, items)
+            while inflight and inflight[0][3].done():
+                owner, _, items, future = inflight[0]
                 if future not in ticked:  # done since the look above
-                    back(future, items)
-                ticked.discard(future)
+                    self._back(future, items)
                 rows, seconds = future.result()  # a worker's error is raised here
+                inflight.popleft()
+                ticked.discard(future)
                 owner.parts.append(rows)
                 owner.waiting -= 1
-                rate.add(items, seconds)
-    finally:
-        for _, future, _ in inflight:
-            future.cancel()
+                self.rate.add(items, seconds)
+
+    def _next_items(self, seconds: float):
+        """The chunk to take the next items from and how many, or ``None`` at the end."""
+        while self.current is not None and self.current.pos == self.current.stop:
+            self.current = None
+            if self.queue:
+                index = self.queue.popleft()
+                self.current = _Chunk(index, *self.spec.chunk_range(index))
+                self.order.append(self.current)
+        if self.current is None:
+            return None
+        fair = self.left / (2 * self.workers)  # the last parts shrink to keep every worker busy
+        size = _round(min(self.rate.per_second() * seconds, fair), self.one)
+        return self.current, min(self.current.stop - self.current.pos, size)
+
+    def _take(self, owner: _Chunk, items: int, future) -> None:
+        self.inflight.append((owner, owner.pos, items, future))
+        owner.waiting += 1
+        owner.pos += items
+        self.left -= items
+
+    def _back(self, future, items: int) -> None:
+        """A worker's part is back: tick the bar; its worker is free."""
+        self.ticked.add(future)
+        self.sent -= 1
+        if future.exception() is None:
+            self.warm = True
+            if self.tick is not None:
+                self.tick(items)
+
+    def _finish_here(self, finish: Callable) -> Iterator[tuple[int, object]]:
+        """The rest of the run in this process: the parts not back, then the chunks left."""
+        spec, tick, who = self.spec, self.tick, self.who
+        while self.inflight:
+            owner, start, items, future = self.inflight.popleft()
+            if future.done() and not future.cancelled() and future.exception() is None:
+                rows = future.result()[0]
+                if future not in self.ticked and tick is not None:
+                    tick(items)
+            else:
+                rows = run_part_rows(spec, start, start + items, tick, who)
+            owner.parts.append(rows)
+            owner.waiting -= 1
+        for chunk in self.order:
+            if chunk.pos < chunk.stop:
+                chunk.parts.append(run_part_rows(spec, chunk.pos, chunk.stop, tick, who))
+            yield chunk.index, finish(_join(chunk.parts))
+        self.order.clear()
+        while self.queue:
+            index = self.queue.popleft()
+            yield index, finish(run_part_rows(spec, *spec.chunk_range(index), tick, who))
+
+
+def _discard(pool: ProcessPoolExecutor) -> None:
+    """Forget a broken pool kept by :func:`keep_workers` (the next run starts new workers)."""
+    if _kept is not None:
+        for workers, kept in list(_kept.items()):
+            if kept is pool:
+                del _kept[workers]
 
 
 @contextlib.contextmanager
@@ -384,9 +435,8 @@ def _pool(workers: int):
         pool = _kept[workers] = _new_pool(workers)
     try:
         yield pool
-    except BrokenProcessPool:
-        if _kept is not None and _kept.get(workers) is pool:
-            del _kept[workers]  # the next run starts new workers
+    except BaseException:
+        _discard(pool)  # it may be broken, or busy with parts of the run that failed
         pool.shutdown(wait=False, cancel_futures=True)
         raise
 
