@@ -10,27 +10,36 @@ loads (or compiles) PIMC's kernels. Each timed run is a fresh call: with
 more than one thread it starts its worker processes
 (:mod:`trickgym.sim.python_pool`), so their start-up is in the figure, as a
 user meets it. Prints the load average before and after (the machine may be
-shared), deals/s per thread count, the speed-up over one thread and whether
-the rows are the same.
+shared), wall and CPU seconds (the workers' CPU included: what the threads
+cost over one), deals/s per thread count, the speed-up over one thread and
+whether the rows are the same. Unix only (``resource``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that ended (the run's workers)."""
+    me, children = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _run(game: str, count: int, threads: int, seed: int):
+    """``(wall s, cpu s, rows)`` of one run."""
     import trickgym
 
     size = {"matches": max(1, count // 10)} if game == "phat" else {"deals": count}
     agents = ["pimc"] + ["rule"] * (trickgym.game(game).n_seats - 1)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu()
     rows = trickgym.simulate(
         game, agents=agents, seed=seed, threads=threads, progress=False, **size
     )
-    return time.perf_counter() - start, rows
+    return time.perf_counter() - start, _cpu() - cpu, rows
 
 
 def _load() -> str:
@@ -51,11 +60,11 @@ def main() -> None:
     _run(args.game, 2, 1, args.seed)  # warm-up: load or compile PIMC's kernels
     results = {}
     for threads in counts:
-        seconds, rows = _run(args.game, args.deals, threads, args.seed)
+        seconds, cpu, rows = _run(args.game, args.deals, threads, args.seed)
         results[threads] = (seconds, rows)
         print(
-            f"{threads} thread(s): {seconds:7.1f} s  {len(rows) / seconds:7.2f} rows/s  "
-            f"(load now {_load()})",
+            f"{threads} thread(s): {seconds:7.1f} s wall  {cpu:7.1f} s cpu (workers included)  "
+            f"{len(rows) / seconds:7.2f} rows/s  (load now {_load()})",
             flush=True,
         )
     base_seconds, base_rows = results[counts[0]]

@@ -9,28 +9,35 @@ each on one numba thread:
 - The run starts in this process. Once it has played for
   ``PROBE_SECONDS`` and what is left is estimated at ``POOL_MIN_SECONDS`` or
   more, the rest goes to the workers; a small run never pays their start-up
-  (about a second each: importing trickgym, loading numba's cache).
+  (about 1.5 CPU seconds each: importing trickgym, loading numba's cache).
+  While they start, this process goes on playing.
 - One pool per run (:func:`keep_workers`: one for several runs, as a
-  tournament's seatings), its workers reused for every part of the run.
-  They are started with the ``"spawn"`` method: numba's OpenMP layer cannot
-  run in a child forked after parallel kernels ran (:mod:`trickgym.forksafe`).
+  tournament's seatings), its workers reused for every part of the run,
+  started with the ``"spawn"`` method: numba's OpenMP layer cannot run in a
+  child forked after parallel kernels ran (:mod:`trickgym.forksafe`). A
+  daemonic process (a ``multiprocessing.Pool`` worker), which may not start
+  processes, plays its runs itself.
 - Workers play parts of chunks of about ``PIECE_SECONDS`` each; the parts
   of a chunk are joined in order and chunks are yielded in order, so a
   dataset (``out=``) is written, resumed and checked as with one process,
   and the progress bar moves as parts arrive.
 - A worker rebuilds the run from its spec: agents given by name are made
   there from their names (names registered in this process are sent with
-  their factories, which must be picklable), agent objects arrive as
-  pickled copies (the objects passed in do not see those deals).
+  their factories), agent objects arrive as pickled copies (the objects
+  passed in do not see those deals).
 
 Rows are identical for any number of threads: deal ``k`` depends only on
 the seed and ``k``, and an agent's decisions only on the deal's seed
 (``start_deal``) and what its seat sees, whatever it played before (the
-built-in Python agents are written so). An agent object whose decisions
-depend on the deals it played before does not replay the same: give it
-``threads=1``. A run whose agents (or registered factories) cannot be
-pickled, or are defined in an interactive session's ``__main__`` (which a
-worker cannot import), is played in this process with a ``RuntimeWarning``.
+built-in Python agents are written so). So a run goes to workers only if
+every Python agent has ``start_deal(seed, seat)`` (one without it may draw
+on from deal to deal, as ``RandomAgent`` does) and the run pickles (its
+agents and the registered factories; nothing from an interactive
+session's ``__main__``, which a worker cannot import); otherwise it is
+played in this process with a ``RuntimeWarning`` saying why. Workers that
+die before any part came back (a script without an
+``if __name__ == "__main__":`` guard, which they import) also leave the run
+to this process, with a warning; later, a dead worker is an error.
 """
 
 from __future__ import annotations
@@ -55,9 +62,10 @@ __all__ = ["keep_workers", "run_python"]
 
 # Seconds a run plays in this process before it may start workers.
 PROBE_SECONDS = 0.5
-# Workers start when the rest of the run is estimated at this many seconds or more
-# (their start-up, about a second each in parallel, then pays for itself).
-POOL_MIN_SECONDS = 2.0
+# Workers start when the rest of the run is estimated at this many seconds or more:
+# their start-up (importing trickgym, loading the kernels) costs about 1.5 CPU s
+# each, some 4 s of CPU for two, which such a run wins back on two cores.
+POOL_MIN_SECONDS = 4.0
 # Seconds of play aimed at per part sent to a worker: the progress bar moves at
 # least that often per worker, and the last parts keep every worker busy.
 PIECE_SECONDS = 0.5
@@ -110,7 +118,8 @@ def run_python(
     one = part_items(spec)
     left = sum(_items(spec, i) for i in indices)
     rate = _Rate()
-    pooled = workers > 1  # False once the run is known to stay here
+    # A daemonic process (a multiprocessing.Pool's worker) may not start processes.
+    pooled = workers > 1 and not multiprocessing.current_process().daemon
     queue = deque(indices)
     while queue:
         index = queue.popleft()
