@@ -9,7 +9,9 @@ cannot be registered over.
 
 A registered name resolves in the process that runs the deals: for a Dask
 cluster, register it in a module the workers import (or pass agent objects,
-which are pickled to them).
+which are pickled to them). A local run on several threads sends the
+factories of the names it uses to its worker processes (they must be
+picklable: a module-level function or a ``functools.partial`` of one).
 
 ``"policy:PATH"`` names a policy's weights file (``trickgym.agents.policy``):
 no registration needed, and it resolves on any worker that can read PATH.

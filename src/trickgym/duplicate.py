@@ -146,6 +146,8 @@ def tournament(
     other: ``tournament(g, ["fitted", "rule"], rule_options={"fitted": mine})``.
     ``progress``: a bar per seating; ``None`` (default) shows them in a
     terminal or a notebook (:func:`trickgym.progress.want_progress`).
+    ``threads``: as :func:`trickgym.sim.simulate`'s; Python agents play on
+    that many worker processes, started once for every seating.
     Returns a :class:`TournamentReport`.
     """
     from .games import game as make_game
