@@ -125,3 +125,18 @@ def test_workers_that_cannot_start_leave_the_run_here(pools, monkeypatch):
     with pytest.warns(RuntimeWarning, match="could not start"):
         two = simulate("solowhist", threads=2, **kwargs)
     assert_frame_equal(two, simulate("solowhist", threads=1, **kwargs))
+
+
+@pytest.mark.parametrize(
+    ("game", "size"),
+    [
+        ("phat", {"matches": 5, "chunk": 2}),  # whole matches, rows per match vary
+        ("solowhist", {"deals": 40, "chunk": 16, "dealing": "match"}),  # parts of 8 deals
+    ],
+)
+def test_matches_are_the_same_on_two_threads(pools, game, size):
+    """Matches are handed out whole; their rows join in order as on one thread."""
+    agents = [Seeded(), "rule", Seeded(), "rule"]
+    two = simulate(game, agents=agents, seed=4, threads=2, progress=False, **size)
+    assert pools == [2]
+    assert_frame_equal(two, simulate(game, agents=agents, seed=4, threads=1, **size))
