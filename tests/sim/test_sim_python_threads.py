@@ -23,23 +23,31 @@ TINY = "pimc_tiny_test"
 SEATS = [TINY, "rule", "rule", "rule"]
 
 
+@pytest.fixture(scope="module")
+def kept():
+    """One pool of workers for the module's runs (started once: about 2 s)."""
+    with python_pool.keep_workers():
+        yield
+
+
 @pytest.fixture
-def pools(monkeypatch):
-    """A tiny PIMC registered, workers from the first deal on, and the pools started."""
+def pools(monkeypatch, kept):
+    """A tiny PIMC registered, workers from the third deal on; the runs given to workers."""
     monkeypatch.setitem(
         registry._FACTORIES, TINY, partial(make_mc_agent, "pimc", samples=2, rollouts=1)
     )
     monkeypatch.setattr(python_pool, "PROBE_SECONDS", 0.0)
     monkeypatch.setattr(python_pool, "POOL_MIN_SECONDS", 0.0)
-    started = []
-    new_pool = python_pool._new_pool
+    monkeypatch.setattr(python_pool, "STEP_SECONDS", 0.0)  # one deal (or match) a step here
+    runs = []
+    run_pool = python_pool._run_pool
 
-    def spy(workers):
-        started.append(workers)
-        return new_pool(workers)
+    def spy(spec, who, blob, chunk, queue, workers, *rest):
+        runs.append(workers)
+        return run_pool(spec, who, blob, chunk, queue, workers, *rest)
 
-    monkeypatch.setattr(python_pool, "_new_pool", spy)
-    return started
+    monkeypatch.setattr(python_pool, "_run_pool", spy)
+    return runs
 
 
 def test_rows_and_dataset_are_the_same_on_two_threads(pools, tmp_path):
@@ -61,20 +69,26 @@ def test_rows_and_dataset_are_the_same_on_two_threads(pools, tmp_path):
     again = simulate("solowhist", threads=2, out=tmp_path / "d", resume=True, **kwargs)
     assert (again.chunks_run, again.chunks_skipped) == (1, 2)
     assert_frame_equal(read_dataset(tmp_path / "d"), one)
+    assert pools == [2, 2, 2]
 
 
-def test_tournament_is_the_same_on_two_threads(pools):
+def test_tournament_is_the_same_on_two_threads(pools, monkeypatch):
     """A tournament's seatings share one pool of workers and give one thread's rows."""
+    monkeypatch.setattr(python_pool, "_kept", None)  # out of the module's pool
+    started = []
+    new_pool = python_pool._new_pool
+    monkeypatch.setattr(python_pool, "_new_pool", lambda n: started.append(n) or new_pool(n))
     one = tournament("solowhist", [TINY, "rule"], deals=3, seed=2, threads=1, progress=False)
     two = tournament("solowhist", [TINY, "rule"], deals=3, seed=2, threads=2, progress=False)
-    assert pools == [2]
+    assert pools == [2, 2]  # both seatings (ABAB, BABA) went to the workers
+    assert started == [2]  # started once
     assert_frame_equal(one.rows, two.rows)
     assert_frame_equal(one.standings, two.standings)
 
 
 def test_small_runs_stay_in_this_process(monkeypatch):
     """A run shorter than the workers' start-up never starts them."""
-    monkeypatch.setattr(python_pool, "_new_pool", lambda workers: pytest.fail("pool started"))
+    monkeypatch.setattr(python_pool, "_run_pool", lambda *args: pytest.fail("workers used"))
     df = simulate("solowhist", 50, [RandomAgent(3), "rule", "rule", "rule"], seed=1, threads=2)
     assert len(df) == 50
 
@@ -120,6 +134,7 @@ def test_workers_that_cannot_start_leave_the_run_here(pools, monkeypatch):
             workers, mp_context=get_context("spawn"), initializer=partial(os._exit, 3)
         )
 
+    monkeypatch.setattr(python_pool, "_kept", None)  # out of the module's pool
     monkeypatch.setattr(python_pool, "_new_pool", dying)
     kwargs = {"deals": 7, "agents": SEATS, "seed": 5, "chunk": 4, "progress": False}
     with pytest.warns(RuntimeWarning, match="could not start"):
