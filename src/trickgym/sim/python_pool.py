@@ -114,7 +114,6 @@ def run_python(
     _refuse_in_worker_start()
     if not indices:
         return
-    who = players(spec)
     one = part_items(spec)
     left = sum(_items(spec, i) for i in indices)
     rate = _Rate()
@@ -125,6 +124,9 @@ def run_python(
         index = queue.popleft()
         start, stop = spec.chunk_range(index)
         chunk = _Chunk(index, start, stop)
+        # Fresh agents for each chunk, as run_chunk_rows makes them: an agent without
+        # start_deal then plays a chunk as it does alone (the workers need start_deal).
+        who = players(spec)
         while chunk.pos < stop:
             step = min(stop - chunk.pos, _round(rate.per_second() * STEP_SECONDS, one))
             t = time.perf_counter()
