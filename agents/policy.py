@@ -174,6 +174,15 @@ class PolicyAgent:
     def __repr__(self) -> str:
         return f"PolicyAgent({self.game.name}, {self.policy!r})"
 
+    def start_deal(self, seed: int, seat: int) -> None:
+        """Nothing to seed: the actions depend on the seat's features alone.
+
+        Having the hook tells the simulator that the agent replays a deal
+        whatever it played before, so a run may spread its deals over worker
+        processes (:mod:`trickgym.sim.python_pool`). A callable policy that
+        draws at random must seed its draws from the deal's ``seed`` to do so.
+        """
+
     def act_batch(self, features: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """``int64[k]``: the actions for a batch of feature vectors and legal masks.
 

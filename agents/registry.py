@@ -9,7 +9,9 @@ cannot be registered over.
 
 A registered name resolves in the process that runs the deals: for a Dask
 cluster, register it in a module the workers import (or pass agent objects,
-which are pickled to them).
+which are pickled to them). A local run on several threads sends the
+factories of the names it uses to its worker processes (they must be
+picklable: a module-level function or a ``functools.partial`` of one).
 
 ``"policy:PATH"`` names a policy's weights file (``trickgym.agents.policy``):
 no registration needed, and it resolves on any worker that can read PATH.
@@ -31,6 +33,7 @@ __all__ = [
     "make_agent",
     "register_agent",
     "registered_agents",
+    "registered_factory",
 ]
 
 _FACTORIES: dict[str, Callable[..., Any]] = {}
@@ -56,6 +59,15 @@ def register_agent(name: str, factory: Callable[..., Any], *, replace: bool = Fa
 def registered_agents() -> list[str]:
     """Names of the registered Python agents, sorted."""
     return sorted(_FACTORIES)
+
+
+def registered_factory(name: str) -> Callable[..., Any] | None:
+    """The factory registered under ``name`` (``None`` if none is).
+
+    The simulator sends it to its worker processes, so that a name
+    registered in the calling process resolves there too.
+    """
+    return _FACTORIES.get(name)
 
 
 def known_agents() -> list[str]:

@@ -352,7 +352,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="bga is --dealing match, shuffled is --dealing shuffled",
     )
     sim.add_argument(
-        "--threads", type=int, default=None, help="threads to use (default: all cores)"
+        "--threads",
+        type=int,
+        default=None,
+        help="threads to use (default: all cores); Python agents (pimc, learnt, ...) play "
+        "in as many worker processes",
     )
     sim.add_argument(
         "--chunk",
@@ -433,7 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
     tour.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
     tour.add_argument(
-        "--threads", type=int, default=None, help="threads to use (default: all cores)"
+        "--threads",
+        type=int,
+        default=None,
+        help="threads to use (default: all cores); Python agents (pimc, learnt, ...) play "
+        "in as many worker processes",
     )
     add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help=QUIET_HELP)

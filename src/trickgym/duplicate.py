@@ -19,6 +19,7 @@ import pandas as pd
 from .analysis import bid_success
 from .games import game_class
 from .sim import simulate
+from .sim.python_pool import keep_workers
 
 __all__ = ["TournamentReport", "mean_interval", "seat_score", "tournament"]
 
@@ -145,6 +146,8 @@ def tournament(
     other: ``tournament(g, ["fitted", "rule"], rule_options={"fitted": mine})``.
     ``progress``: a bar per seating; ``None`` (default) shows them in a
     terminal or a notebook (:func:`trickgym.progress.want_progress`).
+    ``threads``: as :func:`trickgym.sim.simulate`'s; Python agents play on
+    that many worker processes, started once for every seating.
     Returns a :class:`TournamentReport`.
     """
     from .games import game as make_game
@@ -180,32 +183,35 @@ def tournament(
     unit = game_class(game).run_unit
     in_matches = unit == "matches"  # Phat: paired by match, scored per deal
     frames, per_unit = [], []
-    for k, seating in enumerate(seatings):
-        seat_agents, seat_options = _seat_rule_options(
-            [by_name[name] for name in seating], seating, rule_options
-        )
-        df = simulate(
-            game,
-            agents=seat_agents,
-            seed=seed,
-            threads=threads,
-            progress=progress,
-            rule_options=seat_options,
-            **{unit: deals},
-            **options,
-        )
-        pay = _seat_payoffs(game, df, n_seats)
-        key = df["match"].to_numpy() if in_matches else df["deal"].to_numpy()
-        agent_means = {}
-        for name in names:
-            seats = [s for s, who in enumerate(seating) if who == name]
-            value = pay[:, seats].mean(axis=1)
-            agent_means[name] = (
-                pd.Series(value).groupby(key).sum() if in_matches else (pd.Series(value, index=key))
+    with keep_workers():  # Python agents: every seating plays on the same workers
+        for k, seating in enumerate(seatings):
+            seat_agents, seat_options = _seat_rule_options(
+                [by_name[name] for name in seating], seating, rule_options
             )
-        per_unit.append(pd.DataFrame(agent_means))
-        df = df.assign(seating=k, **{f"agent_{s}": who for s, who in enumerate(seating)})
-        frames.append(df)
+            df = simulate(
+                game,
+                agents=seat_agents,
+                seed=seed,
+                threads=threads,
+                progress=progress,
+                rule_options=seat_options,
+                **{unit: deals},
+                **options,
+            )
+            pay = _seat_payoffs(game, df, n_seats)
+            key = df["match"].to_numpy() if in_matches else df["deal"].to_numpy()
+            agent_means = {}
+            for name in names:
+                seats = [s for s, who in enumerate(seating) if who == name]
+                value = pay[:, seats].mean(axis=1)
+                agent_means[name] = (
+                    pd.Series(value).groupby(key).sum()
+                    if in_matches
+                    else (pd.Series(value, index=key))
+                )
+            per_unit.append(pd.DataFrame(agent_means))
+            df = df.assign(seating=k, **{f"agent_{s}": who for s, who in enumerate(seating)})
+            frames.append(df)
     values = sum(per_unit) / len(per_unit)
     if in_matches:  # per deal: divide each match's total by its deals, averaged over seatings
         n_deals = sum(f.groupby("match").size() for f in frames) / len(frames)

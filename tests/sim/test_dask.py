@@ -136,3 +136,12 @@ def test_policy_file_runs_on_dask_as_locally(cluster, tmp_path):
     remote = simulate("solowhist", backend="dask", scheduler=client, **kwargs)
     assert_frame_equal(local, remote)
     assert not local.equals(simulate("solowhist", **{**kwargs, "agents": "rule"}))
+
+
+def test_pimc_runs_on_dask_as_on_one_thread(cluster):
+    """Python agents' chunks run on the workers and give one local thread's rows."""
+    _, client = cluster
+    kwargs = {"deals": 4, "agents": ["pimc", "rule", "rule", "rule"], "seed": 2, "chunk": 2}
+    local = simulate("solowhist", threads=1, **kwargs)
+    remote = simulate("solowhist", backend="dask", scheduler=client, **kwargs)
+    assert_frame_equal(local, remote)

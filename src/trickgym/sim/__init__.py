@@ -3,8 +3,9 @@
 Built-in agents (names such as ``"random"``) run inside one compiled,
 parallel loop; Python agents (objects with ``act(observation, action_mask)``,
 or names registered with ``trickgym.agents.register_agent``) run through the
-slower Python game API. Either way deal ``k`` of a seed is the same deal,
-whatever the number of threads, the chunk size or the backend.
+slower Python game API, on several threads in worker processes
+(:mod:`trickgym.sim.python_pool`). Either way deal ``k`` of a seed is the
+same deal, whatever the number of threads, the chunk size or the backend.
 
 A run is cut into chunks (:mod:`trickgym.sim.plan`); with ``out=`` each chunk
 is written to a Parquet dataset as soon as it is done
@@ -136,6 +137,13 @@ def simulate(
         with ``dd``); at most ``2**22`` rows a chunk, and ``2**22`` chunks a run.
     threads : int, optional
         numba threads to use (default: all; Dask: each worker's threads).
+        Python agents on more than one thread play in that many worker
+        processes once the run is long enough (a couple of seconds),
+        with the same rows (:mod:`trickgym.sim.python_pool`): a script
+        must then guard its top-level code with
+        ``if __name__ == "__main__":``; agent objects must be picklable and
+        have ``start_deal``, else they play in this process (a
+        ``RuntimeWarning`` says why).
     progress : bool or None
         Show a tqdm progress bar (deals or matches per second, ETA) and,
         the first time the kernels compile, what is compiling. ``None``

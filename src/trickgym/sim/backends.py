@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from .plan import RunSpec, rows_to_frame, run_chunk_rows
 
@@ -55,6 +56,10 @@ def chunk_result(spec: RunSpec, index: int, kind: str, tick=None):
     return rows if kind == "rows" else _encode(spec, rows)
 
 
+def _rows(rows):
+    return rows
+
+
 def _encode(spec: RunSpec, rows):
     from .dataset import frame_to_parquet
 
@@ -69,15 +74,27 @@ def run_local(
     For a dataset, chunk ``i`` is encoded to Parquet on a helper thread
     while chunk ``i+1`` is played (the compiled loops release the GIL), so
     the cores do not wait for the encoding; at most two chunks are held.
+    Python agents on more than one thread (default: numba's, all cores)
+    play in that many worker processes once the run is long enough
+    (:mod:`trickgym.sim.python_pool`); chunks still come in order.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
 
+    from .plan import has_python_agents
+
     old = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
+        workers = numba.get_num_threads()
+        if workers > 1 and has_python_agents(spec):
+            from .python_pool import run_python
+
+            finish = _rows if kind == "rows" else partial(_encode, spec)
+            yield from run_python(spec, indices, workers, tick, finish)
+            return
         if kind == "rows":
             for index in indices:
                 yield index, run_chunk_rows(spec, index, tick)

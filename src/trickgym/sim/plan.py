@@ -33,6 +33,7 @@ __all__ = [
     "row_dtype",
     "rows_to_frame",
     "run_chunk_rows",
+    "run_part_rows",
 ]
 
 DEFAULT_CHUNK_ROWS = 1 << 16  # rows per chunk aimed at by the default chunk size
@@ -374,6 +375,42 @@ def rows_to_frame(spec: RunSpec, rows: np.ndarray) -> pd.DataFrame:
     return SPECS[spec.game].frame(rows, g, spec.unit == "match")
 
 
+def has_python_agents(spec: RunSpec) -> bool:
+    """Whether a seat of ``spec`` is a Python agent (played by the Python loop)."""
+    from trickgym.agents import KINDS
+
+    return not all(isinstance(a, str) and a in KINDS for a in spec.agents)
+
+
+def part_items(spec: RunSpec) -> int:
+    """Items of the smallest part of ``spec`` (see :meth:`RunSpec.smallest_part`)."""
+    return spec.smallest_part(spec.first).count
+
+
+@dataclass
+class Players:
+    """What plays a run's deals in one process: its game, seed, parameters and agents.
+
+    Made once per chunk, or once per worker process of a run
+    (:mod:`trickgym.sim.python_pool`); registered names become fresh agent objects.
+    """
+
+    game: object
+    seed: np.uint64
+    params: np.ndarray
+    kinds: np.ndarray | None
+    agents: list
+
+
+def players(spec: RunSpec) -> Players:
+    """The :class:`Players` of ``spec`` in this process."""
+    g = make_game(spec.game, **spec.options)
+    params = np.zeros(len(spec.rule_params), dtype=PARAMS_DTYPE)
+    params["values"] = spec.rule_params
+    kinds, agents = _resolve(spec, g)
+    return Players(g, np.uint64(seed_rng(spec.seed)), params, kinds, agents)
+
+
 def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
     """The rows (numpy records of the game's row dtype) of chunk ``index`` of ``spec``.
 
@@ -382,18 +419,29 @@ def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
     kernels run one at a time per process (they are parallel already, and
     some threading layers cannot run two at once).
     """
-    import numba
-
     if not 0 <= index < spec.n_chunks:
         raise ValueError(f"chunk index must be 0..{spec.n_chunks - 1}, got {index!r}")
-    g = make_game(spec.game, **spec.options)
-    sim = SPECS[spec.game]
-    seed = np.uint64(seed_rng(spec.seed))
-    params = np.zeros(len(spec.rule_params), dtype=PARAMS_DTYPE)
-    params["values"] = spec.rule_params
     start, stop = spec.chunk_range(index)
+    return run_part_rows(spec, start, stop, tick)
+
+
+def run_part_rows(
+    spec: RunSpec, start: int, stop: int, tick=None, who: Players | None = None
+) -> np.ndarray:
+    """The rows of items ``start .. stop-1`` of ``spec``: a chunk, or a part of one.
+
+    ``start`` and ``stop`` lie on smallest-part boundaries (:func:`part_items`);
+    the rows of a chunk are the rows of its parts joined in order, whatever
+    the parts (every deal or match depends only on the seed and its index).
+    ``who``: the players to use (default: made for this call).
+    """
+    import numba
+
+    sim = SPECS[spec.game]
+    if who is None:
+        who = players(spec)
+    g, seed, params, kinds, agents = who.game, who.seed, who.params, who.kinds, who.agents
     n = stop - start
-    kinds, agents = _resolve(spec, g)
     whole = spec.items == "matches"
     match_mode = spec.unit == "match"
     if kinds is None:
