@@ -21,6 +21,10 @@ PIMC's bidder and card play (``rule``: the rule agent's). Each PIMC line
 reports its budget, the solver valuations settled and the fallbacks (solves
 past the node budget, valued by rule-agent playouts instead).
 
+``--threads N`` plays the tournaments on N threads (Python agents in N worker
+processes): faster, but the per-decision times and the solver counters are
+then the workers' and print as zero (default 1).
+
 ``--split`` runs the three duplicate tournaments that say where PIMC's
 points come from: ``pimc`` (its bids and cards), ``pimc`` with
 ``cards="rule"`` (its bids only) and with ``bids="rule"`` (its cards only),
@@ -109,7 +113,13 @@ def main(argv=None):
     p.add_argument("--cards", default="pimc", help="PIMC's card play (rule: the rule agent's)")
     p.add_argument("--split", action="store_true", help="pimc, its bids only, its cards only")
     p.add_argument("--decisions", type=int, default=0, help="time PIMC on N deals' card play")
+    p.add_argument(
+        "--threads", type=int, default=1,
+        help="threads of the tournaments (default 1: with more, Python agents play in worker "
+        "processes and their per-decision times and solver counters stay there)",
+    )  # fmt: skip
     args = p.parse_args(argv)
+    opts_threads = {"threads": args.threads}
     for config in args.configs:
         name, opts = parse_config(config)
         game = trickgym.game(name, **opts)
@@ -119,7 +129,7 @@ def main(argv=None):
         if not args.no_oracle:
             t = time.perf_counter()
             o = trickgym.tournament(
-                name, ["oracle", "rule"], deals=args.deals, seed=args.seed, **opts
+                name, ["oracle", "rule"], deals=args.deals, seed=args.seed, **opts, **opts_threads
             ).difference
             print(
                 f"{config:<10} oracle - rule  {o['mean']:9.3f} [{o['ci_low']:.3f}, "
@@ -140,7 +150,7 @@ def main(argv=None):
             timed = Timed(agent)
             t, c = time.perf_counter(), time.process_time()
             d = trickgym.tournament(
-                name, [timed, "rule"], deals=args.deals, seed=args.seed, **opts
+                name, [timed, "rule"], deals=args.deals, seed=args.seed, **opts, **opts_threads
             ).difference
             wall = time.perf_counter() - t
             cpu = time.process_time() - c
@@ -165,8 +175,9 @@ def main(argv=None):
             if args.vs_oracle:
                 t = time.perf_counter()
                 o = trickgym.tournament(
-                    name, ["oracle", agent], deals=args.deals, seed=args.seed, **opts
-                ).difference
+                    name, ["oracle", agent], deals=args.deals, seed=args.seed, **opts,
+                    **opts_threads,
+                ).difference  # fmt: skip
                 print(
                     f"{config:<10} oracle - {kind:<6} {o['mean']:9.3f} [{o['ci_low']:.3f}, "
                     f"{o['ci_high']:.3f}]  ({time.perf_counter() - t:.0f}s)",
