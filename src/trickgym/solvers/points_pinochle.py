@@ -17,13 +17,14 @@ from ..cards.bits import bit, popcount
 from ..games.pinochle.constants import HAND_OVER, LAST_TRICK_POINTS
 from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, counter_points
 from ..tricks.pinochle import pinochle_beats
-from .points_common import masters, point_hooks, relative_key, span, whist_winner
+from .points_common import masters, point_hooks, quick_tricks, relative_key, span, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_COUNTERS"]
 
 TOTAL_COUNTERS = 250  # 24 counters and the last trick (PN-D17)
 _COUNTERS = np.array([sum(1 << c for c in range(48) if counter_points(np.uint64(1 << c)))],
                      dtype=np.uint64)  # fmt: skip
+_TEN = np.array([10], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -54,7 +55,21 @@ def _bounds(st):
     mine, theirs = masters(side | _played(st, s), other | _played(st, 1 - s), st.trump_mask, 1)
     mine &= side
     theirs &= other
-    return 10 * popcount(mine & _COUNTERS[0]), left - 10 * popcount(theirs & _COUNTERS[0])
+    sure = 10 * popcount(mine & _COUNTERS[0])
+    lost = 10 * popcount(theirs & _COUNTERS[0])
+    # Quick tricks: the leader's side cashes its top cards (its masters counted once); all
+    # the tricks left bring the last trick's 10 too.
+    p = st.to_move
+    leads = p % 2 == s
+    gain, k = quick_tricks(st.hands, 4, p, np.uint64(0), SUIT_MASKS, st.trumps, _COUNTERS, _TEN,
+                           mine if leads else theirs, np.uint64(0), True)  # fmt: skip
+    if k > 0 and k == popcount(st.hands[p]):
+        gain += LAST_TRICK_POINTS
+    if leads:
+        sure += gain
+    else:
+        lost += gain
+    return np.int64(sure), left - lost
 
 
 @njit(cache=True, inline="always")

@@ -23,7 +23,7 @@ from ..cards.decks import TAROT
 from ..games.troggu.constants import FOOL, TOTAL_POINTS
 from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, card_points
 from ..tricks.troggu import troggu_trick_winner
-from .points_common import masters, point_hooks, relative_key
+from .points_common import masters, point_hooks, quick_tricks, relative_key
 
 __all__ = ["POINT_HOOKS"]
 
@@ -33,6 +33,8 @@ _TRUMPS = np.uint64(TAROT.suit_masks[0])
 _FOOL_BIT = np.uint64(1 << FOOL)
 _CLASSES = _POINT_CLASSES[2:].copy()  # every card has at least 1 point
 _EXCHANGE_SLACK = 5  # the most a pile can give in the Fool's exchange
+_QCLASSES = _POINT_CLASSES[1:].copy()  # the cards worth 1, 2, .. 5 points
+_QVALUES = np.arange(1, 6, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -91,8 +93,22 @@ def _bounds(st):
     mine, theirs = masters(side, other, _TRUMPS, 0)
     mine &= in_side
     theirs &= in_other
-    sure = card_points(mine & ~_FOOL_BIT)
-    lost = card_points(theirs & ~_FOOL_BIT)
+    mine &= ~_FOOL_BIT
+    theirs &= ~_FOOL_BIT
+    sure = card_points(mine)
+    lost = card_points(theirs)
+    # Quick tricks: the leader's side cashes its top cards (its masters counted once). A
+    # follower's Fool counts for nobody (a held-back one returns to its holder) and the
+    # leader's cashed Fool for its side: no exchange follows once it is played.
+    p = st.to_move
+    hidden = _FOOL_BIT if holder >= 0 and (st.held_back >> holder) & 1 else np.uint64(0)
+    leads = _in_side(st, p)
+    gain, _ = quick_tricks(st.hands, st.n_players, p, hidden, _SUIT_MASKS, 0, _QCLASSES, _QVALUES,
+                           mine if leads else theirs, _FOOL_BIT, False)  # fmt: skip
+    if leads:
+        sure += gain
+    else:
+        lost += gain
     return np.int64(lo + sure), np.int64(TOTAL_POINTS - taken - lost)
 
 
