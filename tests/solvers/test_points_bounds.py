@@ -2,8 +2,9 @@
 exclude the true value, against the plain alpha-beta reference, on endings of every game.
 
 A bound that cuts off the true value would make the solver wrong only where the probe's
-target falls between the bound and the value: checked here directly, at every trick
-boundary of the endings' first trick (every line of play to it) and at their root.
+target falls between the bound and the value: checked here directly, at the endings' root
+and at every position of the rest of its trick and of the next one (every line of play,
+up to a limit): trick boundaries (quick tricks) and mid-trick (settled tricks).
 """
 
 from __future__ import annotations
@@ -31,21 +32,24 @@ def _check_bounds(game, array):
     assert cur + lo <= value <= cur + hi, (int(lo), int(hi), cur, value)
 
 
-def _boundaries(game, array, out, limit):
-    """The trick boundaries reached from ``array`` by every line of play, up to ``limit``."""
+def _positions(game, array, out, limit, boundaries=2):
+    """The positions from ``array`` on by every line of play, up to ``limit`` of them, until
+    the ``boundaries``-th trick boundary (included)."""
     k = game.kernels
     over, _, _ = k.status_at(array, 0)
     if over or len(out) >= limit:
         return
+    out.append(array)
     if int(array[0]["trick_n"]) == 0:
-        out.append(array)
-        return
+        boundaries -= 1
+        if boundaries == 0:
+            return
     cards, _ = k.legal_sets_at(array, 0)
     for c in range(64):
         if int(cards) >> c & 1:
             child = array.copy()
             k.apply_action_at(child, 0, c)
-            _boundaries(game, child, out, limit)
+            _positions(game, child, out, limit, boundaries)
 
 
 @pytest.mark.parametrize(("name", "opts"), GAME_CONFIGS)
@@ -58,17 +62,6 @@ def test_bounds_hold_the_reference_value(name, opts, seed):
         return
     array = prepared(game, state.array)
     found = []
-    if int(array[0]["trick_n"]) == 0:
-        found.append(array)
-        # and the boundaries one trick on, every line of play to them
-        k = game.kernels
-        cards, _ = k.legal_sets_at(array, 0)
-        for c in range(64):
-            if int(cards) >> c & 1:
-                child = array.copy()
-                k.apply_action_at(child, 0, c)
-                _boundaries(game, child, found, 40)
-    else:
-        _boundaries(game, array, found, 40)
+    _positions(game, array, found, 60)
     for a in found:
         _check_bounds(game, a)

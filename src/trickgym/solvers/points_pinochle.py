@@ -46,8 +46,6 @@ def _bounds(st):
     taken = counter_points(st.won[0] | st.won[1] | st.discards)
     last = 0 if st.phase == HAND_OVER else LAST_TRICK_POINTS
     left = np.int64(TOTAL_COUNTERS - LAST_TRICK_POINTS - taken + last)
-    if st.trick_n > 0:  # masters at trick boundaries only: cheap nodes
-        return np.int64(0), left
     # Master trumps: their counters are their side's whatever is played.
     s = st.declarer % 2
     side = st.hands[s] | st.hands[s + 2]
@@ -57,14 +55,34 @@ def _bounds(st):
     theirs &= other
     sure = 10 * popcount(mine & _COUNTERS[0])
     lost = 10 * popcount(theirs & _COUNTERS[0])
-    # Quick tricks: the leader's side cashes its top cards (its masters counted once); all
-    # the tricks left bring the last trick's 10 too.
     p = st.to_move
-    leads = p % 2 == s
-    gain, k = quick_tricks(st.hands, 4, p, np.uint64(0), SUIT_MASKS, st.trumps, _COUNTERS, _TEN,
-                           mine if leads else theirs, np.uint64(0), True)  # fmt: skip
-    if k > 0 and k == popcount(st.hands[p]):
-        gain += LAST_TRICK_POINTS
+    if st.trick_n == 0:
+        # Quick tricks: the leader's side cashes its top cards (its masters counted once); all
+        # the tricks left bring the last trick's 10 too.
+        leads = p % 2 == s
+        gain, k = quick_tricks(st.hands, 4, p, np.uint64(0), SUIT_MASKS, st.trumps, _COUNTERS,
+                               _TEN, mine if leads else theirs, np.uint64(0), True)  # fmt: skip
+        if k > 0 and k == popcount(st.hands[p]):
+            gain += LAST_TRICK_POINTS
+    else:
+        # The trick in progress, when no seat still to play can beat its winning card for the
+        # other side: its counters, and a counter from each seat still to play holding
+        # nothing else (that side's masters, counted already, worth 0).
+        w = (st.leader + st.win_pos) % 4
+        leads = w % 2 == s
+        beat = _beaters(st, -1)
+        gain = 0
+        for i in range(st.trick_n, 4):
+            h = st.hands[(st.leader + i) % 4]
+            if (st.leader + i) % 2 != w % 2 and h & beat:
+                return np.int64(sure), left - lost
+            if not (h & ~(_COUNTERS[0] & ~(mine if leads else theirs))):
+                gain += 10
+        for i in range(st.trick_n):
+            if _COUNTERS[0] & bit(st.trick_cards[i]):
+                gain += 10
+        if popcount(st.hands[p]) == 1:
+            gain += LAST_TRICK_POINTS
     if leads:
         sure += gain
     else:

@@ -66,17 +66,14 @@ def _bounds(st):
     # The exchange moves a card out of a pile: the side can gain at most what is in play.
     holder = _fool_in_play(st)
     lo = -_EXCHANGE_SLACK if holder >= 0 else 0
-    if st.trick_n > 0:  # masters at trick boundaries only: cheap nodes
-        return np.int64(lo), np.int64(TOTAL_POINTS - taken)
     # Master trumps: their points are their side's whatever is played. The Fool counts
     # as a trump that beats (it may) but never as a sure card (it may be held back):
     # its points come back to its holder less the exchange, within the slack.
+    hidden = _FOOL_BIT if holder >= 0 and (st.held_back >> holder) & 1 else np.uint64(0)
     side = np.uint64(0)
     other = np.uint64(0)
     for s in range(st.n_players):
-        h = st.hands[s]
-        if (st.held_back >> s) & 1:
-            h &= ~_FOOL_BIT  # a held-back Fool is no trump and never wins
+        h = st.hands[s] & ~hidden  # a held-back Fool is no trump and never wins
         if _in_side(st, s):
             side |= h
         else:
@@ -91,25 +88,69 @@ def _bounds(st):
             else:
                 other |= np.uint64(1) << np.uint64(c)
     mine, theirs = masters(side, other, _TRUMPS, 0)
-    mine &= in_side
-    theirs &= in_other
-    mine &= ~_FOOL_BIT
-    theirs &= ~_FOOL_BIT
+    mine &= in_side & ~_FOOL_BIT
+    theirs &= in_other & ~_FOOL_BIT
     sure = card_points(mine)
     lost = card_points(theirs)
-    # Quick tricks: the leader's side cashes its top cards (its masters counted once). A
-    # follower's Fool counts for nobody (a held-back one returns to its holder) and the
-    # leader's cashed Fool for its side: no exchange follows once it is played.
-    p = st.to_move
-    hidden = _FOOL_BIT if holder >= 0 and (st.held_back >> holder) & 1 else np.uint64(0)
-    leads = _in_side(st, p)
-    gain, _ = quick_tricks(st.hands, st.n_players, p, hidden, _SUIT_MASKS, 0, _QCLASSES, _QVALUES,
-                           mine if leads else theirs, _FOOL_BIT, False)  # fmt: skip
-    if leads:
-        sure += gain
+    if st.trick_n == 0:
+        # Quick tricks: the leader's side cashes its top cards (its masters counted once). A
+        # follower's Fool counts for nobody (a held-back one returns to its holder) and the
+        # leader's cashed Fool for its side: no exchange follows once it is played.
+        p = st.to_move
+        leads = _in_side(st, p)
+        gain, _ = quick_tricks(st.hands, st.n_players, p, hidden, _SUIT_MASKS, 0, _QCLASSES,
+                               _QVALUES, mine if leads else theirs, _FOOL_BIT, False)  # fmt: skip
+        if leads:
+            sure += gain
+        else:
+            lost += gain
     else:
-        lost += gain
+        gain, wins = _settled_trick(st, hidden, mine, theirs)
+        if wins > 0:
+            sure += gain
+        elif wins < 0:
+            lost += gain
     return np.int64(lo + sure), np.int64(TOTAL_POINTS - taken - lost)
+
+
+@njit(cache=True)
+def _settled_trick(st, hidden, mine, theirs):
+    """The trick in progress when no seat still to play can beat its winning card for the
+    other side: ``(points, +1)`` for the side, ``(points, -1)`` for its opponents, ``(0, 0)``
+    when it is open. Its cards but a held-back Fool (it returns to its holder), and from each
+    seat still to play its cheapest card (that side's masters, counted already, and a
+    follower's Fool worth 0)."""
+    n = st.n_players
+    w = _winning_pos(st, st.trick_n, st.held_back_pos)
+    if w < 0:
+        return 0, 0
+    wside = _in_side(st, (st.leader + w) % n)
+    beat = _beaters(st, -1)
+    for i in range(st.trick_n, n):
+        s = (st.leader + i) % n
+        if _in_side(st, s) != wside and st.hands[s] & ~hidden & beat:
+            return 0, 0
+    pts = 0
+    for i in range(st.trick_n):
+        c = st.trick_cards[i]
+        if c >= 0 and i != st.held_back_pos:
+            pts += _POINTS[c]
+    counted = (mine if wside else theirs) | _FOOL_BIT
+    for i in range(st.trick_n, n):
+        h = st.hands[(st.leader + i) % n]
+        pts += _cheapest(h, counted)
+    return pts, 1 if wside else -1
+
+
+@njit(cache=True, inline="always")
+def _cheapest(hand, zero):
+    """The points of the hand's cheapest card, one of ``zero`` worth 0 (0 for an empty hand)."""
+    if hand & zero or hand == 0:
+        return 0
+    for v in range(1, 6):
+        if hand & _POINT_CLASSES[v]:
+            return v
+    return 0
 
 
 @njit(cache=True)
