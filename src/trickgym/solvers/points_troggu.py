@@ -10,8 +10,9 @@ The Fool's exchange is the one rule that makes the rest of a deal depend on
 the past: a held-back Fool's holder gives the last-trick winner a card of
 the lowest value in their pile. So the table key holds, besides the hands,
 who has held back the Fool and the lowest point value in the pile of the
-seat holding the Fool (0 for an empty pile), and the bounds allow the side
-to lose up to 5 points from its pile while the Fool is in play.
+seat holding the Fool (0 for an empty pile). The exchange never costs the
+holder's side points: the Fool (5) joins its pile, which gives a card of at
+most 5; the bounds never count the Fool but where it is played now.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ _POINTS = TAROT.points.copy()
 _TRUMPS = np.uint64(TAROT.suit_masks[0])
 _FOOL_BIT = np.uint64(1 << FOOL)
 _CLASSES = _POINT_CLASSES[2:].copy()  # every card has at least 1 point
-_EXCHANGE_SLACK = 5  # the most a pile can give in the Fool's exchange
 _QCLASSES = _POINT_CLASSES[1:].copy()  # the cards worth 1, 2, .. 5 points
 _QVALUES = np.arange(1, 6, dtype=np.int64)
 
@@ -63,12 +63,13 @@ def _bounds(st):
     taken = 0
     for s in range(st.n_players):
         taken += card_points(st.won[s])
-    # The exchange moves a card out of a pile: the side can gain at most what is in play.
+    # The exchange moves a card out of a pile, but never costs the holder's side: the Fool
+    # (5 points, never counted below) joins the pile that gives a card of at most 5. The
+    # side can gain at most what is in play: a card it receives stands for the Fool's 5.
     holder = _fool_in_play(st)
-    lo = -_EXCHANGE_SLACK if holder >= 0 else 0
     # Master trumps: their points are their side's whatever is played. The Fool counts
     # as a trump that beats (it may) but never as a sure card (it may be held back):
-    # its points come back to its holder less the exchange, within the slack.
+    # its points come back to its holder, paying for the exchange.
     hidden = _FOOL_BIT if holder >= 0 and (st.held_back >> holder) & 1 else np.uint64(0)
     side = np.uint64(0)
     other = np.uint64(0)
@@ -110,7 +111,7 @@ def _bounds(st):
             sure += gain
         elif wins < 0:
             lost += gain
-    return np.int64(lo + sure), np.int64(TOTAL_POINTS - taken - lost)
+    return np.int64(sure), np.int64(TOTAL_POINTS - taken - lost)
 
 
 @njit(cache=True)
