@@ -212,6 +212,32 @@ def _still_to_play(st, mine):
 
 
 @njit(cache=True)
+def _lead_score(st, c, suit, mine, pts, rank):
+    """A lead's place in the move order: sure winners first (no seat of the other side can
+    beat it: it follows below it or cannot ruff), rich ones first; then leads a partner
+    can beat, cheap ones first; then losing leads, cheap and low first."""
+    beat = np.uint64(protocol.beaters(st, c))
+    theirs = False
+    ours = False
+    for s in range(st.hands.shape[0]):
+        if s == st.to_move:
+            continue
+        h = st.hands[s]
+        follow = h & suit
+        can = (follow & beat) if follow else (h & beat)
+        if can:
+            if protocol.in_side(st, s) == mine:
+                ours = True
+            else:
+                theirs = True
+    if not theirs:
+        return (np.int64(3) << 50) + 512 + 8 * pts + rank
+    if ours:
+        return (np.int64(2) << 50) + 512 + 4 * rank + pts
+    return (np.int64(1) << 50) + 512 + 4 * rank + pts
+
+
+@njit(cache=True)
 def _moves(st, hint, moves, scores, chain):
     """The mover's legal cards, one per class of equivalent cards, best first.
 
@@ -302,7 +328,7 @@ def _moves(st, hint, moves, scores, chain):
             if c == hint:
                 sc = np.int64(1) << 60
             elif st.trick_n == 0:
-                sc = (np.int64(2) << 50) + 512 + 4 * rank + pts  # leads: high cards first
+                sc = _lead_score(st, c, suit, mine, pts, rank)
             elif wins:
                 # The side wins rich tricks, its opponents win cheap ones; win with low cards.
                 sc = (np.int64(3) << 50) + 512 + (pts if mine else -pts) * 4 - rank
