@@ -329,11 +329,14 @@ def _moves(st, hint, moves, scores, chain):
                 sc = np.int64(1) << 60
             elif st.trick_n == 0:
                 sc = _lead_score(st, c, suit, mine, pts, rank)
-            elif wins:
-                # The side wins rich tricks, its opponents win cheap ones; win with low cards.
-                sc = (np.int64(3) << 50) + 512 + (pts if mine else -pts) * 4 - rank
-            elif partner_winning:
-                sc = (np.int64(2) << 50) + 512 + pts * 4 - rank  # smear onto the partner's trick
+            elif wins or partner_winning:
+                # Win rich tricks with low cards, smear onto a partner's; first where no seat of
+                # the other side still to play can beat the card that will be winning.
+                if not looked:
+                    ours, theirs = _still_to_play(st, mine)
+                    looked = True
+                sure = (theirs & protocol.beaters(st, c if wins else -1)) == 0
+                sc = (np.int64(4 if sure else (3 if wins else 2)) << 50) + 512 + pts * 4 - rank
             else:
                 sc = (np.int64(1) << 50) + 512 - pts * 4 - rank  # discard cheap
             moves[n] = c
