@@ -245,14 +245,21 @@ def _every_card(st, card):
     return np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-#: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids, and
-#: any card may beat any (``beaters``: no trick is settled before its last card).
+@njit(cache=True)
+def _always(st):
+    return True
+
+
+#: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids, any
+#: card may beat any (``beaters``: no trick is settled before its last card) and a chain of
+#: unequal points one move wherever the trick's taking side is settled (``unequal_ok``).
 DEFAULT_HOOKS = {
     "fixed": _no_fixed,
     "prepare": _no_prepare,
     "unit": _unit_one,
     "span": _ids_span,
     "beaters": _every_card,
+    "unequal_ok": _always,
 }
 
 

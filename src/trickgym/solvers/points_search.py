@@ -251,9 +251,9 @@ def _moves(st, hint, moves, scores, chain):
     beating is transitive), only the chain's richest card is searched if the
     mover's side takes the trick and only its cheapest otherwise (playing a
     richer card into a trick the side wins gives it those points now instead
-    of to whoever wins the card later: never worse), unless a ``fixed``
-    card is still in a hand (Troggu's Fool exchange takes a pile's cheapest
-    card, which breaks that argument).
+    of to whoever wins the card later: never worse), unless ``unequal_ok``
+    says no (Troggu's Fool exchange takes a pile's cheapest card, which
+    breaks that argument while the card it would give is not settled).
 
     Returns their number."""
     legal = np.uint64(protocol.legal_sets(st)[0])
@@ -264,11 +264,7 @@ def _moves(st, hint, moves, scores, chain):
     if st.trick_n > 0:
         w = protocol.winner(st)
         partner_winning = w >= 0 and protocol.in_side(st, w) == mine
-    unequal = st.trick_n > 0
-    if unequal and fixed:
-        for s in range(st.hands.shape[0]):
-            if st.hands[s] & fixed:
-                unequal = False
+    unequal = st.trick_n > 0 and protocol.unequal_ok(st)
     ours = np.uint64(0)
     theirs = np.uint64(0)
     looked = False  # the seats still to play are read once, when a chain needs them

@@ -195,6 +195,15 @@ def _fixed(st):
 
 
 @njit(cache=True)
+def _unequal_ok(st):
+    # The Fool's exchange gives a card of the lowest value in its holder's pile: which one
+    # depends on where cheap cards go, unless the pile holds a 1-point card already (then
+    # it gives 1 point whatever is played) or the Fool is out of the hands.
+    holder = _fool_in_play(st)
+    return holder < 0 or (st.won[holder] & ~_FOOL_BIT & _POINT_CLASSES[1]) != 0
+
+
+@njit(cache=True)
 def _winning_pos(st, n, held_back_pos):
     return troggu_trick_winner(st.trick_cards, n, SUIT_OF, _TRUMPS, held_back_pos)
 
@@ -245,6 +254,7 @@ POINT_HOOKS = point_hooks(
     _points,
     _suit,
     _fixed,
+    _unequal_ok,
     _wins_now,
     _winner,
     _beaters,
