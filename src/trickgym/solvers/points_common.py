@@ -98,7 +98,7 @@ def _class_points(cards, zero, classes, values, k, richest):
 
 @njit(cache=True)
 def quick_tricks(hands, n_seats, leader, hidden, suit_masks, trump_suit, classes, values, counted,
-                 free, paired):  # fmt: skip
+                 free, paired, short_suit=-1, exact_seats=0):  # fmt: skip
     """Points the leader's side takes for sure by cashing top cards from the lead: ``(gain, k)``.
 
     The leader (to lead at a trick boundary) holds cards of a suit that no
@@ -121,6 +121,15 @@ def quick_tricks(hands, n_seats, leader, hidden, suit_masks, trump_suit, classes
     ``free`` is worth 0 from a follower. Points are by ``classes``/``values``
     (see :func:`_class_points`). Exact as a bound whatever the game's
     obligations to beat or trump: only following suit is relied on.
+
+    Mid-trick, for the seat that will lead next (the trick's winner whom no
+    seat can beat): ``short_suit`` is the led suit, and every seat but those
+    of ``exact_seats`` (a bit per seat: the ones that have played to the
+    trick) still plays a card to it, one of ``short_suit`` if it holds one:
+    its hand here holds a card more (the top threshold and the cheapest cards
+    are only looser) and its count there is taken one less. A seat without
+    that suit plays a trump if it holds one (cannot beat, but must trump), so
+    its counts in the other plain suits stand.
     """
     lead = hands[leader] & ~hidden
     others = np.uint64(0)
@@ -153,7 +162,10 @@ def quick_tricks(hands, n_seats, leader, hidden, suit_masks, trump_suit, classes
         if i != trump_suit:
             for s in range(n_seats):
                 if (armed >> s) & 1:
-                    k = min(k, popcount(hands[s] & x))
+                    cnt = popcount(hands[s] & x)
+                    if i == short_suit and cnt > 0 and not (exact_seats >> s) & 1:
+                        cnt -= 1
+                    k = min(k, cnt)
         if k <= 0:
             continue
         k_all += k

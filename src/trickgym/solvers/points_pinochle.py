@@ -72,10 +72,13 @@ def _bounds(st):
         leads = w % 2 == s
         beat = _beaters(st, -1)
         gain = 0
+        fixed = True  # no seat at all can beat the winning card
         for i in range(st.trick_n, 4):
             h = st.hands[(st.leader + i) % 4]
-            if (st.leader + i) % 2 != w % 2 and h & beat:
-                return np.int64(sure), left - lost
+            if h & beat:
+                if (st.leader + i) % 2 != w % 2:
+                    return np.int64(sure), left - lost
+                fixed = False
             if not (h & ~(_COUNTERS[0] & ~(mine if leads else theirs))):
                 gain += 10
         for i in range(st.trick_n):
@@ -83,6 +86,19 @@ def _bounds(st):
                 gain += 10
         if popcount(st.hands[p]) == 1:
             gain += LAST_TRICK_POINTS
+        elif fixed:
+            # The winning card's seat leads next and cashes its quick tricks. The seats
+            # still to play hold a card more (the trick's) and, if they follow, one more of
+            # the led suit: looser, never wrong.
+            played = 0
+            for i in range(st.trick_n):
+                played |= 1 << ((st.leader + i) % 4)
+            more, k = quick_tricks(st.hands, 4, w, np.uint64(0), SUIT_MASKS, st.trumps,
+                                   _COUNTERS, _TEN, mine if leads else theirs, np.uint64(0), True,
+                                   SUIT_OF[st.trick_cards[0]], played)  # fmt: skip
+            if k > 0 and k == popcount(st.hands[w]):
+                more += LAST_TRICK_POINTS
+            gain += more
     if leads:
         sure += gain
     else:

@@ -106,7 +106,22 @@ def _bounds(st):
         else:
             lost += gain
     else:
-        gain, wins = _settled_trick(st, hidden, mine, theirs)
+        gain, wins, w = _settled_trick(st, hidden, mine, theirs)
+        if w >= 0 and st.hands[w]:
+            # No seat at all can beat the winning card: its seat leads next and cashes its
+            # quick tricks. The seats still to play hold a card more (the trick's) and, if
+            # they follow, one more of the led suit: looser, never wrong.
+            played = 0
+            for i in range(st.trick_n):
+                played |= 1 << ((st.leader + i) % st.n_players)
+            led = 0
+            for i in range(_SUIT_MASKS.shape[0]):
+                if _SUIT_MASKS[i] == st.led_mask:
+                    led = i
+            more, _ = quick_tricks(st.hands, st.n_players, w, hidden, _SUIT_MASKS, 0, _QCLASSES,
+                                   _QVALUES, mine if wins > 0 else theirs, _FOOL_BIT, False, led,
+                                   played)  # fmt: skip
+            gain += more
         if wins > 0:
             sure += gain
         elif wins < 0:
@@ -117,20 +132,24 @@ def _bounds(st):
 @njit(cache=True)
 def _settled_trick(st, hidden, mine, theirs):
     """The trick in progress when no seat still to play can beat its winning card for the
-    other side: ``(points, +1)`` for the side, ``(points, -1)`` for its opponents, ``(0, 0)``
-    when it is open. Its cards but a held-back Fool (it returns to its holder), and from each
-    seat still to play its cheapest card (that side's masters, counted already, and a
-    follower's Fool worth 0)."""
+    other side: ``(points, +1, seat)`` for the side, ``(points, -1, seat)`` for its opponents,
+    ``(0, 0, -1)`` when it is open; ``seat`` is the winning card's when no seat still to play
+    can beat it at all (-1 otherwise). Its cards but a held-back Fool (it returns to its
+    holder), and from each seat still to play its cheapest card (that side's masters,
+    counted already, and a follower's Fool worth 0)."""
     n = st.n_players
     w = _winning_pos(st, st.trick_n, st.held_back_pos)
     if w < 0:
-        return 0, 0
-    wside = _in_side(st, (st.leader + w) % n)
+        return 0, 0, -1
+    seat = (st.leader + w) % n
+    wside = _in_side(st, seat)
     beat = _beaters(st, -1)
     for i in range(st.trick_n, n):
         s = (st.leader + i) % n
-        if _in_side(st, s) != wside and st.hands[s] & ~hidden & beat:
-            return 0, 0
+        if st.hands[s] & ~hidden & beat:
+            if _in_side(st, s) != wside:
+                return 0, 0, -1
+            seat = -1
     pts = 0
     for i in range(st.trick_n):
         c = st.trick_cards[i]
@@ -140,7 +159,7 @@ def _settled_trick(st, hidden, mine, theirs):
     for i in range(st.trick_n, n):
         h = st.hands[(st.leader + i) % n]
         pts += _cheapest(h, counted)
-    return pts, 1 if wside else -1
+    return pts, 1 if wside else -1, seat
 
 
 @njit(cache=True, inline="always")
