@@ -172,8 +172,8 @@ def main() -> None:
     for key in args.games.split(","):
         if key not in GAMES:
             raise SystemExit(f"unknown game {key!r}; choose from {list(GAMES)}")
-        name, opts = GAMES[key]
-        game = trickgym.game(name, **opts)
+        name, game_opts = GAMES[key]
+        game = trickgym.game(name, **game_opts)
         warm = rule_position(game, 0, 3) or rule_position(game, 1, 3)
         solve_points(warm.array, table)  # compile outside the timings
         for cards in args.cards.split(","):

@@ -66,7 +66,7 @@ Point-trick solver (see :mod:`trickgym.solvers.points_search`)
   ``key(state)``, ``points(state, card)``, ``suit(state, card)``,
   ``fixed(state)``, ``wins_now(state, card)``, ``winner(state)``,
   ``prepare(state)``, ``unit(state)``, ``span(state, low_card, high_card)``,
-  ``beaters(state, card)``.
+  ``beaters(state, card)``, ``unequal_ok(state)``.
 Hand advisor (see :mod:`trickgym.advisor.kernels`)
   ``advise_settle(state, seat, call, choice, rng, obs_scratch, params)``:
   ``seat`` makes ``call`` and the auction is settled as the advisor values
@@ -166,6 +166,7 @@ _TABLE = [
     ("unit", "state", "state", False),
     ("span", "state, low_card, high_card", "state", False),
     ("beaters", "state, card", "state", False),
+    ("unequal_ok", "state", "state", False),
     ("start_deal", "state, seed, opts", "state", False),
     ("write_row", "row, state, deal", "state", False),
     ("advise_settle", "state, seat, call, choice, rng, obs_scratch, params", "state", False),

@@ -14,6 +14,7 @@ __all__ = [
     "masters",
     "point_hooks",
     "position_key",
+    "quick_tricks",
     "relative_key",
     "span",
     "whist_winner",
@@ -69,6 +70,113 @@ def masters(side_cards, other_cards, trumps, kind_shift):
     tx = side_cards & trumps
     ty = other_cards & trumps
     return _above(tx, ty, kind_shift), _above(ty, tx, kind_shift)
+
+
+@njit(cache=True, inline="always")
+def _class_points(cards, zero, classes, values, k, richest):
+    """The points of the ``k`` cheapest (``richest``: dearest) of ``cards``, all of them if
+    fewer; a card of ``zero`` or of no class is worth 0. ``classes[i]`` holds the cards worth
+    ``values[i] > 0``, ascending."""
+    n_cls = classes.shape[0]
+    total = np.int64(0)
+    if not richest:
+        nothing = cards & zero
+        rest = cards & ~zero
+        for i in range(n_cls):
+            rest &= ~classes[i]
+        k -= popcount(nothing | rest)
+    cards &= ~zero
+    for j in range(n_cls):
+        if k <= 0:
+            break
+        i = n_cls - 1 - j if richest else j
+        m = min(k, popcount(cards & classes[i]))
+        total += m * values[i]
+        k -= m
+    return total
+
+
+@njit(cache=True)
+def quick_tricks(hands, n_seats, leader, hidden, suit_masks, trump_suit, classes, values, counted,
+                 free, paired, short_suit=-1, exact_seats=0):  # fmt: skip
+    """Points the leader's side takes for sure by cashing top cards from the lead: ``(gain, k)``.
+
+    The leader (to lead at a trick boundary) holds cards of a suit that no
+    other seat can beat: above every other seat's card of the suit (a trump
+    suit: above every other seat's trump; ``paired``: no other seat holds a
+    strictly higher kind, a copy played later never beats). Led one a trick,
+    each wins its trick as long as every other seat holding a trump still
+    follows suit, so a plain suit gives as many tricks as the leader's top
+    cards and the shortest holding among the other seats that hold trumps
+    (a seat without trumps cannot beat a top card: it follows or discards).
+    The leader wins and leads again; the other suits' tricks add up, since
+    the seats with trumps only ever follow (and keep their other suits),
+    the others never win. ``k`` tricks in all bring the leader's cashed
+    cards (its richest of each suit) and from each other seat at least its
+    ``k`` cheapest cards (all of them if fewer).
+
+    ``hidden`` is removed from every hand (Troggu's held-back Fool: no trump,
+    never wins, not the trick winner's); a card in ``counted`` is worth 0
+    (its points are counted elsewhere already, e.g. master trumps) and one in
+    ``free`` is worth 0 from a follower. Points are by ``classes``/``values``
+    (see :func:`_class_points`). Exact as a bound whatever the game's
+    obligations to beat or trump: only following suit is relied on.
+
+    Mid-trick, for the seat that will lead next (the trick's winner whom no
+    seat can beat): ``short_suit`` is the led suit, and every seat but those
+    of ``exact_seats`` (a bit per seat: the ones that have played to the
+    trick) still plays a card to it, one of ``short_suit`` if it holds one:
+    its hand here holds a card more (the top threshold and the cheapest cards
+    are only looser) and its count there is taken one less. A seat without
+    that suit plays a trump if it holds one (cannot beat, but must trump), so
+    its counts in the other plain suits stand.
+    """
+    lead = hands[leader] & ~hidden
+    others = np.uint64(0)
+    armed = 0  # seats other than the leader that hold a trump
+    trumps = suit_masks[trump_suit] if trump_suit >= 0 else np.uint64(0)
+    for s in range(n_seats):
+        if s != leader:
+            h = hands[s] & ~hidden
+            others |= h
+            if h & trumps:
+                armed |= 1 << s
+    k_all = 0
+    gain = np.int64(0)
+    for i in range(suit_masks.shape[0]):
+        x = suit_masks[i]
+        mine = lead & x
+        if not mine:
+            continue
+        oth = others & x
+        cash = mine
+        if oth:
+            h = highest_bit(oth)
+            floor = (h >> 1) << 1 if paired else h + 1
+            if floor >= 64:
+                continue
+            cash = mine & ~((np.uint64(1) << np.uint64(floor)) - np.uint64(1))
+        if not cash:
+            continue
+        k = popcount(cash)
+        if i != trump_suit:
+            for s in range(n_seats):
+                if (armed >> s) & 1:
+                    cnt = popcount(hands[s] & x)
+                    if i == short_suit and cnt > 0 and not (exact_seats >> s) & 1:
+                        cnt -= 1
+                    k = min(k, cnt)
+        if k <= 0:
+            continue
+        k_all += k
+        gain += _class_points(cash, counted, classes, values, k, True)
+    if k_all == 0:
+        return np.int64(0), 0
+    for s in range(n_seats):
+        if s != leader:
+            h = hands[s] & ~hidden
+            gain += _class_points(h, counted | free, classes, values, k_all, False)
+    return gain, k_all
 
 
 _EVEN = np.uint64(0x5555555555555555)
@@ -149,14 +257,21 @@ def _every_card(st, card):
     return np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-#: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids, and
-#: any card may beat any (``beaters``: no trick is settled before its last card).
+@njit(cache=True)
+def _always(st):
+    return True
+
+
+#: Every card mergeable, nothing to prepare, points in ones, ranks equal to card ids, any
+#: card may beat any (``beaters``: no trick is settled before its last card) and a chain of
+#: unequal points one move wherever the trick's taking side is settled (``unequal_ok``).
 DEFAULT_HOOKS = {
     "fixed": _no_fixed,
     "prepare": _no_prepare,
     "unit": _unit_one,
     "span": _ids_span,
     "beaters": _every_card,
+    "unequal_ok": _always,
 }
 
 

@@ -17,13 +17,14 @@ from ..cards.bits import bit, popcount
 from ..games.pinochle.constants import HAND_OVER, LAST_TRICK_POINTS
 from ..games.pinochle.rules import SUIT_MASKS, SUIT_OF, counter_points
 from ..tricks.pinochle import pinochle_beats
-from .points_common import masters, point_hooks, relative_key, span, whist_winner
+from .points_common import masters, point_hooks, quick_tricks, relative_key, span, whist_winner
 
 __all__ = ["POINT_HOOKS", "TOTAL_COUNTERS"]
 
 TOTAL_COUNTERS = 250  # 24 counters and the last trick (PN-D17)
 _COUNTERS = np.array([sum(1 << c for c in range(48) if counter_points(np.uint64(1 << c)))],
                      dtype=np.uint64)  # fmt: skip
+_TEN = np.array([10], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -45,8 +46,6 @@ def _bounds(st):
     taken = counter_points(st.won[0] | st.won[1] | st.discards)
     last = 0 if st.phase == HAND_OVER else LAST_TRICK_POINTS
     left = np.int64(TOTAL_COUNTERS - LAST_TRICK_POINTS - taken + last)
-    if st.trick_n > 0:  # masters at trick boundaries only: cheap nodes
-        return np.int64(0), left
     # Master trumps: their counters are their side's whatever is played.
     s = st.declarer % 2
     side = st.hands[s] | st.hands[s + 2]
@@ -54,7 +53,57 @@ def _bounds(st):
     mine, theirs = masters(side | _played(st, s), other | _played(st, 1 - s), st.trump_mask, 1)
     mine &= side
     theirs &= other
-    return 10 * popcount(mine & _COUNTERS[0]), left - 10 * popcount(theirs & _COUNTERS[0])
+    sure = 10 * popcount(mine & _COUNTERS[0])
+    lost = 10 * popcount(theirs & _COUNTERS[0])
+    p = st.to_move
+    if st.trick_n == 0:
+        # Quick tricks: the leader's side cashes its top cards (its masters counted once); all
+        # the tricks left bring the last trick's 10 too.
+        leads = p % 2 == s
+        gain, k = quick_tricks(st.hands, 4, p, np.uint64(0), SUIT_MASKS, st.trumps, _COUNTERS,
+                               _TEN, mine if leads else theirs, np.uint64(0), True)  # fmt: skip
+        if k > 0 and k == popcount(st.hands[p]):
+            gain += LAST_TRICK_POINTS
+    else:
+        # The trick in progress, when no seat still to play can beat its winning card for the
+        # other side: its counters, and a counter from each seat still to play holding
+        # nothing else (that side's masters, counted already, worth 0).
+        w = (st.leader + st.win_pos) % 4
+        leads = w % 2 == s
+        beat = _beaters(st, -1)
+        gain = 0
+        fixed = True  # no seat at all can beat the winning card
+        for i in range(st.trick_n, 4):
+            h = st.hands[(st.leader + i) % 4]
+            if h & beat:
+                if (st.leader + i) % 2 != w % 2:
+                    return np.int64(sure), left - lost
+                fixed = False
+            if not (h & ~(_COUNTERS[0] & ~(mine if leads else theirs))):
+                gain += 10
+        for i in range(st.trick_n):
+            if _COUNTERS[0] & bit(st.trick_cards[i]):
+                gain += 10
+        if popcount(st.hands[p]) == 1:
+            gain += LAST_TRICK_POINTS
+        elif fixed:
+            # The winning card's seat leads next and cashes its quick tricks. The seats
+            # still to play hold a card more (the trick's) and, if they follow, one more of
+            # the led suit: looser, never wrong.
+            played = 0
+            for i in range(st.trick_n):
+                played |= 1 << ((st.leader + i) % 4)
+            more, k = quick_tricks(st.hands, 4, w, np.uint64(0), SUIT_MASKS, st.trumps,
+                                   _COUNTERS, _TEN, mine if leads else theirs, np.uint64(0), True,
+                                   SUIT_OF[st.trick_cards[0]], played)  # fmt: skip
+            if k > 0 and k == popcount(st.hands[w]):
+                more += LAST_TRICK_POINTS
+            gain += more
+    if leads:
+        sure += gain
+    else:
+        lost += gain
+    return np.int64(sure), left - lost
 
 
 @njit(cache=True, inline="always")

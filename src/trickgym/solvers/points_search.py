@@ -219,6 +219,32 @@ def _still_to_play(st, mine):
 
 
 @njit(cache=True)
+def _lead_score(st, c, suit, mine, pts, rank):
+    """A lead's place in the move order: sure winners first (no seat of the other side can
+    beat it: it follows below it or cannot ruff), rich ones first; then leads a partner
+    can beat, cheap ones first; then losing leads, cheap and low first."""
+    beat = np.uint64(protocol.beaters(st, c))
+    theirs = False
+    ours = False
+    for s in range(st.hands.shape[0]):
+        if s == st.to_move:
+            continue
+        h = st.hands[s]
+        follow = h & suit
+        can = (follow & beat) if follow else (h & beat)
+        if can:
+            if protocol.in_side(st, s) == mine:
+                ours = True
+            else:
+                theirs = True
+    if not theirs:
+        return (np.int64(3) << 50) + 512 + 8 * pts + rank
+    if ours:
+        return (np.int64(2) << 50) + 512 + 4 * rank + pts
+    return (np.int64(1) << 50) + 512 + 4 * rank + pts
+
+
+@njit(cache=True)
 def _moves(st, hint, moves, scores, chain):
     """The mover's legal cards, one per class of equivalent cards, best first.
 
@@ -232,9 +258,9 @@ def _moves(st, hint, moves, scores, chain):
     beating is transitive), only the chain's richest card is searched if the
     mover's side takes the trick and only its cheapest otherwise (playing a
     richer card into a trick the side wins gives it those points now instead
-    of to whoever wins the card later: never worse), unless a ``fixed``
-    card is still in a hand (Troggu's Fool exchange takes a pile's cheapest
-    card, which breaks that argument).
+    of to whoever wins the card later: never worse), unless ``unequal_ok``
+    says no (Troggu's Fool exchange takes a pile's cheapest card, which
+    breaks that argument while the card it would give is not settled).
 
     Returns their number."""
     legal = np.uint64(protocol.legal_sets(st)[0])
@@ -245,11 +271,7 @@ def _moves(st, hint, moves, scores, chain):
     if st.trick_n > 0:
         w = protocol.winner(st)
         partner_winning = w >= 0 and protocol.in_side(st, w) == mine
-    unequal = st.trick_n > 0
-    if unequal and fixed:
-        for s in range(st.hands.shape[0]):
-            if st.hands[s] & fixed:
-                unequal = False
+    unequal = st.trick_n > 0 and protocol.unequal_ok(st)
     ours = np.uint64(0)
     theirs = np.uint64(0)
     looked = False  # the seats still to play are read once, when a chain needs them
@@ -309,12 +331,15 @@ def _moves(st, hint, moves, scores, chain):
             if c == hint:
                 sc = np.int64(1) << 60
             elif st.trick_n == 0:
-                sc = (np.int64(2) << 50) + 512 + 4 * rank + pts  # leads: high cards first
-            elif wins:
-                # The side wins rich tricks, its opponents win cheap ones; win with low cards.
-                sc = (np.int64(3) << 50) + 512 + (pts if mine else -pts) * 4 - rank
-            elif partner_winning:
-                sc = (np.int64(2) << 50) + 512 + pts * 4 - rank  # smear onto the partner's trick
+                sc = _lead_score(st, c, suit, mine, pts, rank)
+            elif wins or partner_winning:
+                # Win rich tricks with low cards, smear onto a partner's; first where no seat of
+                # the other side still to play can beat the card that will be winning.
+                if not looked:
+                    ours, theirs = _still_to_play(st, mine)
+                    looked = True
+                sure = (theirs & protocol.beaters(st, c if wins else -1)) == 0
+                sc = (np.int64(4 if sure else (3 if wins else 2)) << 50) + 512 + pts * 4 - rank
             else:
                 sc = (np.int64(1) << 50) + 512 - pts * 4 - rank  # discard cheap
             moves[n] = c

@@ -10,8 +10,9 @@ The Fool's exchange is the one rule that makes the rest of a deal depend on
 the past: a held-back Fool's holder gives the last-trick winner a card of
 the lowest value in their pile. So the table key holds, besides the hands,
 who has held back the Fool and the lowest point value in the pile of the
-seat holding the Fool (0 for an empty pile), and the bounds allow the side
-to lose up to 5 points from its pile while the Fool is in play.
+seat holding the Fool (0 for an empty pile). The exchange never costs the
+holder's side points: the Fool (5) joins its pile, which gives a card of at
+most 5; the bounds never count the Fool but where it is played now.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..cards.decks import TAROT
 from ..games.troggu.constants import FOOL, TOTAL_POINTS
 from ..games.troggu.rules import _POINT_CLASSES, SUIT_OF, card_points
 from ..tricks.troggu import troggu_trick_winner
-from .points_common import masters, point_hooks, relative_key
+from .points_common import masters, point_hooks, quick_tricks, relative_key
 
 __all__ = ["POINT_HOOKS"]
 
@@ -32,7 +33,8 @@ _POINTS = TAROT.points.copy()
 _TRUMPS = np.uint64(TAROT.suit_masks[0])
 _FOOL_BIT = np.uint64(1 << FOOL)
 _CLASSES = _POINT_CLASSES[2:].copy()  # every card has at least 1 point
-_EXCHANGE_SLACK = 5  # the most a pile can give in the Fool's exchange
+_QCLASSES = _POINT_CLASSES[1:].copy()  # the cards worth 1, 2, .. 5 points
+_QVALUES = np.arange(1, 6, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -61,20 +63,18 @@ def _bounds(st):
     taken = 0
     for s in range(st.n_players):
         taken += card_points(st.won[s])
-    # The exchange moves a card out of a pile: the side can gain at most what is in play.
+    # The exchange moves a card out of a pile, but never costs the holder's side: the Fool
+    # (5 points, never counted below) joins the pile that gives a card of at most 5. The
+    # side can gain at most what is in play: a card it receives stands for the Fool's 5.
     holder = _fool_in_play(st)
-    lo = -_EXCHANGE_SLACK if holder >= 0 else 0
-    if st.trick_n > 0:  # masters at trick boundaries only: cheap nodes
-        return np.int64(lo), np.int64(TOTAL_POINTS - taken)
     # Master trumps: their points are their side's whatever is played. The Fool counts
     # as a trump that beats (it may) but never as a sure card (it may be held back):
-    # its points come back to its holder less the exchange, within the slack.
+    # its points come back to its holder, paying for the exchange.
+    hidden = _FOOL_BIT if holder >= 0 and (st.held_back >> holder) & 1 else np.uint64(0)
     side = np.uint64(0)
     other = np.uint64(0)
     for s in range(st.n_players):
-        h = st.hands[s]
-        if (st.held_back >> s) & 1:
-            h &= ~_FOOL_BIT  # a held-back Fool is no trump and never wins
+        h = st.hands[s] & ~hidden  # a held-back Fool is no trump and never wins
         if _in_side(st, s):
             side |= h
         else:
@@ -89,11 +89,88 @@ def _bounds(st):
             else:
                 other |= np.uint64(1) << np.uint64(c)
     mine, theirs = masters(side, other, _TRUMPS, 0)
-    mine &= in_side
-    theirs &= in_other
-    sure = card_points(mine & ~_FOOL_BIT)
-    lost = card_points(theirs & ~_FOOL_BIT)
-    return np.int64(lo + sure), np.int64(TOTAL_POINTS - taken - lost)
+    mine &= in_side & ~_FOOL_BIT
+    theirs &= in_other & ~_FOOL_BIT
+    sure = card_points(mine)
+    lost = card_points(theirs)
+    if st.trick_n == 0:
+        # Quick tricks: the leader's side cashes its top cards (its masters counted once). A
+        # follower's Fool counts for nobody (a held-back one returns to its holder) and the
+        # leader's cashed Fool for its side: no exchange follows once it is played.
+        p = st.to_move
+        leads = _in_side(st, p)
+        gain, _ = quick_tricks(st.hands, st.n_players, p, hidden, _SUIT_MASKS, 0, _QCLASSES,
+                               _QVALUES, mine if leads else theirs, _FOOL_BIT, False)  # fmt: skip
+        if leads:
+            sure += gain
+        else:
+            lost += gain
+    else:
+        gain, wins, w = _settled_trick(st, hidden, mine, theirs)
+        if w >= 0 and st.hands[w]:
+            # No seat at all can beat the winning card: its seat leads next and cashes its
+            # quick tricks. The seats still to play hold a card more (the trick's) and, if
+            # they follow, one more of the led suit: looser, never wrong.
+            played = 0
+            for i in range(st.trick_n):
+                played |= 1 << ((st.leader + i) % st.n_players)
+            led = 0
+            for i in range(_SUIT_MASKS.shape[0]):
+                if _SUIT_MASKS[i] == st.led_mask:
+                    led = i
+            more, _ = quick_tricks(st.hands, st.n_players, w, hidden, _SUIT_MASKS, 0, _QCLASSES,
+                                   _QVALUES, mine if wins > 0 else theirs, _FOOL_BIT, False, led,
+                                   played)  # fmt: skip
+            gain += more
+        if wins > 0:
+            sure += gain
+        elif wins < 0:
+            lost += gain
+    return np.int64(sure), np.int64(TOTAL_POINTS - taken - lost)
+
+
+@njit(cache=True)
+def _settled_trick(st, hidden, mine, theirs):
+    """The trick in progress when no seat still to play can beat its winning card for the
+    other side: ``(points, +1, seat)`` for the side, ``(points, -1, seat)`` for its opponents,
+    ``(0, 0, -1)`` when it is open; ``seat`` is the winning card's when no seat still to play
+    can beat it at all (-1 otherwise). Its cards but a held-back Fool (it returns to its
+    holder), and from each seat still to play its cheapest card (that side's masters,
+    counted already, and a follower's Fool worth 0)."""
+    n = st.n_players
+    w = _winning_pos(st, st.trick_n, st.held_back_pos)
+    if w < 0:
+        return 0, 0, -1
+    seat = (st.leader + w) % n
+    wside = _in_side(st, seat)
+    beat = _beaters(st, -1)
+    for i in range(st.trick_n, n):
+        s = (st.leader + i) % n
+        if st.hands[s] & ~hidden & beat:
+            if _in_side(st, s) != wside:
+                return 0, 0, -1
+            seat = -1
+    pts = 0
+    for i in range(st.trick_n):
+        c = st.trick_cards[i]
+        if c >= 0 and i != st.held_back_pos:
+            pts += _POINTS[c]
+    counted = (mine if wside else theirs) | _FOOL_BIT
+    for i in range(st.trick_n, n):
+        h = st.hands[(st.leader + i) % n]
+        pts += _cheapest(h, counted)
+    return pts, 1 if wside else -1, seat
+
+
+@njit(cache=True, inline="always")
+def _cheapest(hand, zero):
+    """The points of the hand's cheapest card, one of ``zero`` worth 0 (0 for an empty hand)."""
+    if hand & zero or hand == 0:
+        return 0
+    for v in range(1, 6):
+        if hand & _POINT_CLASSES[v]:
+            return v
+    return 0
 
 
 @njit(cache=True)
@@ -134,6 +211,15 @@ def _suit(st, card):
 @njit(cache=True)
 def _fixed(st):
     return _FOOL_BIT
+
+
+@njit(cache=True)
+def _unequal_ok(st):
+    # The Fool's exchange gives a card of the lowest value in its holder's pile: which one
+    # depends on where cheap cards go, unless the pile holds a 1-point card already (then
+    # it gives 1 point whatever is played) or the Fool is out of the hands.
+    holder = _fool_in_play(st)
+    return holder < 0 or (st.won[holder] & ~_FOOL_BIT & _POINT_CLASSES[1]) != 0
 
 
 @njit(cache=True)
@@ -187,6 +273,7 @@ POINT_HOOKS = point_hooks(
     _points,
     _suit,
     _fixed,
+    _unequal_ok,
     _wins_now,
     _winner,
     _beaters,
