@@ -66,20 +66,18 @@ __all__ = [
 ]
 
 # Cards in the mover's hand from which a full solve fits the budget (index: Troggu's
-# table size; Phat and Pinochle use index 4). PIMC solves every legal card on every
-# sample (a decision's budget: about a millisecond a solve); the oracle solves once
-# a decision (tens of milliseconds). Medians from benchmarks/bench_points.py; at these
-# oracle lines a solve replaces a decision's rollouts for 0-40% more CPU a deal than the
-# lines before (bench_oracle.py, benchmarks/README.md "The oracle").
-PIMC_SOLVE_CARDS = {"phat": 6, "pinochle": 6, "troggu": (0, 0, 0, 6, 4, 4, 3, 3, 3)}
-ORACLE_SOLVE_CARDS = {"phat": 9, "pinochle": 9, "troggu": (0, 0, 0, 10, 6, 5, 4, 4, 4)}
+# table size; Phat and Pinochle use index 4). PIMC asks every legal card of every sample
+# the payoff's question; the oracle asks once a decision. PIMC's lines are the deepest
+# that keep a 300-deal duplicate tournament against rule within about an hour of CPU
+# (half of it in wall time on 2 threads), from `bench_mc.py --decisions` (benchmarks/
+# README.md, "The payoff's question"); before the payoff's question they were Phat 6,
+# Pinochle 6, Troggu 6 / 4 / 4 / 3 / 3 / 3.
+PIMC_SOLVE_CARDS = {"phat": 9, "pinochle": 8, "troggu": (0, 0, 0, 9, 6, 6, 5, 5, 5)}
+ORACLE_SOLVE_CARDS = {"phat": 11, "pinochle": 10, "troggu": (0, 0, 0, 12, 8, 7, 6, 6, 6)}
 # The oracle's rollouts (ORACLE_ROLLOUTS per legal action of each decision above its line)
-# solve the rest of the deal from this many cards in hand down: well under a millisecond
-# a solve in Phat and Pinochle (at 7 cards, 4 ms, a 10-match Phat tournament against
-# random took 2.5 CPU minutes), a millisecond or two in Troggu. Raised to the hand size,
-# every bid would be valued by full-deal solves on the true layout (the design; today
-# far past the node budget).
-ORACLE_ROLLOUT_CARDS = {"phat": 5, "pinochle": 5, "troggu": (0, 0, 0, 7, 5, 4, 4, 3, 3)}
+# solve the rest of the deal from this many cards in hand down (bench_oracle.py). Raised
+# to the hand size, every bid would be valued by full-deal solves on the true layout.
+ORACLE_ROLLOUT_CARDS = {"phat": 7, "pinochle": 7, "troggu": (0, 0, 0, 9, 6, 5, 5, 4, 4)}
 # Node budget of one solve: a sample past it falls back to playouts.
 NODE_LIMIT = 2_000_000
 

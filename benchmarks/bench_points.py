@@ -175,7 +175,9 @@ def main() -> None:
         name, game_opts = GAMES[key]
         game = trickgym.game(name, **game_opts)
         warm = rule_position(game, 0, 3) or rule_position(game, 1, 3)
-        solve_points(warm.array, table)  # compile outside the timings
+        out, pay = np.empty(64, dtype=np.float64), np.empty(MAX_PAY, dtype=np.float64)
+        # Compile the question's kernels outside the timings.
+        _solve(warm, table, args.card_values, args.question, opts["refine"], out, pay)
         for cards in args.cards.split(","):
             t, n, bad = _row(game, cards, args.positions, table, args.card_values, log, key, opts)
             if len(t):

@@ -108,7 +108,7 @@ def test_solve_cards_is_validated():
         PIMCAgent(trickgym.game("phat"), solve_cards=-1)
     with pytest.raises(ValueError, match="dd_cards"):
         PIMCAgent(trickgym.game("solowhist"), solve_cards=3)
-    assert PIMCAgent(trickgym.game("troggu", players=5)).solve_cards == 4
+    assert PIMCAgent(trickgym.game("troggu", players=5)).solve_cards == 6
     assert PIMCAgent(trickgym.game("phat"), solve_cards=0).solve_cards == 0
 
 

@@ -79,7 +79,7 @@ _META_STOP = 7
 # refine_nodes; read by the agents' questions): DEFAULT_REFINE_NODES unless set.
 META_REFINE = 8
 _META_SIZE = 9
-DEFAULT_REFINE_NODES = 20_000
+DEFAULT_REFINE_NODES = 2_000
 
 _WORDS = 3  # k1, k2, info
 _OFFSET = 1 << 15  # bounds are stored as value + _OFFSET in 16 bits
