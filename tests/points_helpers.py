@@ -136,6 +136,22 @@ def payoff_of(game, array, seat, final) -> float:
     return float(_payoff_at(prepared(game, array), seat, final))
 
 
+def held_back_fool_endings():
+    """Two-card Troggu endings at 3, 4 and 5 players where a Fool is held back: ``(game,
+    state)``, up to 3, 6 and 9 of them (the Fool's exchange makes a deal depend on the piles)."""
+    for players in (3, 4, 5):
+        game = make("troggu", {"players": players})
+        found = 0
+        for seed in range(400):
+            state = ending(game, seed, 2)
+            if state is None or int(state.record["held_back"]) == 0:
+                continue
+            yield game, state
+            found += 1
+            if found >= 3 * (players - 2):
+                break
+
+
 def ending(game, seed, cards_left):
     """A rule-play state with at most ``cards_left`` cards in the mover's hand, or None."""
     return rule_position(game, seed, cards_left)
@@ -146,4 +162,5 @@ def make(name, opts):
 
 
 __all__ = ["GAME_CONFIGS", "PHAT_RACE_LOST", "PHAT_RACE_WON", "ending", "final_side_points",
-           "make", "np", "phat_race", "prepared", "reference_final", "side_points_now"]  # fmt: skip
+           "held_back_fool_endings", "make", "np", "payoff_of", "phat_race", "prepared",
+           "reference_final", "side_points_now"]  # fmt: skip

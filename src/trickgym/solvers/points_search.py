@@ -511,10 +511,7 @@ def solve_points(root, table):
     of the table's node budget.
     """
     _start_call(table[1])
-    stack = np.empty(MAX_DEPTH, dtype=root.dtype)
-    moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
-    scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
-    chain = np.empty(MAX_MOVES, dtype=np.int64)
+    stack, moves, scores, chain = _scratch(root)
     stack[0] = root[0]
     protocol.prepare(stack[0])
     return _solve_from(stack, table, moves, scores, chain, _NO_GUESS)
@@ -528,36 +525,11 @@ def card_points_values(root, table, out):
     Returns the number of cards valued, or -1 when a solve ran out of the
     table's node budget (``out`` is then incomplete).
     """
-    _start_call(table[1])
-    stack = np.empty(MAX_DEPTH, dtype=root.dtype)
-    moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
-    scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
-    chain = np.empty(MAX_MOVES, dtype=np.int64)
-    out[:] = -1e9
     root_copy = np.empty(1, dtype=root.dtype)
     root_copy[0] = root[0]
     protocol.prepare(root_copy[0])
-    st = root_copy[0]
-    cur = protocol.side_points(st)
-    legal = np.uint64(protocol.legal_sets(st)[0])
-    n = 0
-    guess = _NO_GUESS
-    while legal:
-        c = lowest_bit(legal)
-        legal &= ~bit(c)
-        stack[0] = st
-        protocol.apply_action(stack[0], c)
-        gained = protocol.side_points(stack[0]) - cur
-        # The card before's value is a good first guess: most cards are worth about the same.
-        v = _solve_from(
-            stack, table, moves, scores, chain, _NO_GUESS if guess == _NO_GUESS else guess - gained
-        )
-        if table[1][META_ABORTED]:
-            return -1
-        guess = gained + v
-        out[c] = gained + v
-        n += 1
-    return n
+    no_pay = np.zeros(1, dtype=np.float64)
+    return _card_values(root_copy, table, no_pay, 0, make_question(-1.0, -1.0, -1), out, True)
 
 
 # ------------------------------------------------------------------ the payoff's question
@@ -722,8 +694,9 @@ def _settled_payoff(cur, lo, hi, unit, pay, pay_base):
 
 
 @njit(cache=True)
-def _scratch(dtype_of):
-    stack = np.empty(MAX_DEPTH, dtype=dtype_of.dtype)
+def _scratch(root):
+    """The search's stack of positions and its move lists, for states like ``root``'s."""
+    stack = np.empty(MAX_DEPTH, dtype=root.dtype)
     moves = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     scores = np.empty(MAX_DEPTH * MAX_MOVES, dtype=np.int64)
     chain = np.empty(MAX_MOVES, dtype=np.int64)
@@ -769,11 +742,20 @@ def card_payoff_values(root, table, pay, pay_base, question, out):
     Returns the number of cards valued, or -1 when a search ran out of the
     table's node budget (``out`` is then incomplete).
     """
+    return _card_values(root, table, pay, pay_base, question, out, False)
+
+
+@njit(cache=True)
+def _card_values(root, table, pay, pay_base, question, out, as_points):
+    """Each legal card of ``root[0]`` (prepared) valued into ``out[card]``: its payoff as
+    :func:`solve_payoff`, or with ``as_points`` the side's exact points gained from
+    ``root[0]`` on; -1 when a search ran out of the table's node budget, else the count."""
     _start_call(table[1])
     stack, moves, scores, chain = _scratch(root)
     out[:] = -1e9
     st = root[0]
-    exact = question[Q_STEP] < 0 and question[Q_TOL] < 0 and question[Q_REFINE] < 0
+    root_points = protocol.side_points(st)
+    exact = as_points or (question[Q_STEP] < 0 and question[Q_TOL] < 0 and question[Q_REFINE] < 0)
     legal = np.uint64(protocol.legal_sets(st)[0])
     n = 0
     guess = _NO_GUESS
@@ -785,13 +767,14 @@ def card_payoff_values(root, table, pay, pay_base, question, out):
         cur = protocol.side_points(stack[0])
         unit = protocol.unit(stack[0])
         if exact:
+            # The card before's value is a good first guess: most cards are worth about the same.
             g = _solve_from(
                 stack, table, moves, scores, chain, _NO_GUESS if guess == _NO_GUESS else guess - cur
             )
             if table[1][META_ABORTED]:
                 return -1
             guess = cur + g
-            out[c] = _pay_at(pay, pay_base, cur + g)
+            out[c] = cur + g - root_points if as_points else _pay_at(pay, pay_base, cur + g)
         else:
             lo, hi = _narrow_from(stack, table, moves, scores, chain, pay, pay_base, question)
             if table[1][META_ABORTED]:
