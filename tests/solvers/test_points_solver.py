@@ -220,6 +220,16 @@ def test_budget_and_bad_positions_raise_or_return_none():
         solve(trickgym.game("troggu", players=4).deal(seed=1))
     with pytest.raises(ValueError, match="State"):
         solve(np.zeros(1, dtype=game.state_dtype))
+    assert solve(state, max_nodes=1, question="payoff") is None
+    with pytest.raises(ValueError, match=r"question must be one of \('points', 'payoff'\)"):
+        solve(state, question="made")
+    with pytest.raises(ValueError, match="seat"):
+        solve(state, question="payoff", seat=4)
+    with pytest.raises(ValueError, match="exact_payoff"):
+        card_values(state, question="payoff", exact_payoff="yes")
+    whist = ending(trickgym.game("solowhist"), 1, 13)
+    with pytest.raises(ValueError, match="point-trick games"):
+        solve(whist, question="payoff")
     troggu = make("troggu", {"players": 3})
     from trickgym.agents.positions import rule_position
 
