@@ -136,6 +136,16 @@ def payoff_of(game, array, seat, final) -> float:
     return float(_payoff_at(prepared(game, array), seat, final))
 
 
+# Cards in hand of the endings checked in every run, per game (Troggu: per table size); the
+# reference is plain Python, its cost grows with the table size.
+ENDING_CARDS = {"phat": 3, "pinochle": 3, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 2}
+
+
+def ending_cards(name, opts) -> int:
+    """Cards in the mover's hand of the endings checked for ``name`` with ``opts``."""
+    return ENDING_CARDS[opts["players"]] if name == "troggu" else ENDING_CARDS[name]
+
+
 def held_back_fool_endings():
     """Two-card Troggu endings at 3, 4 and 5 players where a Fool is held back: ``(game,
     state)``, up to 3, 6 and 9 of them (the Fool's exchange makes a deal depend on the piles)."""
@@ -161,6 +171,20 @@ def make(name, opts):
     return trickgym.game(name, **opts)
 
 
-__all__ = ["GAME_CONFIGS", "PHAT_RACE_LOST", "PHAT_RACE_WON", "ending", "final_side_points",
-           "held_back_fool_endings", "make", "np", "payoff_of", "phat_race", "prepared",
-           "reference_final", "side_points_now"]  # fmt: skip
+__all__ = [
+    "ENDING_CARDS",
+    "GAME_CONFIGS",
+    "PHAT_RACE_LOST",
+    "PHAT_RACE_WON",
+    "ending",
+    "ending_cards",
+    "final_side_points",
+    "held_back_fool_endings",
+    "make",
+    "np",
+    "payoff_of",
+    "phat_race",
+    "prepared",
+    "reference_final",
+    "side_points_now",
+]  # fmt: skip

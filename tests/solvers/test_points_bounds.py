@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from points_helpers import (
     GAME_CONFIGS,
     ending,
+    ending_cards,
     held_back_fool_endings,
     make,
     prepared,
@@ -23,13 +24,6 @@ from points_helpers import (
 )
 
 from trickgym import protocol
-
-# Cards in hand of the endings (the reference is plain Python; more seats, fewer cards).
-CARDS = {"phat": 3, "pinochle": 3, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 2}
-
-
-def _cards(name, opts):
-    return CARDS[opts["players"]] if name == "troggu" else CARDS[name]
 
 
 def _check_bounds(game, array):
@@ -65,7 +59,7 @@ def _positions(game, array, out, limit, boundaries=2):
 @given(seed=st.integers(0, 10**6))
 def test_bounds_hold_the_reference_value(name, opts, seed):
     game = make(name, opts)
-    state = ending(game, seed, _cards(name, opts))
+    state = ending(game, seed, ending_cards(name, opts))
     if state is None:
         return
     array = prepared(game, state.array)

@@ -22,6 +22,7 @@ from points_helpers import (
     PHAT_RACE_LOST,
     PHAT_RACE_WON,
     ending,
+    ending_cards,
     held_back_fool_endings,
     make,
     payoff_of,
@@ -34,14 +35,6 @@ from points_helpers import (
 import trickgym
 from trickgym.api import State
 from trickgym.solvers import card_values, solve
-
-# Cards in hand of the endings checked in every run, per configuration (the reference
-# is plain Python: its cost grows with the table size); TRICKGYM_SLOW runs 5-6.
-CARDS = {"phat": 3, "pinochle": 3, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 2}
-
-
-def _cards(name, opts):
-    return CARDS[opts["players"]] if name == "troggu" else CARDS[name]
 
 
 def _check(game, state):
@@ -69,7 +62,7 @@ def _check(game, state):
 @given(seed=st.integers(0, 10**6))
 def test_solver_agrees_with_plain_alpha_beta(name, opts, seed):
     game = make(name, opts)
-    state = ending(game, seed, _cards(name, opts))
+    state = ending(game, seed, ending_cards(name, opts))
     if state is None:  # a passed-out deal or a Troggu Misère: nothing to solve
         return
     _check(game, state)
@@ -94,7 +87,7 @@ def _race_needs(state, own, other, carry):
 def test_phat_solver_agrees_when_the_race_is_live(seed, own, other, carry, advance):
     """Scores near the target: a team may win mid-deal or by the muck bonus (issue 41)."""
     game = make("phat", {})
-    state = ending(game, seed, CARDS["phat"])
+    state = ending(game, seed, ending_cards("phat", {}))
     if state is None:
         return
     state = _advance(game, state, advance)
@@ -268,7 +261,7 @@ def test_solver_agrees_mid_trick(name, opts):
     are cut to one card) and with trumps already in the trick (they contest the masters)."""
     game = make(name, opts)
     seats = 4 if name != "troggu" else opts["players"]
-    cards = max(2, _cards(name, opts) - 1) if seats > 5 else _cards(name, opts)
+    cards = max(2, ending_cards(name, opts) - 1) if seats > 5 else ending_cards(name, opts)
     checked = 0
     for seed in range(3):
         state = ending(game, seed, cards)
