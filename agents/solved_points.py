@@ -27,13 +27,8 @@ from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
 from trickgym.records import is_record_of
 from trickgym.solvers.points_payoff import (
     MAX_PAY,
-    PAYOFF_TOL,
-    REFINE_NODES,
-    payoff_curve,
     payoff_problem,
-    payoff_question,
     points_payoff,
-    side_seat,
 )
 from trickgym.solvers.points_search import (
     META_REFINE,
@@ -47,18 +42,13 @@ __all__ = [
     "MAX_PAY",
     "ORACLE_ROLLOUT_CARDS",
     "ORACLE_SOLVE_CARDS",
-    "PAYOFF_TOL",
     "PIMC_SOLVE_CARDS",
-    "REFINE_NODES",
     "hand_size",
     "oracle_card",
-    "payoff_curve",
     "payoff_problem",
-    "payoff_question",
     "points_payoff",
     "rollout_cards",
     "side_play",
-    "side_seat",
     "solve_cards",
     "solved_card",
     "solved_payoff",

@@ -152,7 +152,7 @@ def main() -> None:
     ap.add_argument(
         "--refine-nodes", type=int, default=None,
         help="--question payoff: nodes a position spends past the payoff's steps "
-        "(default: the agents' REFINE_NODES; 0: the steps alone; -1: no limit)",
+        "(default: DEFAULT_REFINE_NODES; 0: the steps alone; -1: no limit)",
     )  # fmt: skip
     args = ap.parse_args()
     if args.first_seed < 0:

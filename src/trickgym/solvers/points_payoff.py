@@ -39,8 +39,6 @@ from .points_search import DEFAULT_REFINE_NODES, make_question
 
 __all__ = [
     "MAX_PAY",
-    "PAYOFF_TOL",
-    "REFINE_NODES",
     "deal_payoff",
     "deal_score",
     "payoff_curve",
@@ -49,13 +47,6 @@ __all__ = [
     "points_payoff",
     "side_seat",
 ]
-
-# The payoff's question (make_question): every step of the payoff first (Troggu's class,
-# Pinochle's made or set), then the rest narrowed to PAYOFF_TOL within REFINE_NODES nodes
-# a position (Pinochle's counters, Phat's phat), past which it is valued at the middle of
-# what is left (bench_points.py --question payoff).
-PAYOFF_TOL = 0.0
-REFINE_NODES = DEFAULT_REFINE_NODES
 
 
 def points_payoff(state, seat, final):
@@ -144,7 +135,8 @@ def payoff_question(st, pay):
     """The question (:func:`~trickgym.solvers.points_search.make_question`) for the payoff
     curve ``pay`` of ``st`` (:func:`payoff_curve`): a difference between neighbouring counts
     over twice the median one is a step (Troggu's payoff is flat between its steps, so any
-    difference is one); then ``PAYOFF_TOL`` within ``REFINE_NODES``."""
+    difference is one); then the exact payoff within ``DEFAULT_REFINE_NODES`` nodes (the
+    agents set their own budget from their table's ``META_REFINE``)."""
     unit = protocol.unit(st)
     m = (pay.shape[0] - 1) // unit
     step = 0.0
@@ -153,7 +145,7 @@ def payoff_question(st, pay):
         for i in range(m):
             diffs[i] = abs(pay[(i + 1) * unit] - pay[i * unit])
         step = 2.0 * np.median(diffs)
-    return make_question(step, PAYOFF_TOL, REFINE_NODES)
+    return make_question(step, 0.0, DEFAULT_REFINE_NODES)
 
 
 # Enough payoff entries for any game's range of final points (Pinochle's counters: 0-250).
