@@ -21,8 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from trickgym.checks import check_real
-from trickgym.rng import mix64, seed_rng
+from trickgym.rng import mix64_each, seed_rng
 
+from .forward import PackedNet
 from .net import ValueNet, feature_digest
 
 NEVER = 1e9  # a margin no value difference reaches: the rule agent's action is kept
@@ -30,7 +31,9 @@ NEVER = 1e9  # a margin no value difference reaches: the rule agent's action is 
 __all__ = [
     "WEIGHTS_DIR",
     "LearntAgent",
+    "candidate_masks",
     "keeps_rule_action",
+    "keeps_rule_rows",
     "shipped_weights",
     "teacher_candidates",
     "weights_name",
@@ -53,25 +56,46 @@ def shipped_weights() -> list[str]:
 def teacher_candidates(game, legal: np.ndarray, phase: int) -> np.ndarray:
     """The legal actions PIMC values at a decision of ``phase`` (``legal``: sorted ids).
 
+    The one-decision form of :func:`candidate_masks`.
+    """
+    mask = np.zeros((1, game.n_actions), dtype=bool)
+    mask[0, legal] = True
+    return np.flatnonzero(candidate_masks(game, mask, np.array([phase]))[0])
+
+
+def candidate_masks(game, legal: np.ndarray, phases: np.ndarray) -> np.ndarray:
+    """``bool[k, n_actions]``: the legal actions (``legal``, ``bool[k, n_actions]``) that
+    PIMC values at decisions of ``phases`` (``int[k]``).
+
     The net learns values of those only; the others' outputs are untrained, and a
     Pinochle net free to jump-bid bid 950-990 and went down in 88 of 1,000 deals.
     PIMC's Pinochle auction considers Pass and the lowest ``MAX_BID_STEP`` bids
     (``sample_pinochle.candidates``, on the state's legal sets; this is that rule
     on the legal ids, which a test holds equal to it); every other decision, all.
     """
-    if game.name == "pinochle":
-        from trickgym.agents.mc.sample_pinochle import MAX_BID_STEP
+    legal = np.asarray(legal, dtype=bool)
+    if game.name != "pinochle":
+        return legal
+    from trickgym.agents.mc.sample_pinochle import MAX_BID_STEP
 
-        from trickgym.games.pinochle.constants import AUCTION, BID_BASE, PASS
+    from trickgym.games.pinochle.constants import AUCTION, BID_BASE, PASS
 
-        if phase == AUCTION:
-            return np.concatenate([legal[legal == PASS], legal[legal >= BID_BASE][:MAX_BID_STEP]])
-    return legal
+    bids = legal.copy()
+    bids[:, :BID_BASE] = False
+    kept = bids & (np.cumsum(bids, axis=1) <= MAX_BID_STEP)
+    kept[:, PASS] = legal[:, PASS]
+    return np.where((np.asarray(phases) == AUCTION)[:, None], kept, legal)
 
 
 def keeps_rule_action(game, rec) -> bool:
     """Whether the learnt agent plays the rule agent's action at the decision of ``rec``
-    (one observation record), whatever its net says.
+    (one observation record), whatever its net says (see :func:`keeps_rule_rows`)."""
+    return bool(keeps_rule_rows(game, np.asarray(rec).reshape(1))[0])
+
+
+def keeps_rule_rows(game, records: np.ndarray) -> np.ndarray:
+    """``bool[k]``: the decisions of ``records`` where the learnt agent plays the rule
+    agent's action, whatever its net says.
 
     Pinochle: a bid over one's own partner. PIMC valued raising a partner with
     the partner played by rule-agent rollouts, which pass; two learnt partners
@@ -81,8 +105,9 @@ def keeps_rule_action(game, rec) -> bool:
     if game.name == "pinochle":
         from trickgym.games.pinochle.constants import AUCTION
 
-        return int(rec["phase"]) == AUCTION and int(rec["holder"]) == (int(rec["seat"]) + 2) % 4
-    return False
+        partner = (records["seat"].astype(np.int64) + 2) % 4
+        return (records["phase"] == AUCTION) & (records["holder"] == partner)
+    return np.zeros(len(records), dtype=bool)
 
 
 class LearntAgent:
@@ -162,18 +187,42 @@ class LearntAgent:
         self._own_seed = 0 if seed is None else self.seed
         self.rng = np.array([self.seed], dtype=np.uint64)
         self.params = params_matrix(game, game.n_seats, rule_options)
-        self._rule_action = game.rule_kernel
-        self._searched = game.search.phases
+        self._packed = PackedNet(net)
+        self._table_key = None
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per phase: searched (``bool``), margin (``float64``), trained actions
+        (``bool[n_actions]``), from ``margins``, ``margin`` and ``trained`` as they are now
+        (a :class:`~.card_net.CardNetAgent` sets a margin after construction)."""
+        key = (tuple(sorted(self.margins.items())), self.margin)
+        if key != self._table_key:
+            n_phases = len(self.game.phase_names)
+            searched = np.zeros(n_phases, dtype=bool)
+            searched[list(self.game.search.phases)] = True
+            margin = np.array(
+                [self.margins.get(p, self.margin) for p in range(n_phases)], dtype=np.float64
+            )
+            trained = np.ones((n_phases, self.game.n_actions), dtype=bool)
+            for p, actions in self.trained.items():
+                trained[p] = False
+                trained[p, actions] = True
+            self._table_key, self._table = key, (searched, margin, trained)
+        return self._table
 
     def __repr__(self) -> str:
         margins = self.margins or self.margin
         return f"LearntAgent({self.game.name}, margins={margins})"
 
+    def deal_rng(self, seeds: np.ndarray, seat: int) -> np.ndarray:
+        """The generator words (``uint64[k]``) :meth:`start_deal` sets for deal seeds
+        ``seeds`` (``uint64[k]``) at ``seat``."""
+        return mix64_each(np.asarray(seeds, dtype=np.uint64), np.uint64(self._own_seed))
+
     def start_deal(self, seed: int, seat: int) -> None:
         """Reseed the rule agent's generator from the deal's derived seed."""
         from trickgym.agents.mc.agent import check_deal_start
 
-        self.rng[0] = mix64(check_deal_start(self.game, seed, seat) ^ np.uint64(self._own_seed))
+        self.rng[0] = self.deal_rng(np.array([check_deal_start(self.game, seed, seat)]), seat)[0]
 
     def act(self, observation, action_mask) -> int:
         """The action for ``observation``, the seat's observation record (as
@@ -186,31 +235,77 @@ class LearntAgent:
         """The network's value of every action (float32[n_actions], payoff points), given
         the rule agent's action ``rule``."""
         features = self.plan.observe(self.game, record, 0)["features"]
-        return self.net.values(features[None, :], [rule])[0]
+        return self._packed.values(features[None, :], np.array([rule]))[0]
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
-        from trickgym.agents.loops import rule_choice
         from trickgym.agents.mc.agent import check_observation, legal_of_mask
+        from trickgym.agents.rows import rule_actions
 
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
-        rec = record[0]
-        rule = rule_choice(rec, self.params, self.rng)
-        if len(legal) == 1 or int(rec["phase"]) not in self._searched:
-            return rule
-        if keeps_rule_action(self.game, rec):
-            return rule
-        phase = int(rec["phase"])
-        legal = teacher_candidates(self.game, legal, phase)
-        if phase in self.trained:
-            # A Pinochle net that never saw a bid above 470 bid its partner up to 990.
-            legal = legal[np.isin(legal, self.trained[phase])]
-            if len(legal) == 0:
-                return rule
-        values = self.action_values(record, rule)[legal]
-        best = int(np.argmax(values))
-        margin = self.margins.get(int(rec["phase"]), self.margin)
-        if rule in legal and values[legal == rule][0] >= values[best] - margin:
-            return rule
-        return int(legal[best])
+        seat = int(record[0]["seat"])
+        rngs = np.zeros((1, self.game.n_seats, 1), dtype=np.uint64)
+        rngs[0, seat, 0] = self.rng[0]
+        rule = rule_actions(self.game, record, self.params, rngs, np.zeros(1, np.int64), [seat])
+        self.rng[0] = rngs[0, seat, 0]
+        mask = np.zeros((1, self.game.n_actions), dtype=bool)
+        mask[0, legal] = True
+        return int(self.decide(record, mask, rule)[0])
+
+    def act_rows(self, states, rows, seats, rngs) -> np.ndarray:
+        """The actions of seats ``seats`` in ``states[rows]``, decided together (see
+        :mod:`trickgym.agents.rows`): each the one :meth:`act_record` makes."""
+        from trickgym.agents.rows import legal_masks, observe_rows, rule_actions
+
+        rows = np.asarray(rows, dtype=np.int64)
+        seats = np.asarray(seats, dtype=np.int64)
+        records = np.empty(len(rows), dtype=self.game.obs_dtype)
+        observe_rows(states, rows, seats, records)
+        rule = rule_actions(self.game, records, self.params, rngs, rows, seats)
+        masks = np.zeros((len(rows), self.game.n_actions), dtype=np.int8)
+        legal_masks(states, rows, masks)
+        return self.decide(records, masks.astype(bool), rule)
+
+    def decide(self, records: np.ndarray, legal: np.ndarray, rule: np.ndarray) -> np.ndarray:
+        """``int64[k]``: the actions at the decisions of ``records`` (their legal actions
+        ``legal``, ``bool[k, n_actions]``, and the rule agent's actions ``rule``).
+
+        The rule agent's action, unless the decision is searched, has a choice and
+        another candidate is valued more than the phase's margin above it.
+        """
+        from trickgym.agents.rows import encode_records
+
+        searched, margins, trained = self._tables()
+        actions = np.array(rule, dtype=np.int64)
+        phase = records["phase"].astype(np.int64)
+        open_ = searched[phase] & (legal.sum(axis=1) > 1)
+        open_ &= ~keeps_rule_rows(self.game, records)
+        idx = np.flatnonzero(open_)
+        if not len(idx):
+            return actions
+        phase, rule = phase[idx], actions[idx]
+        cands = candidate_masks(self.game, legal[idx], phase) & trained[phase]
+        margin = margins[phase]
+        at = np.arange(len(idx))
+        rule_in = cands[at, rule]
+        # a margin no value reaches keeps the rule agent's action: no need to ask the net
+        asks = cands.any(axis=1) & ~(rule_in & (margin >= NEVER))
+        if not asks.any():
+            return actions
+        idx, cands, margin, rule_in, rule = (
+            idx[asks],
+            cands[asks],
+            margin[asks],
+            rule_in[asks],
+            rule[asks],
+        )
+        buf, scalars, wide = self.game.obs_layout.empty_batch(len(idx))
+        encode_records(records[idx], buf, scalars, wide)
+        values = self._packed.values(self.plan.encode(buf, scalars, wide), rule)
+        at = np.arange(len(idx))
+        shown = np.where(cands, values, -np.inf)
+        best = np.argmax(shown, axis=1)
+        keep = rule_in & (values[at, rule] >= shown[at, best] - margin)
+        actions[idx] = np.where(keep, rule, best)
+        return actions

@@ -13,7 +13,16 @@ from numba import njit
 
 from .checks import check_seed
 
-__all__ = ["below", "derive_seed", "fill_shuffled", "mix64", "next_u64", "seed_agents", "seed_rng"]
+__all__ = [
+    "below",
+    "derive_seed",
+    "fill_shuffled",
+    "mix64",
+    "mix64_each",
+    "next_u64",
+    "seed_agents",
+    "seed_rng",
+]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -31,6 +40,15 @@ def mix64(z):
     z = (z ^ (z >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
     return z ^ (z >> _U31)
+
+
+@njit(cache=True)
+def mix64_each(words, salt):
+    """``mix64(w ^ salt)`` of every word of ``words`` (``uint64[k]``), as a new array."""
+    out = np.empty(words.shape[0], dtype=np.uint64)
+    for j in range(words.shape[0]):
+        out[j] = mix64(words[j] ^ salt)
+    return out
 
 
 @njit(cache=True, inline="always")

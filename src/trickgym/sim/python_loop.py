@@ -1,48 +1,24 @@
 """The Python-side simulation loop, for agents that are Python objects.
 
 Built-in agents mixed in still run their compiled kernel; every deal is the
-same as in the compiled loop (same seeds), only slower.
+same as in the compiled loop (same seeds), only slower. The deals are
+played in lockstep (:mod:`.lockstep`): many at once when every Python agent
+decides batches, else one after the other.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from trickgym.agents import python_action, resolve_kind, start_deal
-from trickgym.agents.loops import oracle_flag, play_until
-from trickgym.api import State
-from trickgym.rng import derive_seed, seed_agents
+from trickgym.agents import resolve_kind
 
-from .solowhist import MAX_PASSED_OUT
+from .lockstep import play_lockstep
 
 __all__ = ["simulate_python", "simulate_python_matches", "simulate_python_whole_matches"]
 
 
-def _start(game, seed, index, num_deals, agent_rngs, agents) -> State:
-    """A fresh match seeded like the compiled loop's item ``index``."""
-    array = game.new_match(np.uint64(derive_seed(seed, index, 0)), num_deals)
-    seed_agents(agent_rngs[: game.n_seats], seed, index)
-    start_deal(agents, seed, index)
-    return State(game, array)
-
-
-def _play_out(state: State, spec, agents, kinds, agent_rngs, params) -> None:
-    """Play the current deal to its end; Python agents see only their observation."""
-    k = state.game.kernels
-    while True:
-        p = play_until(state.array, 0, kinds, agent_rngs, params, oracle_flag(kinds))
-        if p < 0:
-            return
-        action = python_action(agents[p], state.game, state.array, 0, p)
-        k.apply_action_at(state.array, 0, action)
-
-
 def _kinds(agents) -> np.ndarray:
     return np.array([resolve_kind(a) if isinstance(a, str) else -1 for a in agents], np.int64)
-
-
-def _agent_rngs(game) -> np.ndarray:
-    return np.zeros((max(game.n_seats, 8), 1), dtype=np.uint64)
 
 
 def _default_params(game, params):
@@ -51,92 +27,42 @@ def _default_params(game, params):
     return params_matrix(game.name, game.n_seats) if params is None else params
 
 
-def simulate_python(game, spec, seed, first, deals, agents, progress=False, params=None):
+def _play(game, spec, seed, items, agents, params, unit, progress, total, tick_unit, slots):
+    with _ticker(progress, total, tick_unit) as tick:
+        return play_lockstep(
+            game, spec, seed, items, agents, _kinds(agents), _default_params(game, params),
+            unit, tick, slots,
+        )  # fmt: skip
+
+
+def simulate_python(
+    game, spec, seed, first, deals, agents, progress=False, params=None, slots=None
+):
     """Rows (``spec.row_dtype``) of independent deals ``first..first+deals-1``."""
-    rows = np.zeros(deals, dtype=spec.row_dtype)
-    agent_rngs = _agent_rngs(game)
-    kinds = _kinds(agents)
-    params = _default_params(game, params)
-    with _ticker(progress, deals, "deal") as tick:
-        for i in range(deals):
-            state = _start(game, seed, first + i, 1, agent_rngs, agents)
-            _play_out(state, spec, agents, kinds, agent_rngs, params)
-            spec.write_row(rows[i], state.record, first + i)
-            tick(1)
-    return rows
+    items = np.arange(first, first + deals, dtype=np.int64)
+    return _play(game, spec, seed, items, agents, params, "deal", progress, deals, "deal", slots)
 
 
 def simulate_python_matches(
-    game, spec, seed, first_match, matches, agents, progress=False, params=None
+    game, spec, seed, first_match, matches, agents, progress=False, params=None, slots=None
 ):
     """Rows of the scored deals of matches ``first_match..``, as the compiled loop."""
-    num_deals = game.options.num_deals
-    rows = np.zeros(matches * num_deals, dtype=spec.row_dtype)
-    rows["deal"] = -1
-    agent_rngs = _agent_rngs(game)
-    kinds = _kinds(agents)
-    params = _default_params(game, params)
-    with _ticker(progress, matches * num_deals, "deal") as tick:
-        for m in range(matches):
-            _python_match(
-                game, spec, seed, first_match, m, num_deals, agents, kinds, params, agent_rngs, rows
-            )
-            tick(num_deals)
-    return rows
-
-
-def _python_match(
-    game, spec, seed, first_match, m, num_deals, agents, kinds, params, agent_rngs, rows
-):
-    """Play match ``first_match + m`` of Solo Whist into its ``num_deals`` rows."""
-    state = _start(game, seed, first_match + m, num_deals, agent_rngs, agents)
-    passed_out = 0
-    while True:
-        _play_out(state, spec, agents, kinds, agent_rngs, params)
-        record = state.record
-        if record["contract"] == 0:
-            passed_out += 1
-            if passed_out >= MAX_PASSED_OUT:
-                break
-        else:
-            k = m * num_deals + int(record["deals_played"]) - 1
-            spec.write_row(rows[k], record, first_match * num_deals + k)
-            rows[k]["match"] = first_match + m
-            rows[k]["deal_in_match"] = int(record["deals_played"]) - 1
-            rows[k]["passed_out_before"] = passed_out
-            passed_out = 0
-        if state.match_over:
-            break
-        state.next_deal()
+    items = np.arange(first_match, first_match + matches, dtype=np.int64)
+    total = matches * game.options.num_deals
+    return _play(game, spec, seed, items, agents, params, "match", progress, total, "deal", slots)
 
 
 def simulate_python_whole_matches(
-    game, spec, seed, first_match, matches, agents, progress=False, params=None
+    game, spec, seed, first_match, matches, agents, progress=False, params=None, slots=None
 ):
     """Rows of every deal of matches ``first_match..`` (Phat, Pinochle), as the compiled loop.
 
     Returns only the deals played, in match order (no unused slots).
     """
-    rows = []
-    agent_rngs = _agent_rngs(game)
-    kinds = _kinds(agents)
-    params = _default_params(game, params)
-    with _ticker(progress, matches, "match") as tick:
-        for m in range(matches):
-            match = first_match + m
-            state = _start(game, seed, match, None, agent_rngs, agents)
-            k = 0
-            while True:
-                _play_out(state, spec, agents, kinds, agent_rngs, params)
-                row = np.zeros(1, dtype=spec.row_dtype)
-                spec.write_match_row(row[0], state.record, match, k)
-                rows.append(row)
-                k += 1
-                if state.match_over:
-                    break
-                state.next_deal()
-            tick(1)
-    return np.concatenate(rows) if rows else np.zeros(0, dtype=spec.row_dtype)
+    items = np.arange(first_match, first_match + matches, dtype=np.int64)
+    return _play(
+        game, spec, seed, items, agents, params, "whole", progress, matches, "match", slots
+    )
 
 
 class _ticker:

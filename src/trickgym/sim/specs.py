@@ -25,7 +25,9 @@ class SimSpec:
     kinds, params, rows)``
     with the scored deals of whole matches (``None``: no match mode);
     ``frame(rows, game, match_mode)`` makes the DataFrame;
-    ``write_row`` serves the Python loop.
+    ``write_row`` serves the Python loop, and ``deal_options(game)`` gives the
+    ``int64`` options of the game's ``start_deal`` hook (``None``: no
+    independent deals).
     ``unit`` is ``"deal"``, or ``"match"`` for a game simulated only in whole
     matches (Phat), whose ``slots(game)`` rows are reserved per match.
     ``whole_matches(game, seed, first_match, matches, kinds, params)``
@@ -50,6 +52,7 @@ class SimSpec:
     add_dd: Callable[..., Any] | None = None
     dd_row_dtype: np.dtype | None = None
     dd_default_max_nodes: int | None = None
+    deal_options: Callable[..., np.ndarray] | None = None
 
 
 def _deals(sim_module):
@@ -199,6 +202,7 @@ SPECS = {
     "solowhist": SimSpec(
         row_dtype=solowhist.ROW_DTYPE,
         deal_block=_deals(solowhist),
+        deal_options=solowhist.deal_options,
         match_block=_solowhist_matches,
         frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
         write_row=solowhist.write_row,
@@ -209,6 +213,7 @@ SPECS = {
     "troggu": SimSpec(
         row_dtype=troggu.ROW_DTYPE,
         deal_block=_deals(troggu),
+        deal_options=troggu.deal_options,
         match_block=None,
         frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
         write_row=troggu.write_row,
@@ -233,6 +238,7 @@ SPECS = {
     "pinochle": SimSpec(
         row_dtype=pinochle.ROW_DTYPE,
         deal_block=_deals(pinochle),
+        deal_options=pinochle.deal_options,
         match_block=None,
         frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
         write_row=pinochle.write_row,
