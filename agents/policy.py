@@ -183,6 +183,25 @@ class PolicyAgent:
         draws at random must seed its draws from the deal's ``seed`` to do so.
         """
 
+    def deal_rng(self, seeds: np.ndarray, seat: int) -> np.ndarray:
+        """No per-deal state (the actions depend on the features alone): zero words."""
+        return np.zeros(len(seeds), dtype=np.uint64)
+
+    def act_rows(self, states, rows, seats, rngs) -> np.ndarray:
+        """The actions of seats ``seats`` in ``states[rows]``, one policy call for them all
+        (:mod:`trickgym.agents.rows`). A policy whose sums depend on the batch's size
+        (BLAS) may break an exact tie between logits otherwise than one row alone."""
+        from trickgym.agents.rows import encode_records, legal_masks, observe_rows
+
+        rows = np.asarray(rows, dtype=np.int64)
+        records = np.empty(len(rows), dtype=self.game.obs_dtype)
+        observe_rows(states, rows, np.asarray(seats, dtype=np.int64), records)
+        buf, scalars, wide = self.game.obs_layout.empty_batch(len(rows))
+        encode_records(records, buf, scalars, wide)
+        masks = np.zeros((len(rows), self.game.n_actions), dtype=np.int8)
+        legal_masks(states, rows, masks)
+        return self.act_batch(self.plan.encode(buf, scalars, wide), masks)
+
     def act_batch(self, features: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """``int64[k]``: the actions for a batch of feature vectors and legal masks.
 
@@ -248,6 +267,7 @@ class RuleBiddingPolicyAgent(PolicyAgent):
     """
 
     act_batch = None  # the vector env then asks act_record, one decision at a time
+    act_rows = None  # and the simulator too
 
     def __init__(self, game, policy):
         from trickgym.agents.rule import params_matrix

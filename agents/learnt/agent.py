@@ -247,7 +247,8 @@ class LearntAgent:
         seat = int(record[0]["seat"])
         rngs = np.zeros((1, self.game.n_seats, 1), dtype=np.uint64)
         rngs[0, seat, 0] = self.rng[0]
-        rule = rule_actions(self.game, record, self.params, rngs, np.zeros(1, np.int64), [seat])
+        at = np.zeros(1, dtype=np.int64)
+        rule = rule_actions(self.game, record, self.params, rngs, at, np.array([seat]))
         self.rng[0] = rngs[0, seat, 0]
         mask = np.zeros((1, self.game.n_actions), dtype=bool)
         mask[0, legal] = True

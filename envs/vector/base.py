@@ -21,6 +21,7 @@ from gymnasium.utils.seeding import np_random
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from trickgym.agents.loops import oracle_flag
+from trickgym.agents.rows import batched
 
 from trickgym.checks import check_flag, check_int
 from trickgym.forksafe import check_fork_safe
@@ -299,7 +300,15 @@ class TrickVectorEnv(VectorEnv):
         self._python_seats = bool(self._policies) or bool(self._agents) or bidding == "rule"
         # Agents with start_deal keep per-deal state: one copy per sub-env (made when its
         # first deal starts), seeded per episode from the sub-env's seed and episode count.
-        self._row_agents = {p: [None] * n for p, a in self._agents.items() if _has_start(a)}
+        # Agents that decide batches hold their per-deal state in one word per sub-env
+        # and seat instead (trickgym.agents.rows): no copies.
+        self._batched = {p for p, a in self._agents.items() if batched(a)}
+        self._batch_rngs = np.zeros((n, single.n_seats, 1), dtype=np.uint64)
+        self._row_agents = {
+            p: [None] * n
+            for p, a in self._agents.items()
+            if _has_start(a) and p not in self._batched
+        }
         self._row_seeds = np.zeros(n, dtype=np.uint64)
         self._episodes = np.zeros(n, dtype=np.int64)
         self._feature_plan = feature_plan(self.game) if self._agents else None
@@ -553,11 +562,27 @@ class TrickVectorEnv(VectorEnv):
         )  # fmt: skip
 
     def _start_deals(self, rows: np.ndarray) -> None:
-        """A new episode in sub-envs ``rows``: their agents' ``start_deal`` hooks."""
-        if not self._row_agents or not rows.any():
+        """A new episode in sub-envs ``rows``: their agents' ``start_deal`` hooks (batched
+        agents: their generator words, as ``start_deal`` would set them)."""
+        if not (self._row_agents or self._batched) or not rows.any():
             return
-        from trickgym.agents import start_deal
+        from trickgym.agents import AGENT_SEED_STREAM, start_deal
 
+        from trickgym.rng import derive_seed
+
+        for p in sorted(self._batched):
+            at = np.flatnonzero(rows)
+            seeds = np.array(
+                [
+                    derive_seed(self._row_seeds[i], self._episodes[i], AGENT_SEED_STREAM + p)
+                    for i in at
+                ],
+                dtype=np.uint64,
+            )
+            self._batch_rngs[at, p, 0] = self._agents[p].deal_rng(seeds, p)
+        if not self._row_agents:
+            self._episodes[rows] += 1
+            return
         for i in np.flatnonzero(rows):
             agents = [None] * self.n_seats
             for p, copies in self._row_agents.items():
@@ -575,6 +600,11 @@ class TrickVectorEnv(VectorEnv):
         """
         from trickgym.agents import python_action
 
+        if seat in self._batched:
+            seats = np.full(rows.size, seat, dtype=np.int64)
+            return np.asarray(
+                agent.act_rows(self._states, rows, seats, self._batch_rngs), dtype=np.int64
+            )
         if callable(getattr(agent, "act_batch", None)):
             layout, k = self._layout, rows.size
             buf, scalars, wide = layout.empty_batch(k)
