@@ -240,23 +240,30 @@ class LearntAgent:
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
         from trickgym.agents.mc.agent import check_observation, legal_of_mask
-        from trickgym.agents.rows import rule_actions
 
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
+        mask = np.zeros((1, self.game.n_actions), dtype=bool)
+        mask[0, legal] = True
+        return int(self.decide(record, mask, self.rule_of_record(record))[0])
+
+    def rule_of_record(self, record: np.ndarray) -> np.ndarray:
+        """The rule agent's action (``int64[1]``) on a one-record observation array,
+        drawing from this agent's generator as :meth:`act_rows` draws from a deal's."""
+        from trickgym.agents.rows import rule_actions
+
         seat = int(record[0]["seat"])
         rngs = np.zeros((1, self.game.n_seats, 1), dtype=np.uint64)
         rngs[0, seat, 0] = self.rng[0]
         at = np.zeros(1, dtype=np.int64)
         rule = rule_actions(self.game, record, self.params, rngs, at, np.array([seat]))
         self.rng[0] = rngs[0, seat, 0]
-        mask = np.zeros((1, self.game.n_actions), dtype=bool)
-        mask[0, legal] = True
-        return int(self.decide(record, mask, rule)[0])
+        return rule
 
-    def act_rows(self, states, rows, seats, rngs) -> np.ndarray:
-        """The actions of seats ``seats`` in ``states[rows]``, decided together (see
-        :mod:`trickgym.agents.rows`): each the one :meth:`act_record` makes."""
+    def rows_seen(self, states, rows, seats, rngs):
+        """``(records, legal, rule)`` of seats ``seats`` in ``states[rows]``: their
+        observation records, legal actions (``bool[k, n_actions]``) and the rule agent's
+        actions, drawn from ``rngs`` (see :mod:`trickgym.agents.rows`)."""
         from trickgym.agents.rows import legal_masks, observe_rows, rule_actions
 
         rows = np.asarray(rows, dtype=np.int64)
@@ -266,7 +273,12 @@ class LearntAgent:
         rule = rule_actions(self.game, records, self.params, rngs, rows, seats)
         masks = np.zeros((len(rows), self.game.n_actions), dtype=np.int8)
         legal_masks(states, rows, masks)
-        return self.decide(records, masks.astype(bool), rule)
+        return records, masks.astype(bool), rule
+
+    def act_rows(self, states, rows, seats, rngs) -> np.ndarray:
+        """The actions of seats ``seats`` in ``states[rows]``, decided together (see
+        :mod:`trickgym.agents.rows`): each the one :meth:`act_record` makes."""
+        return self.decide(*self.rows_seen(states, rows, seats, rngs))
 
     def decide(self, records: np.ndarray, legal: np.ndarray, rule: np.ndarray) -> np.ndarray:
         """``int64[k]``: the actions at the decisions of ``records`` (their legal actions

@@ -24,11 +24,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from trickgym.games.solowhist.constants import GOAL
 from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
 from trickgym.games.solowhist.rules import SUIT_OF
 from trickgym.tricks.whist import whist_beats, whist_trick_winner
+
+from .forward import PackedNet
 
 __all__ = [
     "DMC_WEIGHTS",
@@ -55,47 +58,54 @@ _N_CARD = 24
 N_CARD_FEATURES = _N_GLOBAL + _N_CARD
 
 
-def _bits(x: int) -> int:
-    return bin(x).count("1")
+@njit(cache=True, inline="always")
+def _bits(x) -> int:
+    """Cards in the set ``x`` (a ``uint64`` bit set)."""
+    n = 0
+    x = np.uint64(x)
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
 
 
-def _trump_mask(trumps: int) -> np.uint64:
-    return np.uint64(0) if trumps < 0 else np.uint64(0x1FFF << (13 * trumps))
+@njit(cache=True, inline="always")
+def _trump_mask(trumps) -> np.uint64:
+    return np.uint64(0) if trumps < 0 else np.uint64(0x1FFF) << np.uint64(13 * trumps)
 
 
-def _winner(cards, leader: int, trumps: int) -> tuple[int, int]:
-    """(winning card, its seat) of the cards played to a trick so far, by the game's rule."""
-    pos = whist_trick_winner(
-        np.array(cards, dtype=np.int64), len(cards), SUIT_OF, _trump_mask(trumps)
-    )
-    return cards[pos], (leader + pos) % 4
+@njit(cache=True, inline="always")
+def _suit_bits(s) -> np.uint64:
+    return np.uint64(0x1FFF) << np.uint64(13 * s)
 
 
-def card_features(rec, legal, rule: int) -> np.ndarray:
-    """Features (float32[len(legal), N_CARD_FEATURES]) of each legal card of the seat whose
-    observation record is ``rec`` (a Solo Whist ``OBS_DTYPE`` record, in the card play),
-    given the rule agent's card ``rule``."""
-    seat = int(rec["seat"])
-    hand = int(rec["hand"])
-    played = 0
+@njit(cache=True)
+def _card_rows(rec, legal, rule, out):
+    """``out[i]``: the features of legal card ``legal[i]`` (see :func:`card_features`)."""
+    one = np.uint64(1)
+    seat = np.int64(rec.seat)
+    hand = np.uint64(rec.hand)
+    played = np.uint64(0)
     for s in range(4):
-        played |= int(rec["played"][s])
-    n = int(rec["trick_n"])
-    trick = [int(c) for c in rec["trick_cards"][:n]]
-    for c in trick:
-        played |= 1 << c
-    out_mask = ((1 << 52) - 1) & ~played & ~hand  # cards still out, not the seat's
-    trumps = int(rec["trumps"])
-    contract = int(rec["contract"])
-    declarers = int(rec["declarers"])
-    leader = int(rec["leader"])
+        played |= np.uint64(rec.played[s])
+    n = np.int64(rec.trick_n)
+    for k in range(n):
+        played |= one << np.uint64(rec.trick_cards[k])
+    out_mask = ((one << np.uint64(52)) - one) & ~played & ~hand  # still out, not the seat's
+    trumps = np.int64(rec.trumps)
+    contract = np.int64(rec.contract)
+    declarers = np.int64(rec.declarers)
+    leader = np.int64(rec.leader)
     mine = (declarers >> seat) & 1
     side = declarers if mine else (~declarers & 15)
-    won = [int(x) for x in rec["tricks_won"]]
-    side_won = sum(won[s] for s in range(4) if (side >> s) & 1)
-    decl_won = sum(won[s] for s in range(4) if (declarers >> s) & 1)
-    trick_no = int(rec["trick_no"])
-    voids = [int(v) for v in rec["voids"]]
+    side_won = 0
+    decl_won = 0
+    for s in range(4):
+        if (side >> s) & 1:
+            side_won += np.int64(rec.tricks_won[s])
+        if (declarers >> s) & 1:
+            decl_won += np.int64(rec.tricks_won[s])
+    trick_no = np.int64(rec.trick_no)
     g = np.zeros(_N_GLOBAL, dtype=np.float32)
     g[contract] = 1.0
     lone = _bits(declarers) == 1
@@ -106,26 +116,42 @@ def card_features(rec, legal, rule: int) -> np.ndarray:
     g[k] = side_won / 13.0
     g[k + 1] = (trick_no - side_won) / 13.0
     g[k + 2] = (GOAL[contract] - decl_won) / 13.0
-    led = trick[0] // 13 if n else -1
-    win_card, win_seat = _winner(trick, leader, trumps) if n else (-1, -1)
-    g[k + 3] = 1.0 if n and (side >> win_seat) & 1 else 0.0
+    led = np.int64(rec.trick_cards[0]) // 13 if n else -1
+    win_card = -1
+    if n:
+        cards = np.empty(n, dtype=np.int64)
+        for j in range(n):
+            cards[j] = rec.trick_cards[j]
+        pos = whist_trick_winner(cards, n, SUIT_OF, _trump_mask(trumps))
+        win_card = cards[pos]
+        g[k + 3] = 1.0 if (side >> ((leader + pos) % 4)) & 1 else 0.0
     # later players in this trick: how many, and how many on the seat's side
-    later = [(seat + i) % 4 for i in range(1, 4 - n)]
-    g[k + 4] = len(later) / 3.0
-    g[k + 5] = sum((side >> p) & 1 for p in later) / 3.0
-    trump_out = _bits(out_mask & (0x1FFF << (13 * trumps))) if trumps >= 0 else 0
-    rows = np.zeros((len(legal), N_CARD_FEATURES), dtype=np.float32)
-    rows[:, :_N_GLOBAL] = g
-    legal_suits = {}
-    for c in legal:
-        legal_suits.setdefault(int(c) // 13, []).append(int(c))
-    for i, c in enumerate(legal):
-        c = int(c)
-        s, r = divmod(c, 13)
-        suit = 0x1FFF << (13 * s)
-        above = suit & ~((1 << (c + 1)) - 1)
-        below = suit & ((1 << c) - 1)
-        f = rows[i, _N_GLOBAL:]
+    later = 3 - n
+    on_side = 0
+    for i in range(1, 4 - n):
+        on_side += (side >> ((seat + i) % 4)) & 1
+    g[k + 4] = later / 3.0
+    g[k + 5] = on_side / 3.0
+    trump_out = _bits(out_mask & _trump_mask(trumps)) if trumps >= 0 else 0
+    lowest = np.full(4, 99, dtype=np.int64)
+    highest = np.full(4, -1, dtype=np.int64)
+    for i in range(legal.shape[0]):
+        c = legal[i]
+        lowest[c // 13] = min(lowest[c // 13], c)
+        highest[c // 13] = max(highest[c // 13], c)
+    n_suits = 0
+    for s in range(4):
+        n_suits += highest[s] >= 0
+    for i in range(legal.shape[0]):
+        c = legal[i]
+        s, r = c // 13, c % 13
+        suit = _suit_bits(s)
+        above = suit & ~((one << np.uint64(c + 1)) - one)
+        below = suit & ((one << np.uint64(c)) - one)
+        f = out[i]
+        f[:_N_GLOBAL] = g
+        f = f[_N_GLOBAL:]
+        f[:] = 0.0
         f[0] = s == trumps
         f[1] = n > 0 and s == led
         f[2] = n == 0
@@ -142,14 +168,31 @@ def card_features(rec, legal, rule: int) -> np.ndarray:
         f[12] = trump_out / 13.0
         for j in range(3):
             p = (seat + 1 + j) % 4
-            f[13 + j] = (voids[p] >> s) & 1
-            f[16 + j] = (voids[p] >> trumps) & 1 if trumps >= 0 else 1
+            f[13 + j] = (np.int64(rec.voids[p]) >> s) & 1
+            f[16 + j] = (np.int64(rec.voids[p]) >> trumps) & 1 if trumps >= 0 else 1
         f[19] = c == rule
-        same = legal_suits[s]
-        f[20] = c == min(same)
-        f[21] = c == max(same)
-        f[22] = len(legal_suits) > 1  # a choice of suit (leading, or void in the led one)
+        f[20] = c == lowest[s]
+        f[21] = c == highest[s]
+        f[22] = n_suits > 1  # a choice of suit (leading, or void in the led one)
         f[23] = (side >> ((seat + 2) % 4)) & 1  # the partner across is on the seat's side
+
+
+@njit(cache=True)
+def _card_batch(records, masks, rule, start, out):
+    """The features of every legal card of every record, decision ``i``'s rows from
+    ``start[i]`` (its legal cards in ascending order)."""
+    for i in range(records.shape[0]):
+        legal = np.flatnonzero(masks[i, :52])
+        _card_rows(records[i], legal, rule[i], out[start[i] : start[i] + legal.shape[0]])
+
+
+def card_features(rec, legal, rule: int) -> np.ndarray:
+    """Features (float32[len(legal), N_CARD_FEATURES]) of each legal card of the seat whose
+    observation record is ``rec`` (a Solo Whist ``OBS_DTYPE`` record, in the card play),
+    given the rule agent's card ``rule``."""
+    legal = np.asarray(legal, dtype=np.int64)
+    rows = np.zeros((len(legal), N_CARD_FEATURES), dtype=np.float32)
+    _card_rows(rec, legal, int(rule), rows)
     return rows
 
 
@@ -309,29 +352,43 @@ def departures(trainer: CardTrainer, data: CardData, margins) -> dict:
 
 def best_cards(net, records, masks, rule, margin: float) -> np.ndarray:
     """Per observation record (the card play, ``masks`` its legal actions): the rule
-    agent's card ``rule[i]`` unless the scorer ``net`` values another legal card more
-    than ``margin`` points above it (int64[n])."""
+    agent's card ``rule[i]`` unless the scorer ``net`` (a ``ValueNet`` or its
+    :class:`~.forward.PackedNet`) values another legal card more than ``margin`` points
+    above it (int64[n]). Features and values come from compiled kernels, each card
+    valued alone, so a decision is the same in any batch."""
+    from .forward import PackedNet
+
+    packed = net if isinstance(net, PackedNet) else PackedNet(net)
     act = np.asarray(rule, dtype=np.int64).copy()
-    parts, owners, legals = [], [], []
-    for i, rec in enumerate(records):
-        legal = np.flatnonzero(masks[i][:52])
-        if len(legal) < 2:
-            continue
-        parts.append(card_features(rec, legal, int(rule[i])))
-        owners.append(np.full(len(legal), i))
-        legals.append(legal)
-    if not parts:
+    masks = np.asarray(masks)
+    counts = masks[:, :52].astype(bool).sum(axis=1)
+    rows = np.flatnonzero(counts > 1)
+    if not len(rows):
         return act
-    s = net.forward(np.concatenate(parts))[0][:, 0] * np.float32(net.scale)
-    lo = 0
-    for i, legal in zip((o[0] for o in owners), legals, strict=True):
-        v = s[lo : lo + len(legal)]
-        lo += len(legal)
-        best = int(np.argmax(v))
-        at_rule = np.flatnonzero(legal == act[i])
-        if not len(at_rule) or v[best] - v[at_rule[0]] > margin:
-            act[i] = legal[best]
+    start = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(counts[rows], out=start[1:])
+    feats = np.zeros((start[-1], N_CARD_FEATURES), dtype=np.float32)
+    _card_batch(records[rows], masks[rows], act[rows], start, feats)
+    values = packed.values(feats, np.zeros(len(feats), dtype=np.int64))[:, 0]
+    _pick_cards(values, start, masks[rows], act[rows], float(margin), act, rows)
     return act
+
+
+@njit(cache=True)
+def _pick_cards(values, start, masks, rule, margin, act, rows):
+    """``act[rows[i]]``: decision ``i``'s best card by ``values`` if it beats the rule
+    agent's card by more than ``margin``."""
+    for i in range(rows.shape[0]):
+        legal = np.flatnonzero(masks[i, :52])
+        v = values[start[i] : start[i + 1]]
+        best = np.argmax(v)
+        at_rule = -1
+        for j in range(legal.shape[0]):
+            if legal[j] == rule[i]:
+                at_rule = j
+                break
+        if at_rule < 0 or v[best] - v[at_rule] > margin:
+            act[rows[i]] = legal[best]
 
 
 class CardNetAgent:
@@ -368,6 +425,7 @@ class CardNetAgent:
         self.inner = LearntAgent("solowhist", weights=bids, seed=seed, rule_options=rule_options)
         self.inner.margins[PLAY_PHASE] = NEVER
         self.game = self.inner.game
+        self._packed = PackedNet(net)
 
     def __repr__(self) -> str:
         return f"CardNetAgent(margin={self.margin}, bids={self.inner.margins})"
@@ -375,6 +433,10 @@ class CardNetAgent:
     def start_deal(self, seed: int, seat: int) -> None:
         """Reseed the rule agent's generator from the deal's derived seed."""
         self.inner.start_deal(seed, seat)
+
+    def deal_rng(self, seeds: np.ndarray, seat: int) -> np.ndarray:
+        """The generator words :meth:`start_deal` sets (``uint64[k]``) for deal seeds ``seeds``."""
+        return self.inner.deal_rng(seeds, seat)
 
     def act(self, observation, action_mask) -> int:
         """The action for the seat's observation record (see :meth:`act_record`)."""
@@ -384,20 +446,31 @@ class CardNetAgent:
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
-        from trickgym.agents.loops import rule_choice
         from trickgym.agents.mc.agent import check_observation, legal_of_mask
 
-        rec = record[0]
-        if int(rec["phase"]) != PLAY_PHASE:
-            return self.inner.act_record(record, action_mask)
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
-        rule = rule_choice(rec, self.inner.params, self.inner.rng)
-        if len(legal) == 1:
-            return rule
-        mask = np.zeros((1, self.game.n_actions), dtype=np.int8)
-        mask[0, legal] = 1
-        return int(best_cards(self.net, record, mask, [rule], self.margin)[0])
+        mask = np.zeros((1, self.game.n_actions), dtype=bool)
+        mask[0, legal] = True
+        rule = self.inner.rule_of_record(record)
+        return int(self.decide(record, mask, rule)[0])
+
+    def act_rows(self, states, rows, seats, rngs) -> np.ndarray:
+        """The actions of seats ``seats`` in ``states[rows]``, decided together
+        (:mod:`trickgym.agents.rows`): each the one :meth:`act_record` makes."""
+        records, legal, rule = self.inner.rows_seen(states, rows, seats, rngs)
+        return self.decide(records, legal, rule)
+
+    def decide(self, records: np.ndarray, legal: np.ndarray, rule: np.ndarray) -> np.ndarray:
+        """``int64[k]``: the bids' net's actions before the card play, the scorer's in it
+        (``legal``: ``bool[k, n_actions]``; ``rule``: the rule agent's actions)."""
+        actions = self.inner.decide(records, legal, rule)
+        play = np.flatnonzero(records["phase"] == PLAY_PHASE)
+        if len(play):
+            actions[play] = best_cards(
+                self._packed, records[play], legal[play], rule[play], self.margin
+            )
+        return actions
 
 
 def _play_rows(mask: np.ndarray) -> np.ndarray:

@@ -177,3 +177,20 @@ def test_batched_agent_choosing_illegal_action_is_named():
 
     with pytest.raises(ValueError, match=r"illegal action 70; legal: \["):
         _rows(game, [Wrong(), "rule", "rule", "rule"], 4, None)
+
+
+def test_dmc_agent_decides_batches():
+    """``dmc`` (bids by a value net, cards by a per-card scorer) in lockstep plays the rows
+    it plays one decision at a time, and departs from the rule agent's cards."""
+    from trickgym.agents import make_agent
+
+    game = trickgym.game("solowhist")
+    agent = make_agent("dmc", game)
+    assert batched(agent)
+    alone = _rows(game, [OneAtATime(agent), "rule", OneAtATime(agent), "rule"], 30, None)
+    together = _rows(game, [agent, "rule", agent, "rule"], 30, None)
+    _assert_rows_equal(alone, together)
+    rule = _rows(game, ["rule"] * 4, 30, None)
+    assert not np.array_equal(
+        rule["declarer_tricks"], together["declarer_tricks"]
+    ) or not np.array_equal(rule["payoffs"], together["payoffs"])
