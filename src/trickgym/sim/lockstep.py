@@ -130,6 +130,11 @@ class _Lockstep:
         }
         self.batched = {p for p, a in self.python.items() if batched(a)}
         self.all_batched = len(self.batched) == len(self.python)
+        # seats whose batched agent is one object are decided together, under the first
+        first = {}
+        self.group = {
+            p: first.setdefault(id(a), p) if p in self.batched else p for p, a in enumerate(agents)
+        }
         # the others keep their own state from deal to deal (only ever one slot of them)
         self.own = [
             a if p in self.python and p not in self.batched else None for p, a in enumerate(agents)
@@ -161,27 +166,28 @@ class _Lockstep:
         return to_move
 
     def decide(self, slots: np.ndarray, seats: np.ndarray) -> None:
-        """The Python agents act in ``slots`` (seat ``seats[j]`` in slot ``slots[j]``)."""
+        """The Python agents act in ``slots`` (seat ``seats[j]`` in slot ``slots[j]``).
+
+        A batched agent seated more than once decides all its seats in one call.
+        """
         k = self.game.kernels
-        for p in np.unique(seats):
-            at = slots[seats == p]
-            agent = self.python[int(p)]
-            if int(p) not in self.batched:
-                for s in at:
-                    action = python_action(agent, self.game, self.states, s, p)
+        owner = np.array([self.group[int(p)] for p in seats], dtype=np.int64)
+        for g in np.unique(owner):
+            at, who = slots[owner == g], seats[owner == g]
+            agent = self.agents[int(g)]
+            if int(g) not in self.batched:
+                for s, p in zip(at, who, strict=True):
+                    action = python_action(agent, self.game, self.states, s, int(p))
                     k.apply_action_at(self.states, s, action)
                 continue
-            seats_p = np.full(len(at), p, dtype=np.int64)
-            actions = np.asarray(
-                agent.act_rows(self.states, at, seats_p, self.batch_rngs), dtype=np.int64
-            )
+            actions = np.asarray(agent.act_rows(self.states, at, who, self.batch_rngs), np.int64)
             bad = apply_rows(self.states, at, actions)
             if bad >= 0:
                 cards, calls = k.legal_sets_at(self.states, at[bad])
                 legal = np.flatnonzero(self.game.action_mask(cards, calls)).tolist()
                 raise ValueError(
-                    f"agent {agent!r} at seat {p} chose illegal action {int(actions[bad])}; "
-                    f"legal: {legal}"
+                    f"agent {agent!r} at seat {who[bad]} chose illegal action "
+                    f"{int(actions[bad])}; legal: {legal}"
                 )
 
 

@@ -358,14 +358,27 @@ def row_dtype(spec: RunSpec) -> np.dtype:
 def _resolve(spec: RunSpec, g) -> tuple[np.ndarray | None, list]:
     """Compiled kinds per seat (``None`` if a seat has a Python agent), and the agents.
 
-    Registered names become fresh agent objects for this chunk.
+    Registered names become fresh agent objects for this chunk (one per name for
+    agents that decide batches, one per seat for the others).
     """
     from trickgym.agents import KINDS
     from trickgym.agents.registry import make_agent
 
     if all(isinstance(a, str) and a in KINDS for a in spec.agents):
         return np.array([KINDS[a] for a in spec.agents], dtype=np.int64), list(spec.agents)
-    agents = [make_agent(a, g) if isinstance(a, str) else a for a in spec.agents]
+    from trickgym.agents.rows import batched
+
+    made: dict[str, object] = {}
+    agents = []
+    for a in spec.agents:
+        if isinstance(a, str):
+            agent = made.get(a) or make_agent(a, g)
+            if batched(agent):
+                # its state per deal and seat is held by the loop: one object serves every
+                # seat of that name, deciding them all in one call per round
+                made[a] = agent
+            a = agent
+        agents.append(a)
     return None, agents
 
 
