@@ -33,6 +33,10 @@ class Agent(Protocol):
 #       agent's seat is to move, with the features observations of that seat
 #       (``trickgym.agents.policy.PolicyAgent``); without it, one decision at
 #       a time.
+#   act_rows(states, rows, seats, rngs) -> actions, with deal_rng(seeds, seat)
+#       decide many deals at once (:mod:`trickgym.agents.rows`): the simulator
+#       then plays deals in lockstep and the vector env asks once per round;
+#       ``learnt``, ``dmc`` and ``policy:PATH`` have them.
 #   start_deal(seed, seat) -> None
 #       called when a deal starts, with a seed derived from the run's seed and
 #       the deal's index, so that an agent's own randomness is reproducible

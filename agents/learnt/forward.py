@@ -64,58 +64,84 @@ def _flushed(a: np.ndarray) -> np.ndarray:
     return a
 
 
-# Rows a kernel pass takes together: each weight row is loaded once per block
-# rather than once per row (a 256x256 layer is 256 KB, read from L2 per row before).
-BLOCK = 8
-# Fused multiply-adds: each row still sums in one fixed order, block or not.
+# Fused multiply-adds: each sum still runs in one fixed order, whatever the batch.
 _FAST = {"contract"}
 
 
 @njit(cache=True, inline="always", fastmath=_FAST)
-def _layer(h, first, m, w, b):
-    """``b + h[first + r] @ w`` for the block's ``m`` rows (``float32[BLOCK, out]``),
-    skipping zero inputs."""
-    out = np.empty((BLOCK, w.shape[1]), dtype=np.float32)
-    for r in range(m):
-        out[r, :] = b
-    for j in range(w.shape[0]):
-        for r in range(m):
-            v = h[first + r, j]
-            if v != 0.0:  # inputs are 0/1 features or ReLU outputs: mostly zero
-                for c in range(w.shape[1]):
-                    out[r, c] += v * w[j, c]
-    return out
+def _accumulate(src, idx, k, w, out):
+    """``out += src[j] * w[j]`` for ``j`` in ``idx[:k]`` (the nonzero inputs), in that order.
+
+    Four inputs per pass over ``out``: the partial sums stay in registers, a
+    quarter of the loads and stores of one input at a time, and each output
+    still adds its terms one by one in ascending ``j``.
+    """
+    q = 0
+    while q + 4 <= k:
+        j0, j1, j2, j3 = idx[q], idx[q + 1], idx[q + 2], idx[q + 3]
+        v0, v1, v2, v3 = src[j0], src[j1], src[j2], src[j3]
+        for c in range(out.shape[0]):
+            acc = out[c]
+            acc = acc + v0 * w[j0, c]
+            acc = acc + v1 * w[j1, c]
+            acc = acc + v2 * w[j2, c]
+            acc = acc + v3 * w[j3, c]
+            out[c] = acc
+        q += 4
+    while q < k:
+        j = idx[q]
+        v = src[j]
+        for c in range(out.shape[0]):
+            out[c] = out[c] + v * w[j, c]
+        q += 1
 
 
 @njit(cache=True, inline="always")
-def _relu(h, m):
-    for r in range(m):
-        for c in range(h.shape[1]):
-            if h[r, c] < 0.0:
-                h[r, c] = 0.0
+def _nonzero(h, idx) -> int:
+    """The indices of ``h``'s nonzero entries into ``idx``; how many."""
+    k = 0
+    for j in range(h.shape[0]):
+        if h[j] != 0.0:
+            idx[k] = j
+            k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _relu(h):
+    for c in range(h.shape[0]):
+        if h[c] < 0.0:
+            h[c] = 0.0
 
 
 @njit(cache=True, fastmath=_FAST)
 def net_values(x, rule, rule_input, w0, b0, hidden, hidden_b, n_hidden, w_out, b_out, scale, out):
     """``out[i]``: the net's values of row ``x[i]`` with the rule agent's action ``rule[i]``.
 
-    Rows go through the layers in blocks of :data:`BLOCK`; every row's sums run
-    over its inputs in ascending order, whatever block it is in.
+    Each layer reads only its nonzero inputs (0/1 features, ReLU outputs), in
+    ascending order, so a row's values do not depend on the rows beside it.
     """
-    n, n_features = x.shape
-    for start in range(0, n, BLOCK):
-        m = min(BLOCK, n - start)
-        h = _layer(x, start, m, w0[:n_features], b0)
+    n_features = x.shape[1]
+    widest = max(n_features, w0.shape[1])
+    for layer in range(n_hidden):
+        widest = max(widest, hidden[layer].shape[1])
+    idx = np.empty(widest, dtype=np.int64)
+    o = np.empty(w_out.shape[1], dtype=np.float32)
+    for i in range(x.shape[0]):
+        xi = x[i]
+        h = b0.copy()
+        _accumulate(xi, idx, _nonzero(xi, idx), w0, h)
         if rule_input:
-            for r in range(m):
-                wr = w0[n_features + rule[start + r]]
-                for c in range(h.shape[1]):
-                    h[r, c] += wr[c]
-        _relu(h, m)
+            wr = w0[n_features + rule[i]]
+            for c in range(h.shape[0]):
+                h[c] = h[c] + wr[c]
+        _relu(h)
         for layer in range(n_hidden):
-            h = _layer(h, 0, m, hidden[layer], hidden_b[layer])
-            _relu(h, m)
-        o = _layer(h, 0, m, w_out, b_out)
-        for r in range(m):
-            for c in range(o.shape[1]):
-                out[start + r, c] = o[r, c] * scale
+            g = hidden_b[layer].copy()
+            _accumulate(h, idx, _nonzero(h, idx), hidden[layer], g)
+            _relu(g)
+            h = g
+        o[:] = b_out
+        _accumulate(h, idx, _nonzero(h, idx), w_out, o)
+        for c in range(o.shape[0]):
+            out[i, c] = o[c] * scale
