@@ -17,7 +17,7 @@ __all__ = ["add_parser"]
 
 # Default size of a comparison: the learnt agent plays a few hundred deals a second.
 AGENT_DEALS = 10_000
-AGENT_MATCHES = 1_000  # Phat's unit: whole races to 181, about a dozen deals each
+AGENT_MATCHES = 1_000  # Phat's unit: whole races to 181, about four deals each
 
 # Flags of the comparison (--agents) that a dataset's report does not take, and back.
 _AGENT_FLAGS = ("game", "deals", "matches", "seed", "players", "mode", "threads", "dd_max_nodes")

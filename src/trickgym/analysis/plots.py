@@ -407,7 +407,8 @@ def plot_agent_success(
     # Only contracts with a bar get a row: a row of nothing but left-out cells says nothing.
     drawn = [k for k in table.index[rated] if any(k in kept[a].index for a in agents)]
     rows = table.loc[drawn]
-    fig, ax = _figure(7, 1.0 + 0.25 * max(len(rows), 1) * max(len(agents), 2))
+    # Room for the bars, and for the notes under them (a line or two per agent).
+    fig, ax = _figure(7, 1.4 + 0.25 * max(len(rows), 1) * max(len(agents), 2) + 0.3 * len(notes))
     height = 0.8 / len(agents)
     y = np.arange(len(rows))
     for i, agent in enumerate(agents):
