@@ -6,11 +6,14 @@ import doctest
 
 import pytest
 
+import trickgym.analysis.agents
 import trickgym.analysis.failures
 import trickgym.cards.notation
 
 
-@pytest.mark.parametrize("module", [trickgym.cards.notation, trickgym.analysis.failures])
+@pytest.mark.parametrize(
+    "module", [trickgym.cards.notation, trickgym.analysis.failures, trickgym.analysis.agents]
+)
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

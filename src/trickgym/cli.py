@@ -27,6 +27,7 @@ EPILOG = """examples:
   trickgym simulate --deals 200000 --agents rule --seed 1 --out runs/sw   # a Parquet dataset
   trickgym simulate --deals 2000 --agents rule --dd     # + why contracts failed (double dummy)
   trickgym report runs/sw --out report.html
+  trickgym report --game solowhist --agents rule,learnt --deals 10000   # bid success side by side
   trickgym verify runs/sw                 # check every chunk of a dataset
   trickgym tournament --game pinochle --agents rule,random --deals 1000
   trickgym play --game solowhist --seat 0 --agents rule --seed 7

@@ -19,6 +19,7 @@ EXPECTED = {
     "pinochle",
     "compare_agents",
     "why_bids_fail",
+    "bid_success_by_agent",
     "advise_hand",
     "rl_tutorial",
 }

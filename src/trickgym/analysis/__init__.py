@@ -1,5 +1,8 @@
 """Analysis of simulation results: bid success, payoffs, calibration, comparisons, plots.
 
+:func:`compare_agents` tables each contract's success under several agents
+(rule, learnt, double dummy), one simulation per agent, side by side.
+
 The hand advisor (:func:`hand_odds`) values every call a seat could make now
 over deals sampled from what it knows.
 
@@ -19,6 +22,12 @@ double dummy and misplayed (:func:`failure_split`).
 from __future__ import annotations
 
 from .advise import advise_state, format_advice, hand_odds
+from .agents import (
+    bid_success_by_agent,
+    compare_agents,
+    simulate_agents,
+    unavailable_agents,
+)
 from .calibration import (
     SuccessModel,
     calibration_table,
@@ -35,6 +44,7 @@ from .phat import format_phat_summary, phat_summary, pitch_frame, race_table
 from .plots import (
     MIN_DEALS,
     drop_small_samples,
+    plot_agent_success,
     plot_calibration,
     plot_comparison,
     plot_expected_payoff,
@@ -55,7 +65,13 @@ from .success import (
     success_by_position,
     success_table,
 )
-from .text import bid_table_legend, format_bid_table, format_failure_table, format_table
+from .text import (
+    bid_table_legend,
+    format_agent_table,
+    format_bid_table,
+    format_failure_table,
+    format_table,
+)
 
 __all__ = [
     "COLUMN_LABELS",
@@ -64,10 +80,12 @@ __all__ = [
     "advise_state",
     "bid_counts",
     "bid_success",
+    "bid_success_by_agent",
     "bid_success_from_counts",
     "bid_table_legend",
     "calibration_table",
     "column_label",
+    "compare_agents",
     "compare_payoff",
     "compare_success",
     "declared",
@@ -83,6 +101,7 @@ __all__ = [
     "feature_columns",
     "fit_success_model",
     "format_advice",
+    "format_agent_table",
     "format_bid_table",
     "format_failure_table",
     "format_phat_summary",
@@ -95,6 +114,7 @@ __all__ = [
     "out_of_fold_predictions",
     "phat_summary",
     "pitch_frame",
+    "plot_agent_success",
     "plot_calibration",
     "plot_comparison",
     "plot_expected_payoff",
@@ -105,9 +125,11 @@ __all__ = [
     "plot_success",
     "race_table",
     "seat_position",
+    "simulate_agents",
     "success_by_feature",
     "success_by_position",
     "success_table",
+    "unavailable_agents",
     "wilson_interval",
     "write_report",
 ]

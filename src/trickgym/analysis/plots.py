@@ -17,9 +17,11 @@ from .labels import column_label
 
 __all__ = [
     "MIN_DEALS",
+    "agent_color",
     "drop_small_samples",
     "group_color",
     "integer_bin_label",
+    "plot_agent_success",
     "plot_calibration",
     "plot_comparison",
     "plot_expected_payoff",
@@ -130,6 +132,20 @@ def group_color(name) -> str:
     if name in known:
         return _PALETTE[known.index(name) % len(_PALETTE)]
     return _PALETTE[zlib.crc32(str(name).encode()) % len(_PALETTE)]
+
+
+# The agents compared most often keep one colour each; others get group_color's.
+_AGENT_COLORS = {
+    "rule": "tab:blue",
+    "learnt": "tab:orange",
+    "dd": "tab:green",
+    "random": "tab:gray",
+}
+
+
+def agent_color(name: str) -> str:
+    """The same colour for an agent in every plot (rule blue, learnt orange, dd green)."""
+    return _AGENT_COLORS.get(name) or group_color(name)
 
 
 def _check(table: pd.DataFrame, *columns: str, what: str) -> pd.DataFrame:
@@ -358,6 +374,64 @@ def plot_comparison(
     what = "made %" if value == "diff_pct" else "bid frequency (% of deals)"
     ax.set_xlabel(f"{what}: {labels[0]} minus {labels[1]} (95% Newcombe interval)")
     _title(ax, title or f"{what.capitalize()}: {labels[0]} minus {labels[1]}, by contract", note)
+    return fig
+
+
+def plot_agent_success(
+    table: pd.DataFrame,
+    title: str = "Made % of each contract played, by agent",
+    min_count: int | None = None,
+):
+    """Made % with 95% intervals per contract, one bar per agent (:func:`bid_success_by_agent`).
+
+    A bar resting on fewer than ``min_count`` deals (default: the table's
+    own rule, ``table.attrs["min_count"]``, else :data:`MIN_DEALS`) is left
+    out, and so are contracts without a rate; the notes under the plot name
+    them. An agent has the same colour in every plot.
+    """
+    if not isinstance(table.columns, pd.MultiIndex) or table.columns.nlevels != 2:
+        raise ValueError("table must have (agent, field) columns: pass bid_success_by_agent()")
+    agents = list(table.columns.get_level_values(0).unique())
+    for agent in agents:
+        _check(table[agent], "count", "made_pct", "ci_low_pct", "ci_high_pct",
+               what="bid_success_by_agent()")  # fmt: skip
+    min_count = table.attrs.get("min_count", MIN_DEALS) if min_count is None else min_count
+    rated = table.xs("made_pct", axis=1, level=1).notna().any(axis=1)
+    unrated = ", ".join(_labels(table.index[~rated.to_numpy()]))
+    notes, kept = [], {}
+    for agent in agents:
+        cells = table.loc[rated, agent]
+        kept[agent], note = drop_small_samples(cells[cells["made_pct"].notna()], "count", min_count)
+        if note:
+            notes.append(f"under {agent}: {note}")
+    # Only contracts with a bar get a row: a row of nothing but left-out cells says nothing.
+    drawn = [k for k in table.index[rated] if any(k in kept[a].index for a in agents)]
+    rows = table.loc[drawn]
+    # Room for the bars, and for the notes under them (a line or two per agent).
+    fig, ax = _figure(7, 1.4 + 0.25 * max(len(rows), 1) * max(len(agents), 2) + 0.3 * len(notes))
+    height = 0.8 / len(agents)
+    y = np.arange(len(rows))
+    for i, agent in enumerate(agents):
+        cells = kept[agent]
+        at = y[rows.index.get_indexer(cells.index)] - 0.4 + height * (i + 0.5)
+        ax.barh(
+            at,
+            cells["made_pct"],
+            height=height,
+            xerr=_errors(cells, "made_pct", "ci_low_pct", "ci_high_pct"),
+            color=agent_color(agent),
+            alpha=0.85,
+            capsize=2,
+            label=agent,
+        )
+        for where, n in zip(at, cells["count"], strict=True):  # what each bar rests on
+            ax.text(1, where, f"n={int(n):,}", va="center", fontsize="x-small")
+    ax.set_yticks(y, _labels(rows.index))
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("made % of the contracts played (95% Wilson interval)")
+    fig.legend(title="agent", fontsize="small", loc="outside right upper")
+    _title(ax, title, *notes, f"no declarer, so no rate: {unrated}" if unrated else "", inches=6)
     return fig
 
 

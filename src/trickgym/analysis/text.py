@@ -7,7 +7,13 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-__all__ = ["bid_table_legend", "format_bid_table", "format_failure_table", "format_table"]
+__all__ = [
+    "bid_table_legend",
+    "format_agent_table",
+    "format_bid_table",
+    "format_failure_table",
+    "format_table",
+]
 
 
 def bid_table_legend(table: pd.DataFrame | None = None, count_name: str = "count") -> str:
@@ -45,6 +51,58 @@ def format_bid_table(table: pd.DataFrame) -> str:
                 f"   [{row['ci_low_pct']:6.2f}%, {row['ci_high_pct']:6.2f}%]"
             )
     lines.append(textwrap.fill(bid_table_legend(table), 72))
+    return "\n".join(lines)
+
+
+def _agent_cell(row: pd.Series, dd: bool) -> str:
+    """One agent's cell of a row: deals (``†`` when few), made % and its interval."""
+    few = "†" if row["few"] else " "
+    text = f"{int(row['count']):>8}{few}"
+    if np.isnan(row["made_pct"]):
+        text += f"{'':>25}"
+    else:
+        text += f"{row['made_pct']:>7.1f}  [{row['ci_low_pct']:5.1f}, {row['ci_high_pct']:5.1f}]"
+    if dd:
+        text += f"{int(row['unsolved']):>10}"
+    return text
+
+
+def format_agent_table(table: pd.DataFrame) -> str:
+    """The table of :func:`~trickgym.analysis.bid_success_by_agent` as aligned text, legend below.
+
+    One column group per agent: deals, made % and its 95% Wilson interval;
+    ``†`` marks a count below the small-sample rule (``table.attrs["min_count"]``).
+    """
+    from .agents import DD
+    from .plots import MIN_DEALS
+
+    agents = list(table.columns.get_level_values(0).unique())
+    widths = {a: 34 + 10 * (a == DD) for a in agents}
+    head = f"{'':<22}" + "".join(f"  {a:<{widths[a]}}" for a in agents)
+    sub = f"{'contract':<22}" + "".join(
+        f"  {'deals':>8} {'made %':>7}  {'95% interval':<14}" + f"{'unsolved':>10}" * (a == DD)
+        for a in agents
+    )
+    lines = [head.rstrip(), sub.rstrip()]
+    for name, row in table.iterrows():
+        cells = "".join(f"  {_agent_cell(row[a], a == DD):<{widths[a]}}" for a in agents)
+        lines.append(f"{name!s:<22}{cells}".rstrip())
+    # A rate missing where an agent never played the contract is no "no declarer" row.
+    counts = table.xs("count", axis=1, level=1)
+    no_rate = (counts > 0) & table.xs("made_pct", axis=1, level=1).isna()
+    rates = pd.DataFrame({"made_pct": np.where(no_rate.any(axis=1), np.nan, 0.0)}, table.index)
+    legend = bid_table_legend(rates, count_name="deals")
+    min_count = table.attrs.get("min_count", MIN_DEALS)
+    legend += f" † fewer than {min_count} deals: the rate says little (see its interval)."
+    if (counts == 0).any(axis=None):
+        legend += " 0: the agent never played this contract."
+    if DD in agents:
+        legend += (
+            f" {DD}: the rule agent's contracts, made when makeable double dummy (every card "
+            "seen, perfect play by declarers and defenders alike), of the deals solved; "
+            "unsolved: past the solver's node budget, left out."
+        )
+    lines.append(textwrap.fill(legend, 100))
     return "\n".join(lines)
 
 
