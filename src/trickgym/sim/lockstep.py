@@ -132,9 +132,10 @@ class _Lockstep:
         self.all_batched = len(self.batched) == len(self.python)
         # seats whose batched agent is one object are decided together, under the first
         first = {}
-        self.group = {
-            p: first.setdefault(id(a), p) if p in self.batched else p for p, a in enumerate(agents)
-        }
+        self.group = np.array(
+            [first.setdefault(id(a), p) if p in self.batched else p for p, a in enumerate(agents)],
+            dtype=np.int64,
+        )
         # the others keep their own state from deal to deal (only ever one slot of them)
         self.own = [
             a if p in self.python and p not in self.batched else None for p, a in enumerate(agents)
@@ -171,7 +172,7 @@ class _Lockstep:
         A batched agent seated more than once decides all its seats in one call.
         """
         k = self.game.kernels
-        owner = np.array([self.group[int(p)] for p in seats], dtype=np.int64)
+        owner = self.group[seats]
         for g in np.unique(owner):
             at, who = slots[owner == g], seats[owner == g]
             agent = self.agents[int(g)]
