@@ -110,6 +110,16 @@ def keeps_rule_rows(game, records: np.ndarray) -> np.ndarray:
     return np.zeros(len(records), dtype=bool)
 
 
+def _train_args(game) -> str:
+    """The arguments of experiments/train_learnt.py that train ``game``'s table."""
+    args = f"--game {game.name}"
+    if game.name == "troggu":
+        args += f" --players {game.n_seats}"
+    if game.tag.startswith("pinochle-"):
+        args += f" --mode {game.tag.partition('-')[2]}"
+    return args
+
+
 class LearntAgent:
     """A fair agent that plays a :class:`ValueNet` (default: the game's shipped weights).
 
@@ -136,8 +146,9 @@ class LearntAgent:
             if not path.is_file():
                 shipped = ", ".join(shipped_weights()) or "none"
                 raise ValueError(
-                    f"no learnt weights shipped for {game!r} ({path.name}; shipped: {shipped}); "
-                    "train some with experiments/train_learnt.py and pass weights=<path>"
+                    f"no learnt weights shipped for {game.name} {game.tag} ({path.name}; "
+                    f"shipped: {shipped}); make them with `python experiments/train_learnt.py "
+                    f"{_train_args(game)} --install`, or pass LearntAgent(weights=<path>)"
                 )
             weights = path
         if not isinstance(weights, ValueNet | str | Path) or weights == "":
