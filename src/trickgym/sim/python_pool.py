@@ -197,6 +197,24 @@ def _items(spec: RunSpec, index: int) -> int:
     return stop - start
 
 
+def _batched_piece(spec: RunSpec, who: Players) -> int:
+    """Items a worker's part holds at least when every Python agent decides batches.
+
+    Such a part is played in lockstep (:mod:`.lockstep`): its last rounds decide
+    the few deals still going, at the cost of full ones, so a part of a few
+    slots' worth of deals wastes less than one of half a second's.
+    """
+    from trickgym.agents.rows import batched
+
+    from .lockstep import DEFAULT_SLOTS
+
+    python = [a for a in who.agents if not isinstance(a, str)]
+    if not python or not all(batched(a) for a in python):
+        return 0
+    deals_per_item = 4 if spec.items == "matches" else 1  # a race lasts a few deals
+    return 2 * DEFAULT_SLOTS // deals_per_item
+
+
 def _round(items: float, one: int) -> int:
     """``items`` cut to a whole number of smallest parts, at least one and at most the cap."""
     return max(one, min(int(items), MAX_PIECE_ITEMS) // one * one)
@@ -287,6 +305,7 @@ class _Handout:
         self.workers, self.tick, self.rate, self.left = workers, tick, rate, left
         self.queue = queue
         self.one = part_items(spec)
+        self.min_items = _batched_piece(spec, who)
         self.token = uuid.uuid4().hex
         self.order = deque([chunk])  # chunks not yet yielded, in order
         self.current: _Chunk | None = chunk  # the chunk parts are handed out from
@@ -382,7 +401,7 @@ class _Handout:
         if self.current is None:
             return None
         fair = self.left / (2 * self.workers)  # the last parts shrink to keep every worker busy
-        size = _round(min(self.rate.per_second() * seconds, fair), self.one)
+        size = _round(min(max(self.rate.per_second() * seconds, self.min_items), fair), self.one)
         return self.current, min(self.current.stop - self.current.pos, size)
 
     def _take(self, owner: _Chunk, items: int, future) -> None:
