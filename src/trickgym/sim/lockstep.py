@@ -276,17 +276,27 @@ class _WholeMatches(_MatchBook):
 
     def __init__(self, game, spec, items):
         super().__init__(game, spec, items)
-        self._rows: list[list[np.ndarray]] = [[] for _ in items]
+        self._rows = np.zeros(max(16, 4 * len(items)), dtype=spec.row_dtype)
+        self._match = np.zeros(len(self._rows), dtype=np.int64)  # each row's match position
+        self._played = np.zeros(len(items), dtype=np.int64)  # deals played per match
+        self._n = 0
 
     def deal_over(self, m: int, states, s: int) -> bool:
-        row = np.zeros(1, dtype=self.spec.row_dtype)
-        self.spec.write_match_row(row[0], states[s], int(self.items[m]), len(self._rows[m]))
-        self._rows[m].append(row)
+        if self._n == len(self._rows):  # room for more: doubled, rows kept
+            self._rows = np.concatenate([self._rows, np.zeros_like(self._rows)])
+            self._match = np.concatenate([self._match, np.zeros_like(self._match)])
+        self.spec.write_match_row(
+            self._rows[self._n], states[s], int(self.items[m]), int(self._played[m])
+        )
+        self._match[self._n] = m
+        self._played[m] += 1
+        self._n += 1
         return self.match_over(states, s)
 
     def rows(self) -> np.ndarray:
-        parts = [r for match in self._rows for r in match]
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=self.spec.row_dtype)
+        # in match order, each match's deals in the order played
+        order = np.argsort(self._match[: self._n], kind="stable")
+        return self._rows[: self._n][order]
 
 
 _BOOKS = {"deal": _Deals, "match": _Matches, "whole": _WholeMatches}
