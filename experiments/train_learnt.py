@@ -78,29 +78,37 @@ TABLES = (
     ("pinochle", {"mode": "exchange"}),
 )
 # Deals labelled by default (Phat: matches), with every decision and with the bids only,
-# by weights tag, else by game: about 30 minutes of one core a table with today's PIMC.
-# Troggu 3 measured 2.6 deals/s (every decision) and 276 deals/s (bids only) on one core
-# of the shared machine; the other sizes are scaled from their runs (README).
+# and PIMC's samples per labelled decision of the full deals (None: the game's own), by
+# weights tag, else by game: about 30 minutes of one core of the shared 2-core machine a
+# table with today's PIMC where measured (4 Dec 2026, load 4-5): Troggu 3 1.1-1.9 deals/s
+# every decision, 220 bids only; Troggu 8 0.04 and 30; Pinochle kitty 0.12 (96 samples)
+# and 14. Troggu 4-7, Solo Whist, Phat and Pinochle exchange: the older runs' counts, not
+# timed at today's PIMC (Troggu 5's 1,500 deals may take hours: its line is deeper).
 DEFAULT_DEALS = {
     "solowhist": 1500,
     "phat": 750,
     "troggu-3p": 2500,
+    "troggu-8p": 30,
     "troggu": 1500,
-    "pinochle": 200,
+    "pinochle": 240,
+    "pinochle-exchange": 200,
 }
 DEFAULT_BID_DEALS = {
     "solowhist": 100_000,
     "phat": 0,
     "troggu-3p": 30_000,
     "troggu": 20_000,
-    "pinochle": 20_000,
+    "pinochle": 5_000,
+    "pinochle-exchange": 12_000,
 }
+# Pinochle's full deals at half PIMC's 96 samples: twice the positions in the same time.
+DEFAULT_SAMPLES = {"pinochle": 48}
 RESULTS_DIR = Path(__file__).resolve().parent / "results" / "learnt"
 
 
-def _default(table: dict, game) -> int:
-    """A table's default deal count: by the weights' tag, else by the game's name."""
-    return table.get(game.tag, table[game.name])
+def _default(table: dict, game):
+    """A table's default: by the weights' tag, else by the game's name (else None)."""
+    return table.get(game.tag, table.get(game.name))
 
 
 def _check(game, name, weights, deals, seed, options):
@@ -171,6 +179,7 @@ def train(a, name: str, options: dict) -> dict:
     bid_deals = _default(DEFAULT_BID_DEALS, game) if a.bid_deals is None else a.bid_deals
     if not bidding_phases(game):
         bid_deals = 0
+    samples = _default(DEFAULT_SAMPLES, game) if a.samples is None else a.samples
     epochs, eval_deals = a.epochs, a.eval_deals
     if a.quick:
         quick = 2 if game.run_unit == "matches" else 6  # Phat: matches of about 4 deals
@@ -195,7 +204,7 @@ def train(a, name: str, options: dict) -> dict:
             ))  # fmt: skip
         if deals:
             parts.append(collect(
-                name, deals, seed=a.seed, samples=a.samples, explore=a.explore,
+                name, deals, seed=a.seed, samples=samples, explore=a.explore,
                 workers=a.workers, progress=True, **options,
             ))  # fmt: skip
         labels = Labels.concat(parts)
@@ -209,7 +218,7 @@ def train(a, name: str, options: dict) -> dict:
         labels, name, hidden=hidden, epochs=epochs, minutes=a.fit_minutes,
         seed=a.seed, progress=True, **options,
     )  # fmt: skip
-    teacher = PIMCAgent(game, samples=a.samples, seed=1)
+    teacher = PIMCAgent(game, samples=samples, seed=1)
     net.meta.update(
         deals=deals, bid_deals=bid_deals, samples=teacher.samples, bid_samples=a.bid_samples,
         explore=a.explore, seed=a.seed, teacher=repr(teacher), decisions_by_phase=by_phase,
@@ -271,7 +280,9 @@ def main(argv=None) -> None:
     p.add_argument("--players", type=int, default=None, help="Troggu: players (3-8)")
     p.add_argument("--mode", default=None, help="Pinochle: kitty (default) or exchange")
     p.add_argument("--deals", type=int, default=None, help="deals (Phat: matches) to label")
-    p.add_argument("--samples", type=int, default=None, help="PIMC samples per decision")
+    p.add_argument(
+        "--samples", type=int, default=None, help="PIMC samples per decision of the full deals"
+    )
     p.add_argument("--bid-deals", type=int, default=None, help="deals with the bids labelled")
     p.add_argument("--bid-samples", type=int, default=64, help="PIMC samples per bid")
     p.add_argument("--explore", type=float, default=0.3)
