@@ -148,27 +148,28 @@ def _commit() -> str | None:
     return out.stdout.strip() or None
 
 
-def _install_decision(game, name, new_check, a, options) -> tuple[bool, str, dict | None]:
-    """Whether to ship the new weights, why, and the shipped weights' check (if run).
+def _install_decision(game, name, new_check, a, options) -> tuple[bool, str, dict | None, str]:
+    """Whether to ship the new weights, why, and the shipped weights' check and its text
+    (if run).
 
     New weights ship only if they beat ``rule`` on the check's deals and, where weights
     already ship, beat the shipped weights on the same deals.
     """
     if new_check["mean"] <= 0:
-        return False, f"the check is not above zero ({new_check['mean']:+.3f} a deal)", None
+        return False, f"the check is not above zero ({new_check['mean']:+.3f} a deal)", None, ""
     shipped = WEIGHTS_DIR / weights_name(game)
     if not shipped.is_file():
-        return True, "no weights shipped for this table; the check is above zero", None
+        return True, "no weights shipped for this table; the check is above zero", None, ""
     try:
-        _, result = _check(game, name, shipped, a.eval_deals, a.eval_seed, options)
+        text, result = _check(game, name, shipped, a.eval_deals, a.eval_seed, options)
     except ValueError as e:  # weights of an older feature table: they no longer load
-        return True, f"the shipped weights do not load ({e})", None
+        return True, f"the shipped weights do not load ({e})", None, ""
     old = _difference(result)
     if new_check["mean"] > old["mean"]:
         why = f"beats the shipped weights' {old['mean']:+.3f} on the same deals"
-        return True, why, old
+        return True, why, old, text
     why = f"does not beat the shipped weights' {old['mean']:+.3f} on the same deals"
-    return False, why, old
+    return False, why, old, text
 
 
 def train(a, name: str, options: dict) -> dict:
@@ -258,13 +259,15 @@ def train(a, name: str, options: dict) -> dict:
     net.save(weights)
     ValueNet.load(weights)  # what ships must read back
     if a.install:
-        install, why, old = _install_decision(game, name, check, a, options)
+        install, why, old, old_text = _install_decision(game, name, check, a, options)
         report.update(installed=install, install_reason=why, shipped_check=old)
         results = Path(a.results)
         results.mkdir(parents=True, exist_ok=True)
         stem = game.tag if install else f"{game.tag}-not-installed"
         (results / f"{stem}-report.json").write_text(json.dumps(report, indent=2) + "\n")
-        (results / f"{stem}-tournament.txt").write_text(text + "\n")
+        if old_text:  # the shipped weights' check on the same deals, beside the new one's
+            text += f"\n\nthe shipped {weights.name} on the same deals:\n{old_text}"
+        (results / f"{stem}-tournament.txt").write_text(f"{text}\n{why}\n")
         if install:
             shutil.copy(weights, WEIGHTS_DIR / weights.name)
         print(f"{'installed' if install else 'not installed'} {weights.name}: {why}")
