@@ -9,9 +9,12 @@ that the positions a rule-playing table reaches are in the data too.
 :func:`fit` trains a :class:`~.net.ValueNet` on those labels by Adam on the
 squared error of each action's value relative to the mean over the legal
 ones (the network learns which action is better, not what the deal is
-worth), and picks, per phase, the margin over the rule agent's action that
-loses the teacher least on held-out decisions, keeping the rule agent's
-action in the phases where the net does not beat it beyond doubt.
+worth), each phase weighed by its own spread of values (so that Pinochle's
+card play, whose values differ by a few points, is not drowned by its
+auction, whose differ by hundreds), and picks, per phase, the margin over
+the rule agent's action that loses the teacher least on held-out decisions,
+keeping the rule agent's action in the phases where the net does not beat
+it beyond doubt.
 
 Work is spread over processes. A deal's labels depend only on the seed and
 the deal's index, whatever the chunks and workers: the teachers are
@@ -32,6 +35,7 @@ from .agent import NEVER
 from .net import ValueNet
 
 __all__ = [
+    "MARGINS",
     "NEVER",
     "Labels",
     "bidding_phases",
@@ -41,11 +45,16 @@ __all__ = [
     "decision_regret",
     "fit",
     "loss_and_grads",
+    "phase_weights",
     "trained_actions",
 ]
 
 
 _Z95 = 1.959963984540054  # two-sided 95% normal quantile
+# Margins over the rule agent's action tried per phase (payoff points). Up to 32, since a
+# Pinochle play's values differ by tens of points: its held-out regret still fell at 4,
+# the largest margin tried before, when "never" won.
+MARGINS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, NEVER)
 
 
 def bidding_phases(game) -> tuple[int, ...]:
@@ -297,8 +306,9 @@ def fit(
     holdout: float = 0.1,
     minutes: float | None = None,
     seed: int = 0,
-    margins=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0, NEVER),
+    margins=MARGINS,
     rule_input: bool = True,
+    balance_phases: bool = True,
     progress: bool = False,
     **options,
 ) -> tuple[ValueNet, dict]:
@@ -312,7 +322,9 @@ def fit(
     rule agent's action, unless the net then loses less than the rule agent
     on those decisions with 95% confidence, paired), with the regrets of the
     net and of the rule agent on held-out decisions (PIMC's own choice loses
-    nothing by definition).
+    nothing by definition). ``balance_phases`` weighs each decision by its
+    phase's spread of values (:func:`phase_weights`); off, every decision weighs
+    alike and the phases with the largest values set the fit.
     """
     from tqdm import tqdm
 
@@ -337,8 +349,10 @@ def fit(
     targets, valued = _targets(train.values)
     scale = float(np.sqrt(np.sum(targets**2) / max(valued.sum(), 1))) or 1.0
     targets /= scale
+    weights = phase_weights(targets, valued, train.phase) if balance_phases else None
     net = ValueNet.for_game(g, hidden, seed=seed, scale=scale, rule_input=rule_input)
     net.meta["decisions"] = len(labels)
+    net.meta["balance_phases"] = bool(balance_phases)
     net.meta["trained_actions"] = trained_actions(labels)
     params = [*net.weights, *net.biases]
     m = [np.zeros_like(p) for p in params]
@@ -354,7 +368,8 @@ def fit(
         for lo in range(0, len(perm), batch):
             idx = perm[lo : lo + batch]
             x = net.inputs(train.features[idx], train.rule[idx])
-            loss, grads = loss_and_grads(net, x, targets[idx], valued[idx], weight_decay)
+            row = None if weights is None else weights[idx]
+            loss, grads = loss_and_grads(net, x, targets[idx], valued[idx], weight_decay, row)
             total += loss * len(idx)
             count += len(idx)
             step += 1
@@ -406,20 +421,39 @@ def trained_actions(labels: Labels) -> dict[str, list[int]]:
     return out
 
 
-def loss_and_grads(net: ValueNet, x, targets, valued, weight_decay: float = 0.0):
+def phase_weights(targets: np.ndarray, valued: np.ndarray, phase: np.ndarray) -> np.ndarray:
+    """Per row, the weight that puts its phase's errors in units of that phase's spread:
+    the overall mean square of the centred ``targets`` over the phase's (float32[n]).
+
+    A row of a phase whose values spread as much as the whole set's weighs 1.
+    """
+    sq = np.where(valued, targets.astype(np.float64) ** 2, 0.0)
+    overall = sq.sum() / max(valued.sum(), 1)
+    out = np.ones(len(targets), dtype=np.float32)
+    for p in np.unique(phase):
+        rows = phase == p
+        own = sq[rows].sum() / max(valued[rows].sum(), 1)
+        if own > 0 and overall > 0:
+            out[rows] = overall / own
+    return out
+
+
+def loss_and_grads(net: ValueNet, x, targets, valued, weight_decay: float = 0.0, row_weights=None):
     """The fit's loss on one batch and its gradient (weights, then biases).
 
     Loss: per row, the mean over its valued actions of the squared error of
     the output centred over those actions against the centred target
-    (``targets``, in units of ``net.scale``), averaged over rows, plus
+    (``targets``, in units of ``net.scale``), times the row's weight
+    (``row_weights``, default 1), averaged over rows, plus
     ``weight_decay / 2`` times the squared weights (biases free).
     """
     out, hidden_acts = net.forward(x)
     err, k = _centred_error(out, targets, valued)
     n = len(x)
-    loss = float(np.sum(err**2 / k)) / n
+    rw = np.ones((n, 1)) if row_weights is None else np.asarray(row_weights).reshape(n, 1)
+    loss = float(np.sum(rw * err**2 / k)) / n
     loss += 0.5 * weight_decay * sum(float(np.sum(w.astype(np.float64) ** 2)) for w in net.weights)
-    grad = (2.0 / n) * err / k  # the centring's own term sums to zero over a row's actions
+    grad = (2.0 / n) * rw * err / k  # the centring's own term sums to zero over a row's actions
     n_layers = len(net.weights)
     grads_w, grads_b = [None] * n_layers, [None] * n_layers
     for layer in range(n_layers - 1, -1, -1):

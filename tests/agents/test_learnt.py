@@ -304,49 +304,59 @@ def test_fit_gradient_matches_finite_differences():
         targets - np.where(valued, targets, 0).sum(1, keepdims=True) / valued.sum(1, keepdims=True),
         0.0,
     )
-    _, grads = loss_and_grads(net, x, targets, valued, weight_decay=0.01)
-    params = net.weights + net.biases
-    for p, g in zip(params, grads, strict=True):
-        for index in list(np.ndindex(p.shape))[:12]:
-            old = p[index]
-            p[index] = old + 1e-6
-            up = loss_and_grads(net, x, targets, valued, 0.01)[0]
-            p[index] = old - 1e-6
-            down = loss_and_grads(net, x, targets, valued, 0.01)[0]
-            p[index] = old
-            assert g[index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-7)
+    for rows in (None, rng.random(9) * 3):  # every row alike, and weighed rows
+        _, grads = loss_and_grads(net, x, targets, valued, 0.01, rows)
+        params = net.weights + net.biases
+        for p, g in zip(params, grads, strict=True):
+            for index in list(np.ndindex(p.shape))[:12]:
+                old = p[index]
+                p[index] = old + 1e-6
+                up = loss_and_grads(net, x, targets, valued, 0.01, rows)[0]
+                p[index] = old - 1e-6
+                down = loss_and_grads(net, x, targets, valued, 0.01, rows)[0]
+                p[index] = old
+                assert g[index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-7)
 
 
-def test_training_example_runs_end_to_end(tmp_path):
-    """experiments/train_learnt.py --quick: labels, weights that load, a tournament, a report."""
-    import importlib.util
-    import json
-    from pathlib import Path
+def test_phase_weights_put_each_phase_in_its_own_units():
+    """A phase whose values spread ten times less weighs a hundred times more a decision,
+    so that its errors count as much as the wide phase's (Pinochle's cards beside its bids)."""
+    from trickgym.agents.learnt.distill import phase_weights
 
-    script = Path(__file__).resolve().parents[2] / "experiments" / "train_learnt.py"
-    spec = importlib.util.spec_from_file_location("train_learnt", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.main(["--game", "phat", "--quick", "--workers", "1", "--out", str(tmp_path)])
-    out = tmp_path / "phat"
-    report = json.loads((out / "report.json").read_text())
-    assert report["train"] + report["holdout"] == len(Labels.load(out / "labels.npz"))
-    assert set(report["learnt_minus_rule"]) == {"mean", "ci_low", "ci_high"}
-    assert report["epochs_run"] == 2  # no wall-time cap by default: the epochs decide
-    LearntAgent(trickgym.game("phat"), weights=out / "phat.npz")
-    assert "learnt" in (out / "tournament.txt").read_text()
+    rng = np.random.default_rng(1)
+    targets = rng.standard_normal((400, 5))
+    targets[200:] *= 0.1
+    valued = np.ones_like(targets, dtype=bool)
+    phase = np.repeat([0, 5], 200)
+    w = phase_weights(targets, valued, phase)
+    own = [np.mean(targets[phase == p] ** 2) for p in (0, 5)]
+    assert np.allclose(w[phase == 0] * own[0], w[phase == 5] * own[1], rtol=1e-5)
+    assert w[phase == 5][0] / w[phase == 0][0] == pytest.approx(own[0] / own[1], rel=1e-5)
+    assert np.all(phase_weights(targets, valued, np.zeros(400, int)) == 1.0)
 
 
-def test_baseline_tables_script_prints_every_row(capsys):
-    import importlib.util
-    from pathlib import Path
+def test_balanced_fit_learns_the_narrow_phase_too():
+    """Two phases told apart by a feature, the wide one's values a hundred times wider and
+    its best action the other way round: with the phases balanced the net learns the narrow
+    phase's best action; unbalanced, the wide phase's errors swamp it."""
+    game = trickgym.game("solowhist")
 
-    script = Path(__file__).resolve().parents[2] / "experiments" / "learnt_baselines.py"
-    spec = importlib.util.spec_from_file_location("learnt_baselines", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.main(["--games", "phat,pinochle", "--deals", "10", "--pimc-deals", "10"])
-    out = capsys.readouterr().out
-    for row in ("| phat | learnt |", "| phat | pimc |", "| pinochle | rule |", "learnt - pimc"):
-        assert row in out
-    assert "| pinochle | learnt |" not in out or "pinochle.npz" in shipped_weights()
+    def phase(n, seed, wide):
+        labels = _synthetic_labels(game, n, seed)
+        labels.features[:, 2:] = 0.0  # no noise columns: a small fit learns it
+        if wide:
+            labels.values = labels.values[:, [3, 2, 1, 0, *range(4, game.n_actions)]] * 100.0
+            labels.phase[:] = 0
+        else:
+            labels.features[:, 2] = 1.0
+        return labels
+
+    labels = Labels.concat([phase(2000, 1, True), phase(2000, 2, False)])
+    regrets = {}
+    for balance in (True, False):
+        net, _ = fit(
+            labels, "solowhist", hidden=(32,), epochs=6, lr=3e-3, seed=0, balance_phases=balance
+        )
+        assert net.meta["balance_phases"] is balance
+        regrets[balance] = decision_regret(net, phase(500, 3, False), 0.0)[0]
+    assert regrets[True] < 0.3 < regrets[False], regrets
