@@ -90,7 +90,7 @@ DEFAULT_DEALS = {
     "troggu-3p": 2500,
     "troggu-8p": 30,
     "troggu": 1500,
-    "pinochle": 240,
+    "pinochle": 600,
     "pinochle-exchange": 200,
 }
 DEFAULT_BID_DEALS = {
@@ -98,7 +98,7 @@ DEFAULT_BID_DEALS = {
     "phat": 0,
     "troggu-3p": 30_000,
     "troggu": 20_000,
-    "pinochle": 5_000,
+    "pinochle": 10_000,
     "pinochle-exchange": 12_000,
 }
 # Pinochle's full deals at half PIMC's 96 samples: twice the positions in the same time.
