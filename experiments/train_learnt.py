@@ -79,18 +79,18 @@ TABLES = (
 )
 # Deals labelled by default (Phat: matches), with every decision and with the bids only,
 # and PIMC's samples per labelled decision of the full deals (None: the game's own), by
-# weights tag, else by game: about 30 minutes of one core of the shared 2-core machine a
-# table with today's PIMC where measured (4 Dec 2026, load 4-5): Troggu 3 1.1-1.9 deals/s
-# every decision, 220 bids only; Troggu 8 0.04 and 30; Pinochle kitty 0.12 (96 samples)
-# and 14. Troggu 4-7, Solo Whist, Phat and Pinochle exchange: the older runs' counts, not
-# timed at today's PIMC (Troggu 5's 1,500 deals may take hours: its line is deeper).
+# weights tag, else by game. Troggu 3 and 8 and Pinochle kitty: the runs of 4 Dec 2026 at
+# today's PIMC (20 to 56 minutes each on one core of the shared machine, load 4-7). The
+# others: the older runs' counts; at today's PIMC Troggu 5's 1,500 full deals take about
+# 15 minutes, Troggu 7's about an hour, Phat's 750 matches about 9 hours of a core
+# (benchmarks/README.md, "Distilled from the new PIMC": the rates).
 DEFAULT_DEALS = {
     "solowhist": 1500,
     "phat": 750,
     "troggu-3p": 2500,
     "troggu-8p": 30,
     "troggu": 1500,
-    "pinochle": 240,
+    "pinochle": 600,
     "pinochle-exchange": 200,
 }
 DEFAULT_BID_DEALS = {
@@ -98,7 +98,7 @@ DEFAULT_BID_DEALS = {
     "phat": 0,
     "troggu-3p": 30_000,
     "troggu": 20_000,
-    "pinochle": 5_000,
+    "pinochle": 10_000,
     "pinochle-exchange": 12_000,
 }
 # Pinochle's full deals at half PIMC's 96 samples: twice the positions in the same time.
@@ -111,12 +111,13 @@ def _default(table: dict, game):
     return table.get(game.tag, table.get(game.name))
 
 
-def _check(game, name, weights, deals, seed, options):
-    """The duplicate tournament of ``weights`` against ``rule``: its text and result."""
+def _check(game, name, weights, deals, seed, options, workers=None):
+    """The duplicate tournament of ``weights`` against ``rule`` on ``workers`` processes
+    (default: the cores): its text and result."""
     start, cpu = time.perf_counter(), time.process_time()
     agent = LearntAgent(game, weights=weights)
     result = trickgym.tournament(
-        name, [agent, "rule"], deals=deals, seed=seed, progress=True, **options
+        name, [agent, "rule"], deals=deals, seed=seed, progress=True, threads=workers, **options
     )
     # The report names agent objects by class; this one is the new weights.
     text = result.format().replace("LearntAgent#0", "learnt".ljust(len("LearntAgent#0")))
@@ -161,7 +162,7 @@ def _install_decision(game, name, new_check, a, options) -> tuple[bool, str, dic
     if not shipped.is_file():
         return True, "no weights shipped for this table; the check is above zero", None, ""
     try:
-        text, result = _check(game, name, shipped, a.eval_deals, a.eval_seed, options)
+        text, result = _check(game, name, shipped, a.eval_deals, a.eval_seed, options, a.workers)
     except ValueError as e:  # weights of an older feature table: they no longer load
         return True, f"the shipped weights do not load ({e})", None, ""
     old = _difference(result)
@@ -188,7 +189,7 @@ def train(a, name: str, options: dict) -> dict:
     out = a.out / game.tag
     out.mkdir(parents=True, exist_ok=True)
     if a.evaluate is not None:
-        text, result = _check(game, name, a.evaluate, eval_deals, a.eval_seed, options)
+        text, result = _check(game, name, a.evaluate, eval_deals, a.eval_seed, options, a.workers)
         (out / f"tournament-seed{a.eval_seed}.txt").write_text(text + "\n")
         return {"learnt_minus_rule": _difference(result)}
     start = time.perf_counter()
@@ -246,7 +247,7 @@ def train(a, name: str, options: dict) -> dict:
         f"rule {report['rule_regret']:.3f}"
     )
 
-    text, result = _check(game, name, weights, eval_deals, a.eval_seed, options)
+    text, result = _check(game, name, weights, eval_deals, a.eval_seed, options, a.workers)
     (out / "tournament.txt").write_text(text + "\n")
     check = _difference(result)
     total = time.perf_counter() - start
