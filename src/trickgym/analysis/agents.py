@@ -82,8 +82,8 @@ def unavailable_agents(game: str, agents, **options) -> dict[str, str]:
     """The agents that cannot play ``game`` (with ``options``), each with the reason.
 
     An agent that exists but cannot play this table (the learnt agent
-    without shipped weights for it, e.g. Troggu at a table size other than
-    5 players until ``agents/learnt/weights/troggu-<N>p.npz`` is added) is
+    without shipped weights for it, e.g. Troggu at 4, 6 or 7
+    players until ``agents/learnt/weights/troggu-<N>p.npz`` is added) is
     returned with its error message, so a caller may leave it out and say
     why. A name that is no agent at all raises ``ValueError`` listing the
     known ones: a typo is not skipped.
