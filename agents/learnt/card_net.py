@@ -301,16 +301,10 @@ class CardTrainer:
 
     def step(self, grads) -> None:
         """One Adam step along ``grads``."""
+        from .net import adam_step
+
         self._t += 1
-        b1, b2 = 0.9, 0.999
-        for p, gr, m, v in zip(self._params(), grads, self._m, self._v, strict=True):
-            m *= b1
-            m += (1 - b1) * gr
-            v *= b2
-            v += (1 - b2) * gr * gr
-            p -= (
-                self.lr * (m / (1 - b1**self._t)) / (np.sqrt(v / (1 - b2**self._t)) + 1e-8)
-            ).astype(np.float32)
+        adam_step(self._params(), grads, self._m, self._v, self._t, self.lr)
 
     def fit(self, data: CardData, epochs: int, batch: int, seed: int = 0, log=None) -> list:
         """``epochs`` passes over ``data`` in shuffled batches of ``batch`` decisions; the

@@ -32,7 +32,7 @@ from multiprocessing import get_context
 import numpy as np
 
 from .agent import NEVER
-from .net import ValueNet
+from .net import ValueNet, adam_step
 
 __all__ = [
     "MARGINS",
@@ -357,7 +357,6 @@ def fit(
     params = [*net.weights, *net.biases]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
     step = 0
     report = {"train_loss": [], "holdout_loss": [], "holdout_regret": []}
     best_regret, best_params = np.inf, None
@@ -373,12 +372,7 @@ def fit(
             total += loss * len(idx)
             count += len(idx)
             step += 1
-            for i, (p, gr) in enumerate(zip(params, grads, strict=True)):
-                m[i] = beta1 * m[i] + (1 - beta1) * gr
-                v[i] = beta2 * v[i] + (1 - beta2) * gr * gr
-                m_hat = m[i] / (1 - beta1**step)
-                v_hat = v[i] / (1 - beta2**step)
-                p -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+            adam_step(params, grads, m, v, step, lr)
             if minutes is not None and time.perf_counter() - start > 60 * minutes:
                 break
         report["train_loss"].append(total / max(count, 1))

@@ -48,7 +48,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .agent import NEVER
-from .net import ValueNet
+from .net import ValueNet, adam_step
 
 __all__ = [
     "DMCConfig",
@@ -282,14 +282,7 @@ class QLearner:
     def _step(self, grads) -> None:
         """One Adam step along ``grads`` (as :meth:`_params`)."""
         self._t += 1
-        b1, b2, lr = 0.9, 0.999, self.cfg.lr
-        for p, g, m, v in zip(self._params(), grads, self._m, self._v, strict=True):
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * g * g
-            step = lr * (m / (1 - b1**self._t)) / (np.sqrt(v / (1 - b2**self._t)) + 1e-8)
-            p -= step.astype(np.float32)
+        adam_step(self._params(), grads, self._m, self._v, self._t, self.cfg.lr)
 
 
 class _Pending:
