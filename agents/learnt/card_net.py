@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from trickgym.cards.bits import popcount
 from trickgym.games.solowhist.constants import GOAL
 from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
 from trickgym.games.solowhist.rules import SUIT_OF
@@ -56,17 +57,6 @@ _CONTRACTS = 8
 _N_GLOBAL = _CONTRACTS + 3 + 1 + 4 + 3 + 3
 _N_CARD = 24
 N_CARD_FEATURES = _N_GLOBAL + _N_CARD
-
-
-@njit(cache=True, inline="always")
-def _bits(x) -> int:
-    """Cards in the set ``x`` (a ``uint64`` bit set)."""
-    n = 0
-    x = np.uint64(x)
-    while x:
-        x &= x - np.uint64(1)
-        n += 1
-    return n
 
 
 @njit(cache=True, inline="always")
@@ -108,7 +98,7 @@ def _card_rows(rec, legal, rule, out):
     trick_no = np.int64(rec.trick_no)
     g = np.zeros(_N_GLOBAL, dtype=np.float32)
     g[contract] = 1.0
-    lone = _bits(declarers) == 1
+    lone = popcount(declarers) == 1
     g[_CONTRACTS + (0 if mine and lone else 1 if mine else 2)] = 1.0
     g[_CONTRACTS + 3] = trick_no / 13.0
     g[_CONTRACTS + 4 + n] = 1.0
@@ -132,7 +122,7 @@ def _card_rows(rec, legal, rule, out):
         on_side += (side >> ((seat + i) % 4)) & 1
     g[k + 4] = later / 3.0
     g[k + 5] = on_side / 3.0
-    trump_out = _bits(out_mask & _trump_mask(trumps)) if trumps >= 0 else 0
+    trump_out = popcount(out_mask & _trump_mask(trumps)) if trumps >= 0 else 0
     lowest = np.full(4, 99, dtype=np.int64)
     highest = np.full(4, -1, dtype=np.int64)
     for i in range(legal.shape[0]):
@@ -156,13 +146,13 @@ def _card_rows(rec, legal, rule, out):
         f[1] = n > 0 and s == led
         f[2] = n == 0
         f[3] = r / 12.0
-        f[4] = _bits(out_mask & above) / 12.0
-        f[5] = _bits(out_mask & below) / 12.0
-        f[6] = _bits(out_mask & suit) / 13.0
-        f[7] = _bits(hand & suit) / 13.0
-        f[8] = _bits(hand & above) / 12.0
-        f[9] = _bits(hand & below) / 12.0
-        f[10] = _bits(out_mask & above) == 0
+        f[4] = popcount(out_mask & above) / 12.0
+        f[5] = popcount(out_mask & below) / 12.0
+        f[6] = popcount(out_mask & suit) / 13.0
+        f[7] = popcount(hand & suit) / 13.0
+        f[8] = popcount(hand & above) / 12.0
+        f[9] = popcount(hand & below) / 12.0
+        f[10] = popcount(out_mask & above) == 0
         if n:
             f[11] = whist_beats(c, win_card, SUIT_OF, _trump_mask(trumps))
         f[12] = trump_out / 13.0
