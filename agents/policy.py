@@ -191,16 +191,10 @@ class PolicyAgent:
         """The actions of seats ``seats`` in ``states[rows]``, one policy call for them all
         (:mod:`trickgym.agents.rows`). A policy whose sums depend on the batch's size
         (BLAS) may break an exact tie between logits otherwise than one row alone."""
-        from trickgym.agents.rows import encode_records, legal_masks, observe_rows
+        from trickgym.agents.rows import record_features, seen_rows
 
-        rows = np.asarray(rows, dtype=np.int64)
-        records = np.empty(len(rows), dtype=self.game.obs_dtype)
-        observe_rows(states, rows, np.asarray(seats, dtype=np.int64), records)
-        buf, scalars, wide = self.game.obs_layout.empty_batch(len(rows))
-        encode_records(records, buf, scalars, wide)
-        masks = np.zeros((len(rows), self.game.n_actions), dtype=np.int8)
-        legal_masks(states, rows, masks)
-        return self.act_batch(self.plan.encode(buf, scalars, wide), masks)
+        records, legal = seen_rows(self.game, states, rows, seats)
+        return self.act_batch(record_features(self.game, self.plan, records), legal)
 
     def act_batch(self, features: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """``int64[k]``: the actions for a batch of feature vectors and legal masks.

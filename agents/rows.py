@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from trickgym import protocol
+from trickgym.rng import derive_seed
 
 __all__ = [
     "apply_rows",
@@ -34,8 +35,11 @@ __all__ = [
     "encode_records",
     "legal_masks",
     "observe_rows",
+    "record_features",
     "rule_actions",
     "rule_rows",
+    "seen_rows",
+    "stream_seeds",
 ]
 
 
@@ -89,6 +93,35 @@ def encode_records(records, buf, scalars, wide):
     """Encode every observation record into its row of the batch arrays (``obs_layout``)."""
     for j in range(records.shape[0]):
         protocol.encode(records, j, buf, scalars, wide)
+
+
+@njit(cache=True)
+def stream_seeds(seeds, indices, stream):
+    """``derive_seed(seeds[j], indices[j], stream)`` for every ``j`` (``uint64[k]``): the
+    deal seeds ``start_deal`` gives an agent, from each run's (or env's) seed and the deal's
+    index."""
+    out = np.empty(indices.shape[0], dtype=np.uint64)
+    for j in range(indices.shape[0]):
+        out[j] = derive_seed(seeds[j], indices[j], stream)
+    return out
+
+
+def seen_rows(game, states, rows, seats) -> tuple[np.ndarray, np.ndarray]:
+    """``(records, legal)``: seat ``seats[j]``'s observation record of ``states[rows[j]]``
+    and its legal actions (``bool[k, n_actions]``), for every ``j``."""
+    rows = np.asarray(rows, dtype=np.int64)
+    records = np.empty(len(rows), dtype=game.obs_dtype)
+    observe_rows(states, rows, np.asarray(seats, dtype=np.int64), records)
+    masks = np.zeros((len(rows), game.n_actions), dtype=np.int8)
+    legal_masks(states, rows, masks)
+    return records, masks.astype(bool)
+
+
+def record_features(game, plan, records: np.ndarray) -> np.ndarray:
+    """The feature vectors (``float32[k, plan.size]``) of observation records."""
+    buf, scalars, wide = game.obs_layout.empty_batch(len(records))
+    encode_records(records, buf, scalars, wide)
+    return plan.encode(buf, scalars, wide)
 
 
 def rule_actions(game, records: np.ndarray, params, rngs, rows, seats) -> np.ndarray:

@@ -275,16 +275,12 @@ class LearntAgent:
         """``(records, legal, rule)`` of seats ``seats`` in ``states[rows]``: their
         observation records, legal actions (``bool[k, n_actions]``) and the rule agent's
         actions, drawn from ``rngs`` (see :mod:`trickgym.agents.rows`)."""
-        from trickgym.agents.rows import legal_masks, observe_rows, rule_actions
+        from trickgym.agents.rows import rule_actions, seen_rows
 
         rows = np.asarray(rows, dtype=np.int64)
         seats = np.asarray(seats, dtype=np.int64)
-        records = np.empty(len(rows), dtype=self.game.obs_dtype)
-        observe_rows(states, rows, seats, records)
-        rule = rule_actions(self.game, records, self.params, rngs, rows, seats)
-        masks = np.zeros((len(rows), self.game.n_actions), dtype=np.int8)
-        legal_masks(states, rows, masks)
-        return records, masks.astype(bool), rule
+        records, legal = seen_rows(self.game, states, rows, seats)
+        return records, legal, rule_actions(self.game, records, self.params, rngs, rows, seats)
 
     def act_rows(self, states, rows, seats, rngs) -> np.ndarray:
         """The actions of seats ``seats`` in ``states[rows]``, decided together (see
@@ -298,7 +294,7 @@ class LearntAgent:
         The rule agent's action, unless the decision is searched, has a choice and
         another candidate is valued more than the phase's margin above it.
         """
-        from trickgym.agents.rows import encode_records
+        from trickgym.agents.rows import record_features
 
         searched, margins, trained = self._tables()
         actions = np.array(rule, dtype=np.int64)
@@ -324,9 +320,8 @@ class LearntAgent:
             rule_in[asks],
             rule[asks],
         )
-        buf, scalars, wide = self.game.obs_layout.empty_batch(len(idx))
-        encode_records(records[idx], buf, scalars, wide)
-        values = self._packed.values(self.plan.encode(buf, scalars, wide), rule)
+        features = record_features(self.game, self.plan, records[idx])
+        values = self._packed.values(features, rule)
         at = np.arange(len(idx))
         shown = np.where(cands, values, -np.inf)
         best = np.argmax(shown, axis=1)

@@ -21,7 +21,7 @@ from gymnasium.utils.seeding import np_random
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from trickgym.agents.loops import oracle_flag
-from trickgym.agents.rows import batched
+from trickgym.agents.rows import batched, stream_seeds
 
 from trickgym.checks import check_flag, check_int
 from trickgym.forksafe import check_fork_safe
@@ -568,17 +568,9 @@ class TrickVectorEnv(VectorEnv):
             return
         from trickgym.agents import AGENT_SEED_STREAM, start_deal
 
-        from trickgym.rng import derive_seed
-
+        at = np.flatnonzero(rows)
         for p in sorted(self._batched):
-            at = np.flatnonzero(rows)
-            seeds = np.array(
-                [
-                    derive_seed(self._row_seeds[i], self._episodes[i], AGENT_SEED_STREAM + p)
-                    for i in at
-                ],
-                dtype=np.uint64,
-            )
+            seeds = stream_seeds(self._row_seeds[at], self._episodes[at], AGENT_SEED_STREAM + p)
             self._batch_rngs[at, p, 0] = self._agents[p].deal_rng(seeds, p)
         if not self._row_agents:
             self._episodes[rows] += 1

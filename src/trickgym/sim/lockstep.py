@@ -23,7 +23,7 @@ from numba import njit
 from trickgym import protocol
 from trickgym.agents import AGENT_SEED_STREAM, python_action, start_deal
 from trickgym.agents.loops import oracle_flag, play_until
-from trickgym.agents.rows import apply_rows, batched
+from trickgym.agents.rows import apply_rows, batched, stream_seeds
 from trickgym.rng import derive_seed, seed_agents
 
 from .solowhist import MAX_PASSED_OUT
@@ -58,13 +58,6 @@ def _seed_slots(agent_rngs, slots, items, seed, n_seats):
     """The built-in agents' generators of item ``items[j]`` in slot ``slots[j]``."""
     for j in range(slots.shape[0]):
         seed_agents(agent_rngs[slots[j], :n_seats], seed, items[j])
-
-
-@njit(cache=True)
-def _agent_seeds(seed, items, stream, out):
-    """``out[j]``: the seed of stream ``stream`` of item ``items[j]``."""
-    for j in range(items.shape[0]):
-        out[j] = derive_seed(seed, items[j], stream)
 
 
 @njit(cache=True)
@@ -152,9 +145,9 @@ class _Lockstep:
     def seed_agents(self, slots: np.ndarray, items: np.ndarray) -> None:
         """Every agent's generators for items ``items`` in slots ``slots``."""
         _seed_slots(self.agent_rngs, slots, items, self.seed, self.game.n_seats)
-        seeds = np.empty(len(items), dtype=np.uint64)
+        run_seeds = np.full(len(items), self.seed, dtype=np.uint64)
         for p in sorted(self.batched):
-            _agent_seeds(self.seed, items, AGENT_SEED_STREAM + p, seeds)
+            seeds = stream_seeds(run_seeds, items, AGENT_SEED_STREAM + p)
             self.batch_rngs[slots, p, 0] = self.python[p].deal_rng(seeds, p)
         if any(a is not None for a in self.own):
             for index in items:
