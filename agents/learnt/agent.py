@@ -260,16 +260,10 @@ class LearntAgent:
 
     def rule_of_record(self, record: np.ndarray) -> np.ndarray:
         """The rule agent's action (``int64[1]``) on a one-record observation array,
-        drawing from this agent's generator as :meth:`act_rows` draws from a deal's."""
-        from trickgym.agents.rows import rule_actions
+        drawing from this agent's generator (the kernel :meth:`act_rows` runs per row)."""
+        from trickgym.agents.loops import rule_choice
 
-        seat = int(record[0]["seat"])
-        rngs = np.zeros((1, self.game.n_seats, 1), dtype=np.uint64)
-        rngs[0, seat, 0] = self.rng[0]
-        at = np.zeros(1, dtype=np.int64)
-        rule = rule_actions(self.game, record, self.params, rngs, at, np.array([seat]))
-        self.rng[0] = rngs[0, seat, 0]
-        return rule
+        return np.array([rule_choice(record[0], self.params, self.rng)], dtype=np.int64)
 
     def rows_seen(self, states, rows, seats, rngs):
         """``(records, legal, rule)`` of seats ``seats`` in ``states[rows]``: their
