@@ -52,3 +52,38 @@ def not_quiet(stderr: str) -> list[str]:
     whenever this test happens to be the first to need a kernel).
     """
     return [line for line in stderr.splitlines() if not line.startswith(COMPILE_NOTICE)]
+
+
+def as_written_before(path, drop=("chunks", "spec_sha256")) -> None:
+    """Make the dataset folder ``path`` as an older trickgym wrote it.
+
+    Before format 2 the metadata had no ``format`` key (and, earlier, no
+    ``drop`` keys: the chunk records, the settings' digest, the dd keys)
+    and the chunk files carried no settings stamp.
+    """
+    import hashlib
+    import io
+    import json
+
+    import pyarrow.parquet as pq
+
+    from trickgym.sim.run_metadata import FORMAT_KEY, METADATA_NAME, STAMP_KEY
+
+    meta_file = os.path.join(path, METADATA_NAME)
+    with open(meta_file) as f:
+        meta = json.load(f)
+    for key in (FORMAT_KEY, *drop):
+        meta.pop(key, None)
+    for name in chunk_files(path):
+        file = os.path.join(path, name)
+        table = pq.read_table(file)
+        kept = {k: v for k, v in (table.schema.metadata or {}).items() if k != STAMP_KEY}
+        sink = io.BytesIO()
+        pq.write_table(table.replace_schema_metadata(kept), sink, compression="zstd")
+        with open(file, "wb") as f:
+            f.write(sink.getvalue())
+        if "chunks" in meta:  # records kept: of the bytes as they are now
+            index = str(int(name.split("-")[1]))
+            meta["chunks"][index]["sha256"] = hashlib.sha256(sink.getvalue()).hexdigest()
+    with open(meta_file, "w") as f:
+        json.dump(meta, f)

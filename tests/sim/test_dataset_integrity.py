@@ -13,7 +13,7 @@ import os
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
-from run_helpers import Stop, chunk_files, stop_after
+from run_helpers import Stop, as_written_before, chunk_files, stop_after
 
 import trickgym.sim.backends as backends
 from trickgym.cli import main
@@ -36,11 +36,6 @@ def edit_metadata(path, change) -> None:
     (path / METADATA_NAME).write_text(json.dumps(meta))
 
 
-def as_before_records(meta: dict) -> None:
-    """The metadata as trickgym wrote it before chunks and the settings' digest were recorded."""
-    del meta["chunks"], meta["spec_sha256"]
-
-
 @pytest.fixture(scope="module")
 def whole():
     """The uninterrupted in-memory run the datasets are compared against."""
@@ -60,7 +55,7 @@ def test_swapped_chunks_are_refused_on_read_and_redone_on_resume(written, whole,
     """Two chunks' contents exchanged (names kept): caught with or without chunk records."""
     out = written
     if not records:
-        edit_metadata(out, as_before_records)
+        as_written_before(out)
     files = chunk_files(out)
     a, b = (out / files[1]).read_bytes(), (out / files[2]).read_bytes()
     (out / files[1]).write_bytes(b)
@@ -79,7 +74,7 @@ def test_swapped_chunks_are_refused_on_read_and_redone_on_resume(written, whole,
 
 def test_content_check_names_what_the_chunk_holds(written):
     out = written
-    edit_metadata(out, as_before_records)
+    as_written_before(out)
     files = chunk_files(out)
     (out / files[3]).write_bytes((out / files[0]).read_bytes())
     with pytest.raises(ValueError, match=r"holds deals 0\.\.99 in 100 rows, not deals 300\.\.399"):
@@ -97,7 +92,7 @@ def test_edited_settings_are_refused_by_read_dataset(written, whole):
     (out / METADATA_NAME).write_text(json.dumps(meta))
     assert_frame_equal(read_dataset(out), whole)
     # n_chunks inconsistent with count and chunk: caught without the digest too.
-    edit_metadata(out, as_before_records)
+    as_written_before(out)
     edit_metadata(out, lambda m: m.update(n_chunks=5))
     with pytest.raises(ValueError, match="n_chunks is 5, but 400 deals in chunks of 100 make 4"):
         read_dataset(out)
@@ -108,15 +103,18 @@ def test_edited_settings_are_refused_by_read_dataset(written, whole):
 
 def test_old_folder_is_verified_and_upgraded(written, whole, capsys):
     out = written
-    edit_metadata(out, as_before_records)
+    as_written_before(out)
     assert_frame_equal(read_dataset(out), whole)  # verified by content
     assert main(["verify", str(out), "--upgrade", "--replay"]) == 0
     assert "4 of 4 chunks verified" in capsys.readouterr().out
     meta = read_metadata(out)
     assert sorted(meta["chunks"]) == ["0", "1", "2", "3"] and "spec_sha256" in meta
-    assert not (out / LOCK_NAME).exists()
+    assert not (out / LOCK_NAME).exists() and meta["format"] == 2
     edit_metadata(out, lambda m: (m.update(seed=4), m.pop("spec_sha256")))
-    # Another seed with no digest to catch it: only replaying the deals can tell.
+    with pytest.raises(ValueError, match="no 'spec_sha256', which a folder of format 2 always"):
+        verify_dataset(out)
+    # Made to look older still, with chunks written before stamps: only a replay can tell.
+    edit_metadata(out, lambda m: (m.pop("format"), m.pop("chunks")))
     assert verify_dataset(out)["verified"] == [0, 1, 2, 3]
     with pytest.raises(ValueError, match=r"replaying its first deals \(0\.\.0\) gives other rows"):
         verify_dataset(out, replay=True)
@@ -139,10 +137,13 @@ def test_corrupt_metadata_names_the_file_and_is_rebuilt(written, whole):
     assert_frame_equal(read_dataset(out), whole)
 
 
-def test_missing_metadata_is_rebuilt_and_the_run_completes(tmp_path, whole):
+@pytest.mark.parametrize("stamped", [True, False], ids=["stamped", "older-chunks"])
+def test_missing_metadata_is_rebuilt_and_the_run_completes(tmp_path, whole, stamped):
     out = tmp_path / "m"
     with pytest.raises(Stop):
         simulate(**RUN, out=out, on_chunk=stop_after(2))
+    if not stamped:
+        as_written_before(out)  # chunks without a settings stamp: checked by a replay
     (out / METADATA_NAME).unlink()
     with pytest.raises(ValueError, match=r"chunk files but no _trickgym_run\.json.*rebuild=True"):
         simulate(**RUN, out=out, resume=True)
@@ -150,14 +151,40 @@ def test_missing_metadata_is_rebuilt_and_the_run_completes(tmp_path, whole):
         read_dataset(out)
     with pytest.raises(ValueError, match="rebuild=True is for resume=True"):
         simulate(**RUN, out=out, rebuild=True)
-    # Other settings than the run's: refused, and the chunks are kept.
-    with pytest.raises(ValueError, match="was not written with these settings"):
-        simulate(**{**RUN, "seed": 4}, out=out, resume=True, rebuild=True)
-    assert len(chunk_files(out)) == 2
-    (out / METADATA_NAME).unlink(missing_ok=True)
+    # Other settings than the run's: refused, with nothing written (issue 42: a refused
+    # rebuild used to leave its settings in the metadata and then refuse the right ones).
+    why = "settings stamp differs" if stamped else "was not written with these settings"
+    for wrong, pattern in (
+        ({"seed": 4}, why),
+        ({"agents": "random"}, why),
+        ({"chunk": 50}, "is not a chunk of this run .*give the settings of the run"),
+    ):
+        with pytest.raises(ValueError, match=pattern):
+            simulate(**{**RUN, **wrong}, out=out, resume=True, rebuild=True)
+        assert not (out / METADATA_NAME).exists() and len(chunk_files(out)) == 2
     done = []
     simulate(**RUN, out=out, resume=True, rebuild=True, on_chunk=lambda i, n: done.append(i))
     assert done == [2, 3]
+    assert_frame_equal(read_dataset(out), whole)
+
+
+def test_metadata_of_other_settings_is_replaced_only_by_the_chunks_run(written, whole):
+    """A folder whose metadata records other settings than its chunks (an old refused
+    rebuild wrote them): a rebuild with the chunks' settings replaces it, no other."""
+    out = written
+    good = json.loads((out / METADATA_NAME).read_text())
+    other = out.parent / "other"
+    simulate(**{**RUN, "seed": 4}, out=other)
+    (out / METADATA_NAME).write_bytes((other / METADATA_NAME).read_bytes())
+    with pytest.raises(ValueError, match=r"seed: folder has 4, this run 3.*rebuild it"):
+        simulate(**RUN, out=out, resume=True)
+    with pytest.raises(ValueError, match="settings stamp differs"):
+        read_dataset(out)
+    with pytest.raises(ValueError, match=r"intact chunk of a run with other settings.*nothing"):
+        simulate(**{**RUN, "seed": 4}, out=out, resume=True, rebuild=True)
+    run = simulate(**RUN, out=out, resume=True, rebuild=True)
+    assert (run.chunks_run, run.chunks_skipped) == (0, 4)
+    assert read_metadata(out)["spec_sha256"] == good["spec_sha256"]
     assert_frame_equal(read_dataset(out), whole)
 
 

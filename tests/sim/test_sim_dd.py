@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
+from run_helpers import as_written_before
 
 from trickgym.analysis import (
     failure_counts,
@@ -340,10 +341,7 @@ def test_resume_a_run_recorded_before_the_dd_keys(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         simulate("solowhist", 10, "rule", seed=4, chunk=5, out=out, on_chunk=stop)
-    path = out / "_trickgym_run.json"
-    meta = json.loads(path.read_text())
-    del meta["dd"], meta["dd_max_nodes"], meta["spec_sha256"]  # as written then
-    path.write_text(json.dumps(meta))
+    as_written_before(out, drop=("dd", "dd_max_nodes", "spec_sha256"))
     run = simulate("solowhist", 10, "rule", seed=4, chunk=5, out=out, resume=True)
     assert (run.chunks_skipped, run.chunks_run) == (1, 1)
     with pytest.raises(ValueError, match="dd: folder has False, this run True"):

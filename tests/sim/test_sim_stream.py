@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
-from run_helpers import Stop, chunk_files, stop_after
+from run_helpers import Stop, as_written_before, chunk_files, stop_after
 from trickgym.agents import RandomAgent
 
 import trickgym
@@ -354,9 +354,7 @@ def test_unrecorded_chunk_is_redone_and_old_datasets_still_resume(tmp_path, whol
     run = simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out, resume=True)
     assert (run.chunks_run, run.chunks_skipped) == (1, 4)
     # A dataset written before chunks were recorded: its files are trusted and recorded.
-    meta = read_metadata(out)
-    del meta["chunks"]
-    (out / METADATA_NAME).write_text(json.dumps(meta))
+    as_written_before(out)
     assert_frame_equal(read_dataset(out), whole)
     run = simulate("solowhist", 2500, "rule", seed=7, chunk=500, out=out, resume=True)
     assert (run.chunks_run, run.chunks_skipped) == (0, 5)

@@ -32,7 +32,7 @@ from ..checks import (
 from ..compiling import NOTICE_AFTER
 from ..progress import want_progress
 from .backends import BACKENDS, NO_WORKERS_TIMEOUT, ClusterLostError
-from .dataset import check_columns, read_dataset
+from .dataset import check_column_list, check_columns, read_dataset
 from .plan import RunSpec, make_spec, row_dtype, rows_to_frame
 
 __all__ = ["ClusterLostError", "SimulationRun", "read_dataset", "simulate"]
@@ -275,7 +275,7 @@ def simulate(
         raise ValueError("rebuild=True is for resume=True (the run to complete is rebuilt)")
     _check_threads(threads)
     if columns is not None:
-        _check_column_list(columns)
+        check_column_list(columns)
     spec = make_spec(
         game,
         deals,
@@ -329,19 +329,6 @@ def _check_no_workers_timeout(value, backend: str) -> float:
         raise ValueError("no_workers_timeout= is for backend='dask'")
     # > 0: a zero timeout would give up at once, even on a cluster still starting its workers
     return check_real("no_workers_timeout", value, 0, above=True)
-
-
-def _check_column_list(columns) -> None:
-    """``columns`` must be a non-empty list of names (a run of no columns is a slip)."""
-    if isinstance(columns, str):
-        return  # check_columns explains a string given for one column
-    if not isinstance(columns, list | tuple) or not columns:
-        raise ValueError(
-            f"columns must be a non-empty list of column names (or None for all), got {columns!r}"
-        )
-    for c in columns:
-        if not isinstance(c, str):
-            raise ValueError(f"columns must hold column names (strings), got {c!r} in {columns!r}")
 
 
 def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:

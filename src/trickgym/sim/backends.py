@@ -62,8 +62,9 @@ def _rows(rows):
 
 def _encode(spec: RunSpec, rows):
     from .dataset import frame_to_parquet
+    from .run_metadata import stamp
 
-    return frame_to_parquet(rows_to_frame(spec, rows))
+    return frame_to_parquet(rows_to_frame(spec, rows), stamp(spec))
 
 
 def run_local(

@@ -10,7 +10,12 @@ Layout of a dataset folder::
 A chunk file is written under a hidden temporary name and renamed into
 place, so a killed run never leaves a half-written chunk; just before,
 its first item, row count and SHA-256 are recorded under ``"chunks"`` in
-the metadata, next to a digest of the run's settings (``"spec_sha256"``).
+the metadata, next to a digest of the run's settings (``"spec_sha256"``),
+which every chunk file also carries as its stamp (see
+:mod:`trickgym.sim.run_metadata`: an edit of the metadata alone is caught,
+whatever it deletes or recomputes). Files are read and written through
+:mod:`trickgym.sim.folder_io`: never through a link, never a FIFO or a
+directory named as a chunk.
 A run holds an exclusive lock on the folder (``_trickgym_run.lock``,
 ``fcntl.flock``) from start to end, so a second run or a ``--resume`` into
 a folder in use is refused instead of mixing two runs; a finished run
@@ -35,7 +40,11 @@ each chunk is checked by its content and, with built-in or registered
 agents (a Python agent object could keep state from a replay), by
 replaying its first deal or match with them (a chunk written with other
 settings stops the rebuild and nothing is deleted); damaged chunks are
-redone, a damaged metadata file is kept as ``_trickgym_run.json.damaged``. Temporary files of an
+redone, a damaged metadata file is kept as ``_trickgym_run.json.damaged``.
+Everything is checked before the metadata is rewritten: a refused rebuild
+changes nothing. A readable metadata file whose settings differ from the
+run's is replaced by a rebuild only when every chunk file in the folder is
+shown to be that run's (its stamp, or a replay). Temporary files of an
 interrupted write are removed by the next run.
 
 ``pandas.read_parquet(folder)`` also reads the chunk files (it skips the
@@ -45,8 +54,6 @@ verified rows in chunk order with the same dtypes as ``simulate`` returns.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import io
 import json
 import os
@@ -59,14 +66,33 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..checks import check_flag, check_int, check_path, is_int
-from .plan import RunSpec, chunk_bounds, count_chunks, spec_from_metadata
+from ..checks import check_flag, check_int, check_path
+from .folder_io import LOCK_NAME, NotRegularFile, lock_folder, read_regular, remove_entry
+from .folder_io import write_atomic as _write_atomic
+from .plan import MAX_CHUNKS, MAX_ITEMS, RunSpec, chunk_bounds, count_chunks, spec_from_metadata
+from .run_metadata import (
+    ADDED_KEYS,
+    FORMAT,
+    FORMAT_KEY,
+    MAX_METADATA_BYTES,
+    METADATA_NAME,
+    REBUILD,
+    SPEC_DIGEST,
+    STAMP_KEY,
+    check_metadata,
+    damaged,
+    settings_of,
+    spec_digest,
+    stamp,
+    written_settings,
+)
 
 __all__ = [
     "DAMAGED_NAME",
     "LOCK_NAME",
     "METADATA_NAME",
     "Dataset",
+    "check_column_list",
     "check_columns",
     "frame_to_parquet",
     "read_dataset",
@@ -74,23 +100,14 @@ __all__ = [
     "verify_dataset",
 ]
 
-METADATA_NAME = "_trickgym_run.json"
-LOCK_NAME = "_trickgym_run.lock"
 DAMAGED_NAME = METADATA_NAME + ".damaged"  # unreadable metadata, kept aside by a rebuild
-SPEC_DIGEST = "spec_sha256"
 _CHUNK = re.compile(r"^chunk-(\d{6,})-(deals|matches)-(\d{12,})\.parquet$")
-# A write's temporary file (see _write_atomic): left behind only by a killed run or a full disk.
-_TEMPORARY = re.compile(r"^\.(chunk-.*\.parquet|_trickgym_run\.json)\.tmp-\d+$")
-REBUILD = (
-    "rebuild it from the intact chunk files: run the same simulation again, with the "
-    "same settings, and resume=True, rebuild=True (trickgym simulate ... --resume "
-    "--rebuild-metadata)"
-)
-
-
-# Spec keys added to the metadata later (dd: issue 19), with the value every run
-# recorded before them had, so such a run can still be resumed.
-_ADDED_KEYS = {"dd": False, "dd_max_nodes": None}
+# A write's temporary file (see folder_io.write_atomic): left behind only by a killed run or a
+# full disk (``-RANDOM``: this version's unpredictable suffix).
+_TEMPORARY = re.compile(r"^\.(chunk-.*\.parquet|_trickgym_run\.json)\.tmp-\d+(-[0-9a-f]{8})?$")
+# A chunk file larger than this was not written by a run (a chunk holds at most 2**22 rows).
+MAX_CHUNK_BYTES = 1 << 32
+_REDO = "resume the run (resume=True, --resume) to redo it"
 
 
 @dataclass(frozen=True)
@@ -114,10 +131,10 @@ def _layout(meta: dict) -> _Layout:
     return _Layout(meta["items"], meta["first"], meta["count"], meta["chunk"])
 
 
-def check_columns(columns, available) -> list[str]:
-    """``columns`` as a list of names that all exist, or a ``ValueError`` naming the unknown ones.
+def check_column_list(columns) -> list[str]:
+    """``columns`` as a non-empty list of distinct names, before knowing which exist.
 
-    One string is refused with a hint (a string is a sequence of letters:
+    A string is refused with a hint (a string is a sequence of letters:
     ``columns="contract"`` is not the columns ``c, o, n, t ...``).
     """
     if isinstance(columns, str):
@@ -125,7 +142,24 @@ def check_columns(columns, available) -> list[str]:
             f"columns must be a list of column names, got the string {columns!r} "
             f"(for one column: columns=[{columns!r}])"
         )
-    columns = list(columns)
+    if not isinstance(columns, list | tuple) or not columns:
+        raise ValueError(
+            f"columns must be a non-empty list of column names (or None for all), got {columns!r}"
+        )
+    for c in columns:
+        if not isinstance(c, str):
+            raise ValueError(f"columns must hold column names (strings), got {c!r} in {columns!r}")
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise ValueError(
+            f"columns names {', '.join(map(repr, twice))} more than once; name each column once"
+        )
+    return list(columns)
+
+
+def check_columns(columns, available) -> list[str]:
+    """``columns`` as a list of distinct names that all exist, or a ``ValueError`` naming why."""
+    columns = check_column_list(columns)
     available = list(available)
     missing = [c for c in columns if c not in available]
     if missing:
@@ -140,161 +174,66 @@ def chunk_name(spec, index: int) -> str:
     return f"chunk-{index:06d}-{spec.items}-{spec.chunk_range(index)[0]:012d}.parquet"
 
 
-def frame_to_parquet(frame: pd.DataFrame) -> bytes:
-    """A chunk's rows as Parquet file bytes (the same frame always gives the same bytes)."""
+def frame_to_parquet(frame: pd.DataFrame, settings_stamp: bytes | None = None) -> bytes:
+    """A chunk's rows as Parquet file bytes (the same frame always gives the same bytes).
+
+    ``settings_stamp`` (the run's settings digest) is kept in the file's
+    key-value metadata, binding the chunk to the settings that made it.
+    """
     table = pa.Table.from_pandas(frame, preserve_index=False)
+    if settings_stamp is not None:
+        table = table.replace_schema_metadata(
+            {**(table.schema.metadata or {}), STAMP_KEY: settings_stamp}
+        )
     sink = io.BytesIO()
     pq.write_table(table, sink, compression="zstd")
     return sink.getvalue()
-
-
-def spec_digest(meta: dict) -> str:
-    """SHA-256 of a run's settings as its metadata records them (all but the chunk records)."""
-    spec = {k: v for k, v in meta.items() if k not in ("chunks", SPEC_DIGEST)}
-    return _sha256(json.dumps(spec, sort_keys=True, separators=(",", ":")).encode())
 
 
 def read_metadata(path) -> dict:
     """The run spec recorded in a dataset folder, checked.
 
     ``ValueError`` naming the file, and saying how to rebuild it, if it is
-    missing, not valid JSON, or inconsistent (its digest, ``n_chunks``
-    against ``count`` and ``chunk``, the chunk records).
+    missing, not a regular file, not valid JSON, or inconsistent (its
+    format, digest, value types and ranges, ``n_chunks`` against ``count``
+    and ``chunk``, the chunk records).
     """
     folder = Path(path)
     meta = _load_metadata(folder)
-    _check_metadata(folder / METADATA_NAME, meta)
+    check_metadata(folder / METADATA_NAME, meta, MAX_CHUNKS, MAX_ITEMS)
     return meta
 
 
 def _load_metadata(folder: Path) -> dict:
     """The metadata file's JSON object, unchecked (``ValueError`` if missing or unreadable)."""
     file = folder / METADATA_NAME
-    if not file.is_file():
-        hint = f"; its chunk files are there: {REBUILD}" if _raw_chunk_files(folder) else ""
-        raise ValueError(f"{str(folder)!r} is not a trickgym dataset (no {METADATA_NAME}){hint}")
     try:
-        meta = json.loads(file.read_bytes())
-    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
-        raise ValueError(_damaged(file, f"not valid JSON: {err}")) from None
+        data = read_regular(file, "dataset metadata", f"move it aside and {REBUILD}",
+                            MAX_METADATA_BYTES)  # fmt: skip
+    except (FileNotFoundError, NotADirectoryError):
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"{str(folder)!r} is a file, not a dataset folder") from None
+        hint = f"; its chunk files are there: {REBUILD}" if _raw_chunk_files(folder) else ""
+        raise ValueError(
+            f"{str(folder)!r} is not a trickgym dataset (no {METADATA_NAME}){hint}"
+        ) from None
+    try:
+        meta = json.loads(data)
+    except (ValueError, RecursionError) as err:  # JSONDecodeError, UnicodeDecodeError, nesting
+        raise ValueError(damaged(file, f"not valid JSON: {str(err)[:120]}")) from None
     if not isinstance(meta, dict):
-        raise ValueError(_damaged(file, "not a JSON object"))
+        raise ValueError(damaged(file, "not a JSON object"))
     return meta
 
 
-def _damaged(file: Path, problem: str) -> str:
-    return (
-        f"dataset metadata {str(file)!r} is damaged or was edited ({problem}); "
-        f"restore it, or {REBUILD}"
-    )
-
-
-def _check_metadata(file: Path, meta: dict) -> None:
-    """``ValueError`` naming ``file`` unless the metadata is whole and consistent."""
-
-    def bad(problem: str):
-        raise ValueError(_damaged(file, problem))
-
-    for key in ("game", "agents", "seed", "items", "first", "count", "chunk", "n_chunks"):
-        if key not in meta:
-            bad(f"no {key!r}")
-    if meta["items"] not in ("deals", "matches"):
-        bad(f"items is {meta['items']!r}, not 'deals' or 'matches'")
-    for key, low in (("first", 0), ("count", 1), ("chunk", 1), ("n_chunks", 1)):
-        if not is_int(meta[key]) or meta[key] < low:
-            bad(f"{key} is {meta[key]!r}, not an integer >= {low}")
-    n = count_chunks(meta["count"], meta["chunk"])
-    if meta["n_chunks"] != n:
-        bad(
-            f"n_chunks is {meta['n_chunks']}, but {meta['count']} {meta['items']} in chunks "
-            f"of {meta['chunk']} make {n}"
-        )
-    if SPEC_DIGEST in meta and meta[SPEC_DIGEST] != spec_digest(meta):
-        bad(
-            f"the run's settings do not match their digest ({SPEC_DIGEST}): the seed, counts "
-            "or other settings were changed after the run wrote them"
-        )
-    records = meta.get("chunks")
-    if records is None:
-        return
-    if not isinstance(records, dict):
-        bad("'chunks' is not a JSON object")
-    layout = _layout(meta)
-    for key, record in records.items():
-        if not (key.isascii() and key.isdigit() and int(key) < n):
-            bad(f"it records chunk {key!r}, not one of 0..{n - 1}")
-        ok = (
-            isinstance(record, dict)
-            and record.get("first") == layout.chunk_range(int(key))[0]
-            and is_int(record.get("rows"))
-            and isinstance(record.get("sha256"), str)
-        )
-        if not ok:
-            bad(f"the record of chunk {key} is {record!r}")
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a hidden temporary file and a rename.
-
-    A failed write (a full disk) removes its temporary file and raises an
-    ``OSError`` naming ``path``.
-    """
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as err:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise OSError(err.errno, f"cannot write {path}: {err.strerror or err}") from err
-
-
 def _sha256(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
-def _lock_folder(folder: Path):
-    """``(lock file, locked)``: an exclusive lock on ``folder``, or a ``ValueError``.
-
-    ``fcntl.flock`` locks are released by the kernel when the process ends,
-    however it ends, so a killed run never leaves the folder locked.
-    Platforms without ``fcntl``, and file systems refusing locks, run
-    unlocked (``locked`` false). A finished run deletes the lock file while
-    holding its lock; whoever locked that deleted file meanwhile sees that
-    the file at the path is another one, and locks that instead.
-    """
-    for _ in range(100):
-        handle = open(folder / LOCK_NAME, "a+b")  # held until Dataset.close
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not POSIX
-            return handle, False
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.close()
-            break
-        except OSError:  # pragma: no cover - a file system without locks (some NFS): run unlocked
-            return handle, False
-        held = os.fstat(handle.fileno())
-        try:
-            now = os.stat(folder / LOCK_NAME)
-        except FileNotFoundError:
-            now = None
-        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
-            return handle, True
-        handle.close()  # pragma: no cover - a run finished just now and removed its lock file
-    raise ValueError(
-        f"output folder {str(folder)!r} is in use by another run (it holds the lock "
-        f"{LOCK_NAME}); wait for that run to end, or choose another folder"
-    )
-
-
 def _raw_chunk_files(folder: Path) -> dict[int, Path]:
-    """The files named as chunks in ``folder``, by index (none if it is not a folder)."""
+    """The entries named as chunks in ``folder``, by index (none if it is not a folder)."""
     found = {}
     if folder.is_dir():
         for file in folder.iterdir():
@@ -304,10 +243,11 @@ def _raw_chunk_files(folder: Path) -> dict[int, Path]:
     return found
 
 
-def _chunk_files(folder: Path, layout) -> dict[int, Path]:
+def _chunk_files(folder: Path, layout, fix: str = "remove it") -> dict[int, Path]:
     """The chunk files of the run ``layout`` (a RunSpec or its metadata's layout), by index.
 
-    ``ValueError`` for a file named as a chunk that is not one of this run's.
+    ``ValueError`` for a file named as a chunk that is not one of this
+    run's, ending with ``fix`` (what to do about it).
     """
     found = {}
     for file in folder.iterdir():
@@ -318,10 +258,15 @@ def _chunk_files(folder: Path, layout) -> dict[int, Path]:
         if index >= layout.n_chunks or file.name != chunk_name(layout, index):
             raise ValueError(
                 f"{str(file)!r} is not a chunk of this run ({layout.n_chunks} chunks "
-                f"of {layout.chunk} {layout.items}); remove it"
+                f"of {layout.chunk} {layout.items}); {fix}"
             )
         found[index] = file
     return found
+
+
+def _read_chunk(file: Path) -> bytes:
+    """A chunk file's bytes (``NotRegularFile`` if it is a link, a FIFO, a directory...)."""
+    return read_regular(file, "chunk file", f"remove it and {_REDO}", MAX_CHUNK_BYTES)
 
 
 def _record(layout, index: int, parquet: bytes) -> dict:
@@ -330,22 +275,38 @@ def _record(layout, index: int, parquet: bytes) -> dict:
     return {"first": layout.chunk_range(index)[0], "rows": rows, "sha256": _sha256(parquet)}
 
 
-def _chunk_problem(layout, index: int, data: bytes, record: dict | None) -> str | None:
+def _stamp_of(parquet: bytes) -> bytes | None:
+    """The settings stamp a chunk's bytes carry (``None``: written before stamps)."""
+    return (pq.ParquetFile(pa.BufferReader(parquet)).schema_arrow.metadata or {}).get(STAMP_KEY)
+
+
+def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expected) -> str | None:
     """What is wrong with chunk ``index`` held in ``data`` (``None``: nothing).
 
-    Checked against its record (if any) and by its content: the ids of its
-    deals (or matches), read alone, must be exactly the chunk's range, one
-    row per deal (a match has one row or more). Cheap: one integer column.
+    Checked against its record (if any), its settings stamp (if it has one:
+    it must be ``expected``, the folder's settings digest) and by its
+    content: the ids of its deals (or matches), read alone, must be exactly
+    the chunk's range, one row per deal (a match has one row or more).
+    Cheap: the footer and one integer column.
     """
-    if record is not None and _sha256(data) != record["sha256"]:
-        return "does not match its recorded SHA-256"
+    altered = record is not None and _sha256(data) != record["sha256"]
     key = "deal" if layout.items == "deals" else "match"
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
         rows = parquet.metadata.num_rows
-        ids = parquet.read(columns=[key]).column(0).to_numpy()
-    except (pa.ArrowException, OSError, KeyError, ValueError):
+        held = (parquet.schema_arrow.metadata or {}).get(STAMP_KEY)
+        ids = parquet.read(columns=[key], use_threads=False).column(0).to_numpy()
+    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
+        if altered:
+            return "does not match its recorded SHA-256"
         return f"is not a readable chunk (truncated or damaged: no {key!r} column to read)"
+    if held is not None and expected is not None and held != expected:
+        return (
+            "was written with other settings than the metadata records (its settings stamp "
+            "differs): the metadata was edited after the run, or the chunk is another run's"
+        )
+    if altered:
+        return "does not match its recorded SHA-256"
     if record is not None and rows != record["rows"]:
         return f"has {rows} rows, its record {record['rows']}"
     start, stop = layout.chunk_range(index)
@@ -355,12 +316,25 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None) -> str 
         ok = len(ids) > 0 and bool(np.all(np.diff(ids) >= 0))
         ok = ok and np.array_equal(np.unique(ids), np.arange(start, stop))
     if not ok:
-        held = f"{ids[0]}..{ids[-1]}" if len(ids) else "none"
+        held_ids = f"{ids[0]}..{ids[-1]}" if len(ids) else "none"
         return (
-            f"holds {layout.items} {held} in {rows} rows, not {layout.items} {start}..{stop - 1} "
-            "(another chunk's content, or damaged)"
+            f"holds {layout.items} {held_ids} in {rows} rows, not {layout.items} "
+            f"{start}..{stop - 1} (another chunk's content, or damaged)"
         )
     return None
+
+
+def _foreign(layout, index: int, data: bytes, expected: bytes) -> bool:
+    """Whether ``data`` is an intact chunk ``index`` stamped with settings not ``expected``."""
+    try:
+        held = _stamp_of(data)
+    except (pa.ArrowException, OSError, ValueError):
+        return False
+    return (
+        held is not None
+        and held != expected
+        and _chunk_problem(layout, index, data, None, None) is None
+    )
 
 
 def _replay_problem(spec: RunSpec, index: int, data: bytes) -> str | None:
@@ -401,7 +375,7 @@ def _remove_temporaries(folder: Path) -> None:
     """Delete the temporary files of interrupted writes (call only while holding the lock)."""
     for file in folder.iterdir():
         if _TEMPORARY.match(file.name):
-            file.unlink(missing_ok=True)
+            remove_entry(file)
 
 
 class Dataset:
@@ -410,20 +384,21 @@ class Dataset:
     ``Dataset(path, spec, resume)`` locks the folder, creates it and its
     metadata, or with ``resume`` reopens a folder holding the same run
     (``ValueError`` naming every difference otherwise); with ``rebuild``
-    also a folder whose metadata is missing or damaged (see the module's
-    notes). ``missing`` lists the chunks still to run (missing or damaged);
-    :meth:`close` releases the lock, and removes the lock file once every
-    chunk is written (also a context manager).
+    also a folder whose metadata is missing, damaged, or records other
+    settings (see the module's notes). ``missing`` lists the chunks still
+    to run (missing or damaged); :meth:`close` releases the lock, and
+    removes the lock file once every chunk is written (also a context
+    manager).
     """
 
     def __init__(self, path, spec: RunSpec, resume: bool = False, rebuild: bool = False):
         self.path = Path(path)
         self.spec = spec
         self._lock, self._locked, self._meta, self._chunks = None, False, None, {}
-        meta = spec.metadata()
+        self._stamp = stamp(spec)
         if self.path.exists() and not self.path.is_dir():
             raise ValueError(f"output {str(path)!r} is a file; give a folder for the dataset")
-        if self.path.is_dir() and not (self.path / METADATA_NAME).exists():
+        if self.path.is_dir() and not os.path.lexists(self.path / METADATA_NAME):
             if not all(_ours(f.name) for f in self.path.iterdir()):
                 raise ValueError(
                     f"output folder {str(path)!r} is not empty and holds no trickgym run; "
@@ -436,60 +411,109 @@ class Dataset:
                 )
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            self._lock, self._locked = _lock_folder(self.path)
+            self._lock, self._locked = lock_folder(self.path)
         except OSError as err:
             raise ValueError(
                 f"out={str(path)!r} cannot be used as the dataset folder: "
                 f"{err.strerror or err} ({err.filename or path})"
             ) from None
         try:
-            self._open(meta, resume or rebuild, rebuild)
+            self._open(resume or rebuild, rebuild)
         except BaseException:
             self.close()
             raise
 
-    def _open(self, meta: dict, resume: bool, rebuild: bool) -> None:
+    def _open(self, resume: bool, rebuild: bool) -> None:
         path = self.path
         _remove_temporaries(path)  # we hold the lock: any temporary is a dead run's
-        old = None
-        if (path / METADATA_NAME).exists():
+        old, replace = None, False
+        if os.path.lexists(path / METADATA_NAME):
             try:
                 old = read_metadata(path)
             except ValueError:
                 if not rebuild:
                     raise
-                os.replace(path / METADATA_NAME, path / DAMAGED_NAME)  # kept for a look
+                replace = True
         if old is not None:
-            self._chunks = dict(old.get("chunks", {}))
-            # Written before chunks were recorded: its chunks are checked by content.
-            self._unrecorded = "chunks" not in old
             if not resume:
                 raise ValueError(
                     f"output folder {str(path)!r} already holds a run "
-                    f"({len(_raw_chunk_files(path))} of {old['n_chunks']} chunks done); pass "
-                    "resume=True (--resume) to complete it, or choose a new folder"
+                    f"({len(_raw_chunk_files(path))} of {old['n_chunks']} chunks done); "
+                    "resume it with the same settings (resume=True), or choose a new folder"
                 )
-            old = {k: v for k, v in old.items() if k not in ("chunks", SPEC_DIGEST)}
-            old = {**_ADDED_KEYS, **old}  # a folder written before these keys were recorded
-            diffs = [
-                f"{k}: folder has {old.get(k)!r}, this run {meta[k]!r}"
-                for k in meta
-                if old.get(k) != meta[k]
-            ]
-            diffs += [
-                f"{k}: folder has {old[k]!r}, this run has none" for k in old if k not in meta
-            ]
-            if diffs:
+            diffs = self._differences(old)
+            if diffs and not rebuild:
                 raise ValueError(
                     f"cannot resume into {str(path)!r}: the run differs from the one started "
-                    "there (" + "; ".join(diffs) + ")"
+                    "there (" + "; ".join(diffs) + "); resume with the folder's settings, or, "
+                    "if the folder's metadata is the wrong one and its chunk files are this "
+                    "run's, rebuild it (rebuild=True, --rebuild-metadata)"
                 )
-        else:
+            replace = bool(diffs)
+        if old is None or replace:
+            # Rebuilding: every chunk file must be shown to be this run's before anything
+            # is written, so a refused rebuild changes nothing.
+            self._check_rebuild(strict=old is not None)
+            if os.path.lexists(path / METADATA_NAME):
+                os.replace(path / METADATA_NAME, path / DAMAGED_NAME)  # kept for a look
             self._chunks, self._unrecorded = {}, True
-        # Rebuilding: the chunk files are checked against these settings by replaying them.
-        self._replay = old is None and _replayable(self.spec)
-        self._meta = meta
+        else:
+            self._chunks = dict(old.get("chunks", {}))
+            # Written before chunks were recorded: its chunks are checked by content.
+            self._unrecorded = "chunks" not in old
+        self._meta = written_settings(self.spec)
         self._write_metadata()
+
+    def _differences(self, old: dict) -> list[str]:
+        """How the settings recorded in ``old`` differ from this run's (empty: the same)."""
+        meta = self.spec.metadata()
+        old = {k: v for k, v in settings_of(old).items() if k != FORMAT_KEY}
+        old = {**ADDED_KEYS, **old}  # a folder written before these keys were recorded
+        diffs = [
+            f"{k}: folder has {old.get(k)!r}, this run {meta[k]!r}"
+            for k in meta
+            if old.get(k) != meta[k]
+        ]
+        return diffs + [
+            f"{k}: folder has {old[k]!r}, this run has none" for k in old if k not in meta
+        ]
+
+    def _check_rebuild(self, strict: bool) -> None:
+        """``ValueError`` (nothing changed) unless every readable chunk file is this run's.
+
+        A chunk is this run's if it carries this run's settings stamp, or,
+        written before stamps, if replaying its first item gives its rows.
+        ``strict`` (the folder's readable metadata records other settings):
+        a chunk that cannot be checked either way stops the rebuild too.
+        Unreadable chunks are left to :meth:`finished`, which redoes them.
+        """
+        refuse = f"cannot rebuild the metadata of {str(self.path)!r}"
+        fix = "give the settings of the run that wrote the folder"
+        files = _chunk_files(self.path, self.spec, f"{fix} (its chunk size and counts)")
+        for index, file in sorted(files.items()):
+            try:
+                data = _read_chunk(file)
+            except NotRegularFile:
+                continue
+            if _chunk_problem(self.spec, index, data, None, None) is not None:
+                continue
+            held = _stamp_of(data)
+            if held is not None:
+                if held != self._stamp:
+                    raise ValueError(
+                        f"{refuse}: chunk file {file.name} was written with other settings "
+                        f"(its settings stamp differs); {fix}"
+                    )
+            elif _replayable(self.spec):
+                replayed = _replay_problem(self.spec, index, data)
+                if replayed is not None:
+                    raise ValueError(f"{refuse}: chunk file {file.name} {replayed}; {fix}")
+            elif strict:
+                raise ValueError(
+                    f"{refuse}: its metadata records other settings, and chunk file {file.name} "
+                    "(written before chunks were stamped) cannot be replayed with Python agent "
+                    "objects to show whose it is; give registered agents by name"
+                )
 
     def close(self) -> None:
         """Release the folder's lock; a finished run's lock file is removed first."""
@@ -497,7 +521,7 @@ class Dataset:
             return
         try:
             if self._locked and self._complete():
-                (self.path / LOCK_NAME).unlink(missing_ok=True)  # still held: see _lock_folder
+                (self.path / LOCK_NAME).unlink(missing_ok=True)  # still held: see lock_folder
         finally:
             self._lock.close()
             self._lock = None
@@ -528,29 +552,32 @@ class Dataset:
     def finished(self) -> list[int]:
         """Indices of the chunks already written and intact, checked against the spec.
 
-        A chunk file that does not match its record or its range (truncated,
-        another chunk's content, or never recorded because the run was
-        killed just after writing it) is deleted, so that the chunk is run
-        again. When the metadata is being rebuilt, a readable chunk whose
-        first item replays to other rows stops the run (``ValueError``,
-        nothing deleted): the settings given are not the run's.
+        A chunk file that does not match its record, its range or this run's
+        settings stamp (truncated, another chunk's content, never recorded
+        because the run was killed just after writing it), and an entry
+        named as a chunk that is not a regular file (a link, a FIFO, an
+        empty directory), is deleted, so that the chunk is run again.
         """
         done = []
         for index, file in sorted(_chunk_files(self.path, self.spec).items()):
-            data = file.read_bytes()
+            try:
+                data = _read_chunk(file)
+            except NotRegularFile:
+                remove_entry(file)  # never followed: a link goes, its target stays
+                self._chunks.pop(str(index), None)
+                continue
             record = self._chunks.get(str(index))
             if record is None and not self._unrecorded:
                 problem = "is not recorded"
             else:
-                problem = _chunk_problem(self.spec, index, data, record)
-            if problem is None and self._replay:
-                replayed = _replay_problem(self.spec, index, data)
-                if replayed is not None:
-                    raise ValueError(
-                        f"cannot rebuild the metadata of {str(self.path)!r}: chunk file "
-                        f"{file.name} {replayed}; give the settings of the run that wrote "
-                        "the folder"
-                    )
+                problem = _chunk_problem(self.spec, index, data, record, self._stamp)
+            if problem is not None and _foreign(self.spec, index, data, self._stamp):
+                raise ValueError(
+                    f"cannot resume into {str(self.path)!r}: chunk file {file.name} is an intact "
+                    "chunk of a run with other settings (its settings stamp differs), so the "
+                    "metadata was replaced or edited; nothing was deleted: resume with the "
+                    "chunks' settings and rebuild=True (--rebuild-metadata), or choose a new folder"
+                )
             if problem is not None:
                 file.unlink()
                 self._chunks.pop(str(index), None)
@@ -567,7 +594,16 @@ class Dataset:
         return [i for i in range(self.spec.n_chunks) if i not in done]
 
     def write(self, index: int, parquet: bytes) -> None:
-        """Store chunk ``index`` (Parquet bytes from :func:`frame_to_parquet`) and record it."""
+        """Store chunk ``index`` (Parquet bytes from :func:`frame_to_parquet`) and record it.
+
+        ``ValueError`` (nothing written) if the bytes carry another run's
+        settings stamp: a worker running another trickgym version.
+        """
+        if _stamp_of(parquet) != self._stamp:
+            raise ValueError(
+                f"chunk {index} came back computed with other settings than this run's (its "
+                "settings stamp differs): do the workers run the same trickgym version?"
+            )
         # Recorded first: a chunk file in place always has its record (a kill between the
         # two leaves a record without a file, and the chunk is run again).
         self._chunks[str(index)] = _record(self.spec, index, parquet)
@@ -575,24 +611,36 @@ class Dataset:
         _write_atomic(self.path / chunk_name(self.spec, index), parquet)
 
 
-def _recorded_chunk_problem(layout, index: int, data: bytes, records: dict | None):
-    """What is wrong with chunk ``index``'s bytes against ``records`` (None: no records kept)."""
+def _recorded_chunk_problem(layout, index: int, data: bytes, meta: dict):
+    """What is wrong with chunk ``index``'s bytes against the folder's metadata ``meta``."""
+    records = meta.get("chunks")  # None: written before chunks were recorded
     record = None if records is None else records.get(str(index))
     if records is not None and record is None:
         return "is not recorded"
-    return _chunk_problem(layout, index, data, record)
+    return _chunk_problem(layout, index, data, record, spec_digest(meta).encode())
 
 
-def _checked_chunk(path, layout, index: int, file: Path, records: dict | None) -> bytes:
+def _checked_chunk(path, layout, index: int, file: Path, meta: dict) -> bytes:
     """Chunk ``index``'s file bytes, verified (``ValueError`` saying what is wrong)."""
-    data = file.read_bytes()
-    problem = _recorded_chunk_problem(layout, index, data, records)
+    data = _read_chunk(file)
+    problem = _recorded_chunk_problem(layout, index, data, meta)
     if problem is not None:
-        raise ValueError(
-            f"dataset {str(path)!r}: chunk file {file.name} {problem}; resume the run "
-            "(resume=True, --resume) to redo it"
-        )
+        raise ValueError(f"dataset {str(path)!r}: chunk file {file.name} {problem}; {_REDO}")
     return data
+
+
+def _check_chunk_list(chunks, n: int) -> list[int]:
+    """``chunks`` as a non-empty list of distinct chunk indices ``0..n-1``."""
+    if isinstance(chunks, str) or not hasattr(chunks, "__iter__"):
+        raise ValueError(f"chunks must be a list of chunk indices 0..{n - 1}, got {chunks!r}")
+    chunks = [check_int("each of chunks (a chunk index)", i, 0, n - 1) for i in chunks]
+    if not chunks:
+        raise ValueError(
+            f"chunks=[] selects no chunk; give chunk indices 0..{n - 1}, or None for all"
+        )
+    if len(set(chunks)) != len(chunks):
+        raise ValueError(f"chunks lists a chunk more than once: {chunks!r}; name each once")
+    return chunks
 
 
 def read_dataset(
@@ -608,6 +656,8 @@ def read_dataset(
     """
     check_path("path", path)
     partial = check_flag("partial", partial)
+    if columns is not None:
+        columns = check_column_list(columns)
     meta = read_metadata(path)
     layout = _layout(meta)
     files = _chunk_files(Path(path), layout)
@@ -615,53 +665,67 @@ def read_dataset(
     if recorded is not None and partial:  # a chunk being recorded right now is not there yet
         files = {i: f for i, f in files.items() if str(i) in recorded}
     n = layout.n_chunks
-    missing = [i for i in range(n) if i not in files]
-    if missing and not partial:
-        raise ValueError(
-            f"dataset {str(path)!r} is unfinished: {len(missing)} of {n} chunks "
-            "missing (resume the run, or pass partial=True)"
-        )
     if chunks is not None:
-        if isinstance(chunks, str) or not hasattr(chunks, "__iter__"):
-            raise ValueError(f"chunks must be a list of chunk indices 0..{n - 1}, got {chunks!r}")
-        chunks = [check_int("each of chunks (a chunk index)", i, 0, n - 1) for i in chunks]
+        chunks = _check_chunk_list(chunks, n)
         absent = [i for i in chunks if i not in files]
         if absent:
-            raise ValueError(f"dataset {str(path)!r} has no chunk(s) {absent}")
+            raise ValueError(
+                f"dataset {str(path)!r} has no chunk(s) {absent} yet (it holds "
+                f"{len(files)} of {n}); resume the run to write them"
+            )
         files = {i: files[i] for i in chunks}
+    elif len(files) < n and not partial:
+        raise ValueError(
+            f"dataset {str(path)!r} is unfinished: {n - len(files)} of {n} chunks "
+            "missing (resume the run, or pass partial=True)"
+        )
     if not files:
-        raise ValueError(f"dataset {str(path)!r} holds no chunks yet")
-    data = {i: _checked_chunk(path, layout, i, files[i], recorded) for i in sorted(files)}
+        raise ValueError(f"dataset {str(path)!r} holds no chunk yet (0 of {n}); resume the run")
+    data = {i: _checked_chunk(path, layout, i, files[i], meta) for i in sorted(files)}
     if columns is not None:
         columns = check_columns(columns, pq.read_schema(pa.BufferReader(data[min(data)])).names)
     parts = [pd.read_parquet(io.BytesIO(data[i]), columns=columns) for i in sorted(data)]
     return pd.concat(parts, ignore_index=True)
 
 
+def _strays(folder: Path) -> list[str]:
+    """Entries of ``folder`` that are no part of a run and that ``pandas.read_parquet`` reads.
+
+    pyarrow's dataset discovery skips names starting with ``_`` or ``.``.
+    """
+    return sorted(e.name for e in os.scandir(folder) if not _ours(e.name) and e.name[0] not in "._")
+
+
 def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
     """Check a whole dataset folder; ``ValueError`` listing every problem found.
 
-    Checks the metadata and every chunk file (see the module's notes).
-    ``replay`` also replays each chunk's first deal (or match) from the
-    recorded settings and compares the rows, which catches a chunk of
-    another seed; it needs the run's agents to be built-in or registered,
-    and the trickgym version that wrote it. ``upgrade`` writes the chunk
-    records and the settings' digest into the metadata of a folder written
-    before they were recorded (under the folder's lock; only once every
-    chunk present is intact). Returns ``{"n_chunks", "verified", "missing",
-    "upgraded"}``: the chunk count, the indices verified, those missing,
-    and whether the metadata was upgraded.
+    Checks the metadata and every chunk file (see the module's notes), and
+    that the folder holds nothing else that ``pandas.read_parquet(folder)``
+    would read. ``replay`` also replays each chunk's first deal (or match)
+    from the recorded settings and compares the rows, which catches a chunk
+    of another seed; it needs the run's agents to be built-in or
+    registered, and the trickgym version that wrote it. ``upgrade`` writes
+    the chunk records and the settings' digest into the metadata of a
+    folder written before they were recorded (under the folder's lock; only
+    once every chunk present is intact). Returns ``{"n_chunks",
+    "verified", "missing", "upgraded"}``: the chunk count, the indices
+    verified, those missing, and whether the metadata was upgraded.
     """
+    check_path("path", path)
+    upgrade, replay = check_flag("upgrade", upgrade), check_flag("replay", replay)
     folder = Path(path)
     meta = read_metadata(folder)
     layout = _layout(meta)
-    spec = spec_from_metadata({**_ADDED_KEYS, **meta}) if replay else None
-    files = _chunk_files(folder, layout)
-    records = meta.get("chunks")
+    spec = spec_from_metadata({**ADDED_KEYS, **meta}) if replay else None
+    files = _chunk_files(folder, layout, f"remove it, then {_REDO}")
     problems, verified, found = [], [], {}
     for index, file in sorted(files.items()):
-        data = file.read_bytes()
-        problem = _recorded_chunk_problem(layout, index, data, records)
+        try:
+            data = _read_chunk(file)
+        except NotRegularFile as err:
+            problems.append(str(err))
+            continue
+        problem = _recorded_chunk_problem(layout, index, data, meta)
         if problem is None and spec is not None:
             problem = _replay_problem(spec, index, data)
         if problem is not None:
@@ -669,25 +733,20 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
             continue
         verified.append(index)
         found[str(index)] = _record(layout, index, data)
+    problems += [
+        f"{name!r} is not part of the run (pandas.read_parquet of the folder would read it "
+        "too); move it out of the folder"
+        for name in _strays(folder)
+    ]
     if problems:
         raise ValueError(
             f"dataset {str(path)!r}: " + "; ".join(problems) + "; resume the run "
             "(resume=True, --resume) to redo the damaged chunks"
         )
     upgraded = False
-    if upgrade and (records is None or SPEC_DIGEST not in meta):
-        handle, locked = _lock_folder(folder)
-        try:
-            if _load_metadata(folder) != meta:
-                raise ValueError(f"dataset {str(path)!r} changed while it was verified; try again")
-            spec_meta = {k: v for k, v in meta.items() if k not in ("chunks", SPEC_DIGEST)}
-            new = {**spec_meta, SPEC_DIGEST: spec_digest(spec_meta), "chunks": found}
-            _write_atomic(folder / METADATA_NAME, json.dumps(new, indent=2).encode() + b"\n")
-            upgraded = True
-            if locked:
-                (folder / LOCK_NAME).unlink(missing_ok=True)  # still held: see _lock_folder
-        finally:
-            handle.close()
+    if upgrade and meta.get(FORMAT_KEY) != FORMAT:
+        _upgrade(folder, meta, found)
+        upgraded = True
     missing = [i for i in range(layout.n_chunks) if i not in files]
     return {
         "n_chunks": layout.n_chunks,
@@ -695,3 +754,18 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
         "missing": missing,
         "upgraded": upgraded,
     }
+
+
+def _upgrade(folder: Path, meta: dict, found: dict) -> None:
+    """Write the metadata of an older folder in this version's format (its chunks verified)."""
+    handle, locked = lock_folder(folder)
+    try:
+        if _load_metadata(folder) != meta:
+            raise ValueError(f"dataset {str(folder)!r} changed while it was verified; try again")
+        settings = {**ADDED_KEYS, **settings_of(meta), FORMAT_KEY: FORMAT}
+        new = {**settings, SPEC_DIGEST: spec_digest(settings), "chunks": found}
+        _write_atomic(folder / METADATA_NAME, json.dumps(new, indent=2).encode() + b"\n")
+        if locked:
+            (folder / LOCK_NAME).unlink(missing_ok=True)  # still held: see lock_folder
+    finally:
+        handle.close()

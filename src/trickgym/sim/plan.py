@@ -137,8 +137,12 @@ def chunk_bounds(first: int, count: int, chunk: int, index: int) -> tuple[int, i
 def spec_from_metadata(meta: dict) -> RunSpec:
     """The :class:`RunSpec` a dataset's metadata records (to replay its chunks).
 
-    ``ValueError`` if a seat had a Python agent object (only its class name
-    was recorded, not the object).
+    The metadata's value types are checked by
+    :func:`trickgym.sim.run_metadata.check_metadata`; here the settings are
+    checked as ``simulate`` checks them (the game's options, one known
+    agent per seat, one parameter row per seat). ``ValueError`` naming what
+    cannot be replayed, also if a seat had a Python agent object (only its
+    class name was recorded, not the object).
     """
     objects = [a for a in meta["agents"] if a.startswith("python:")]
     if objects:
@@ -146,11 +150,25 @@ def spec_from_metadata(meta: dict) -> RunSpec:
             f"the run had Python agent objects ({', '.join(objects)}), which cannot be "
             "rebuilt from its metadata to replay it"
         )
+    try:
+        g = make_game(meta["game"], **meta["options"])
+    except TypeError as err:  # an option name the game does not take
+        raise ValueError(
+            f"the recorded options {meta['options']!r} cannot be replayed: {err}"
+        ) from None
+    agents = _per_seat_agents(list(meta["agents"]), g.n_seats)
+    rule_params = tuple(tuple(float(x) for x in row) for row in meta["rule_params"])
+    width = PARAMS_DTYPE["values"].shape[0]
+    if len(rule_params) != g.n_seats or any(len(row) != width for row in rule_params):
+        raise ValueError(
+            f"the recorded rule_params are not {g.n_seats} rows of {width} numbers (one per "
+            "seat), so the run cannot be replayed"
+        )
     return RunSpec(
         game=meta["game"],
         options=dict(meta["options"]),
-        agents=tuple(meta["agents"]),
-        rule_params=tuple(tuple(float(x) for x in row) for row in meta["rule_params"]),
+        agents=agents,
+        rule_params=rule_params,
         seed=int(meta["seed"]),
         dealing=meta["dealing"],
         unit=meta["unit"],
