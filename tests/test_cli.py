@@ -215,6 +215,13 @@ def test_console_script():
     assert result.returncode == 0, result.stderr
     assert "solowhist: 200 deals" in result.stdout
     assert sum(table_counts(result.stdout).values()) == 200
+    # The command ends with os._exit (issue 42: pyarrow could abort the teardown): its error
+    # line and exit code still come through.
+    result = subprocess.run(
+        [*_command(), "verify", "no-such-folder"], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("trickgym: error: 'no-such-folder' is not a trickgym dataset")
 
 
 def test_closed_pipe_ends_quietly(tmp_path):

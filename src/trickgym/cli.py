@@ -510,5 +510,27 @@ def _silence_stdout() -> None:
         pass
 
 
+def console() -> None:
+    """The installed ``trickgym`` command: :func:`main`, then an exit that skips teardown.
+
+    Once the output is flushed the process ends at once (``os._exit``):
+    pyarrow's thread pools can abort the interpreter's teardown ("terminate
+    called without an active exception", exit 134; apache/arrow issue
+    34314), which turned a run that had printed its result into a failure.
+    Nothing trickgym keeps needs the teardown: files are closed, numba
+    caches are written when compiled.
+    """
+    import os
+
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a reader that left (BrokenPipeError), a closed stream
+        _silence_stdout()
+        code = code or 1
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

@@ -723,7 +723,7 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
         try:
             data = _read_chunk(file)
         except NotRegularFile as err:
-            problems.append(str(err))
+            problems.append(f"chunk file {file.name} is {err.kind}, not a regular file (remove it)")
             continue
         problem = _recorded_chunk_problem(layout, index, data, meta)
         if problem is None and spec is not None:
@@ -733,6 +733,7 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
             continue
         verified.append(index)
         found[str(index)] = _record(layout, index, data)
+    problems = _grouped(problems)
     problems += [
         f"{name!r} is not part of the run (pandas.read_parquet of the folder would read it "
         "too); move it out of the folder"
@@ -754,6 +755,20 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
         "missing": missing,
         "upgraded": upgraded,
     }
+
+
+def _grouped(problems: list[str]) -> list[str]:
+    """``"chunk file NAME PROBLEM"`` lines with one problem said once for all its chunks."""
+    by_problem: dict[str, list[str]] = {}
+    for line in problems:
+        name, _, problem = line.removeprefix("chunk file ").partition(" ")
+        by_problem.setdefault(problem, []).append(name)
+    return [
+        f"chunk file {names[0]} {problem}"
+        if len(names) == 1
+        else f"chunk files {', '.join(names)} each {problem}"
+        for problem, names in by_problem.items()
+    ]
 
 
 def _upgrade(folder: Path, meta: dict, found: dict) -> None:

@@ -34,7 +34,14 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 class NotRegularFile(ValueError):
-    """A path that should be a regular file is a link, a directory, a FIFO or a device."""
+    """A path that should be a regular file is a link, a directory, a FIFO or a device.
+
+    ``kind`` says which (``"a symbolic link"``).
+    """
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
 
 
 def kind_of(mode: int) -> str:
@@ -53,7 +60,7 @@ def kind_of(mode: int) -> str:
 
 
 def _not_regular(path: Path, what: str, kind: str, fix: str) -> NotRegularFile:
-    return NotRegularFile(f"{what} {str(path)!r} is {kind}, not a regular file; {fix}")
+    return NotRegularFile(f"{what} {str(path)!r} is {kind}, not a regular file; {fix}", kind)
 
 
 def read_regular(path: Path, what: str, fix: str, limit: int | None = None) -> bytes:
@@ -71,7 +78,7 @@ def read_regular(path: Path, what: str, fix: str, limit: int | None = None) -> b
         if err.errno == errno.ENXIO:  # a socket, or a FIFO without a writer on some systems
             raise _not_regular(path, what, kind_of(os.lstat(path).st_mode), fix) from None
         raise
-    with os.fdopen(fd, "rb") as file:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise _not_regular(path, what, kind_of(info.st_mode), fix)
@@ -80,6 +87,10 @@ def read_regular(path: Path, what: str, fix: str, limit: int | None = None) -> b
                 f"{what} {str(path)!r} holds {info.st_size:,} bytes, more than any such file "
                 f"trickgym writes ({limit:,}); {fix}"
             )
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as file:
         return file.read()
 
 
@@ -141,12 +152,11 @@ def _open_lock(folder: Path):
         if err.errno in (errno.EISDIR, errno.ENXIO):
             raise _not_regular(path, "lock file", kind_of(os.lstat(path).st_mode), fix) from None
         raise
-    handle = os.fdopen(fd, "r+b")
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
-        handle.close()
+        os.close(fd)
         raise _not_regular(path, "lock file", kind_of(mode), fix)
-    return handle
+    return os.fdopen(fd, "r+b")
 
 
 def lock_folder(folder: Path):
