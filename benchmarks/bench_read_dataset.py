@@ -57,8 +57,10 @@ def main() -> None:
     print(f"{args.deals:,} deals in {len(files)} chunks; load average {os.getloadavg()[0]:.1f}")
     for name, ts in times.items():
         med = statistics.median(ts)
-        print(f"  {name:34s} median {med * 1e3:7.1f} ms  max {max(ts) * 1e3:7.1f} ms  "
-              f"x{med / base:.2f} of the plain read")
+        print(
+            f"  {name:34s} median {med * 1e3:7.1f} ms  max {max(ts) * 1e3:7.1f} ms  "
+            f"x{med / base:.2f} of the plain read"
+        )
 
 
 if __name__ == "__main__":
