@@ -261,6 +261,28 @@ def test_every_tampered_metadata_value_is_refused(folder, pristine):
     assert_frame_equal(read_dataset(folder), pristine[1])
 
 
+def test_a_resume_into_tampered_metadata_refuses_or_repairs(pristine, tmp_path):
+    """A sample of the edits above, resumed: a ValueError, or exactly the uninterrupted run."""
+    meta = load(pristine[0])
+    cases = list(_mutations(meta))[::12]
+    other = []
+    for n, (label, new) in enumerate(cases):
+        out = tmp_path / f"r{n}"
+        shutil.copytree(pristine[0], out)
+        save(out, new, redigest=n % 2 == 1)
+        before = (out / METADATA_NAME).read_bytes()
+        try:
+            simulate(**RUN, out=out, resume=True, progress=False)
+        except ValueError:
+            assert (out / METADATA_NAME).read_bytes() == before, label  # refused: untouched
+            continue
+        except Exception as err:
+            other.append(f"{label}: {type(err).__name__}: {err}")
+            continue
+        assert_frame_equal(read_dataset(out), pristine[1])  # repaired: the same run
+    assert not other, other[:10]
+
+
 @pytest.mark.parametrize(
     "text",
     [
