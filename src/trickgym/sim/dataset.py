@@ -69,7 +69,15 @@ import pyarrow.parquet as pq
 from ..checks import check_flag, check_int, check_path
 from .folder_io import LOCK_NAME, NotRegularFile, lock_folder, read_regular, remove_entry
 from .folder_io import write_atomic as _write_atomic
-from .plan import MAX_CHUNKS, MAX_ITEMS, RunSpec, chunk_bounds, count_chunks, spec_from_metadata
+from .plan import (
+    MAX_CHUNK_ROWS,
+    MAX_CHUNKS,
+    MAX_ITEMS,
+    RunSpec,
+    chunk_bounds,
+    count_chunks,
+    spec_from_metadata,
+)
 from .run_metadata import (
     ADDED_KEYS,
     FORMAT,
@@ -287,19 +295,20 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expecte
     it must be ``expected``, the folder's settings digest) and by its
     content: the ids of its deals (or matches), read alone, must be exactly
     the chunk's range, one row per deal (a match has one row or more).
-    Cheap: the footer and one integer column.
+    Cheap: the footer and one integer column. Bytes that differ from their
+    record are never decoded beyond the footer, and the footer's sizes are
+    checked before the column is read (a crafted file cannot make the
+    reader allocate more than a real chunk needs).
     """
     altered = record is not None and _sha256(data) != record["sha256"]
     key = "deal" if layout.items == "deals" else "match"
+    unreadable = f"is not a readable chunk (truncated or damaged: no {key!r} column to read)"
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
         rows = parquet.metadata.num_rows
         held = (parquet.schema_arrow.metadata or {}).get(STAMP_KEY)
-        ids = parquet.read(columns=[key], use_threads=False).column(0).to_numpy()
     except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
-        if altered:
-            return "does not match its recorded SHA-256"
-        return f"is not a readable chunk (truncated or damaged: no {key!r} column to read)"
+        return "does not match its recorded SHA-256" if altered else unreadable
     if held is not None and expected is not None and held != expected:
         return (
             "was written with other settings than the metadata records (its settings stamp "
@@ -310,6 +319,14 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expecte
     if record is not None and rows != record["rows"]:
         return f"has {rows} rows, its record {record['rows']}"
     start, stop = layout.chunk_range(index)
+    if not stop - start <= rows <= MAX_CHUNK_ROWS or _column_bytes(parquet, key) > 16 * rows + (
+        1 << 20
+    ):
+        return f"holds {rows} rows, not the {layout.items} {start}..{stop - 1} (damaged)"
+    try:
+        ids = parquet.read(columns=[key], use_threads=False).column(0).to_numpy()
+    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
+        return unreadable
     if layout.items == "deals":
         ok = np.array_equal(ids, np.arange(start, stop))
     else:
@@ -322,6 +339,18 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expecte
             f"{start}..{stop - 1} (another chunk's content, or damaged)"
         )
     return None
+
+
+def _column_bytes(parquet, name: str) -> int:
+    """Uncompressed bytes the footer declares for column ``name`` (what reading it allocates)."""
+    meta = parquet.metadata
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if name not in names:
+        return 0  # reading it fails cleanly
+    column = names.index(name)
+    return sum(
+        meta.row_group(g).column(column).total_uncompressed_size for g in range(meta.num_row_groups)
+    )
 
 
 def _foreign(layout, index: int, data: bytes, expected: bytes) -> bool:
