@@ -8,11 +8,14 @@ import time
 
 from .cli_common import (
     HelpFormatter,
+    Parser,
     add_alias,
     add_parser,
     add_table_flags,
     cli_words,
+    real_number,
     table_options,
+    whole_number,
 )
 
 __all__ = ["HelpFormatter", "build_parser", "main"]
@@ -320,16 +323,18 @@ def _tournament(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``trickgym`` command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="trickgym", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sim = add_parser(sub, "simulate", help="simulate deals and print the bid success table")
     sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
-    sim.add_argument("--deals", type=int, default=None, help="deals to simulate (default: 100000)")
+    sim.add_argument(
+        "--deals", type=whole_number, default=None, help="deals to simulate (default: 100000)"
+    )
     sim.add_argument(
         "--matches",
-        type=int,
+        type=whole_number,
         default=None,
         help="whole matches instead of deals: phat (default: 1000 matches), pinochle",
     )
@@ -339,7 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the agent of every seat: one name for all seats, or one per seat "
         "(rule,rule,random,pimc); default: random",
     )
-    sim.add_argument("--seed", type=int, default=None, help="seed, 0 .. 2**64-1 (default: 0)")
+    sim.add_argument(
+        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
+    )
     sim.add_argument(
         "--dealing",
         choices=["shuffled", "match"],
@@ -354,14 +361,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--threads",
-        type=int,
+        type=whole_number,
         default=None,
         help="threads to use (default: all cores); Python agents (pimc, learnt, ...) play "
         "in as many worker processes",
     )
     sim.add_argument(
         "--chunk",
-        type=int,
+        type=whole_number,
         default=None,
         help="deals (or matches) per chunk file (default: about 65536 rows; 1024 with --dd)",
     )
@@ -377,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--dd-max-nodes",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="N",
         help="with --dd: search nodes per solver call before a row is flagged unsolved "
@@ -413,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--no-workers-timeout",
-        type=float,
+        type=real_number,
         default=None,
         metavar="SECONDS",
         help="Dask: fail (keeping the chunks done in --out, for --resume) once the cluster "
@@ -435,11 +442,11 @@ def build_parser() -> argparse.ArgumentParser:
         "rotated through the seats (partnership games: exactly two, one per team)",
     )
     add_alias(tour, "--competitors", "agents")  # the flag's old name
-    tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
-    tour.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
+    tour.add_argument("--deals", type=whole_number, default=10_000, help="deals (phat: matches)")
+    tour.add_argument("--seed", type=whole_number, default=0, help="seed, 0 .. 2**64-1")
     tour.add_argument(
         "--threads",
-        type=int,
+        type=whole_number,
         default=None,
         help="threads to use (default: all cores); Python agents (pimc, learnt, ...) play "
         "in as many worker processes",

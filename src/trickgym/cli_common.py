@@ -6,14 +6,102 @@ import argparse
 
 __all__ = [
     "HelpFormatter",
+    "Parser",
     "add_alias",
     "add_parser",
     "add_table_flags",
     "cli_words",
     "game_flag",
     "game_options",
+    "parse_whole",
+    "real_number",
     "table_options",
+    "whole_number",
 ]
+
+# Exponents past this are a typo, not a count: 10**1000 would only be refused
+# by the range check after being built (and ``1e999999999`` would take minutes).
+_MAX_EXPONENT = 100
+
+
+def parse_whole(text: str) -> int | None:
+    """The integer ``text`` spells exactly, or None.
+
+    Besides ``1000000`` it reads ``1_000_000`` and ``1e6`` (``2.5e3`` too):
+    people type counts that way, and a value that is a whole number is one
+    whatever the spelling. ``1.5``, ``1e-3``, ``nan``, ``0x10`` and ``''``
+    are not whole numbers.
+    """
+    import re
+    from decimal import Decimal, InvalidOperation
+
+    text = text.strip()
+    if re.fullmatch(r"[+-]?\d+(?:_\d+)*", text):
+        try:
+            return int(text)
+        except ValueError:  # past Python's 4300-digit limit for str -> int
+            return None
+    match = re.fullmatch(r"[+-]?\d+(?:\.\d*)?[eE]([+-]?\d+)", text)
+    if match is None or abs(int(match[1])) > _MAX_EXPONENT:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return int(value) if value == value.to_integral_value() else None
+
+
+def whole_number(text: str) -> int:
+    """argparse ``type`` of the integer flags: :func:`parse_whole`, or a one-line refusal."""
+    value = parse_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (write e.g. 1000, 1_000_000 or 1e6)"
+        )
+    return value
+
+
+def real_number(text: str) -> float:
+    """argparse ``type`` of the flags that take a number (``32``, ``0.5``, ``1e3``).
+
+    ``nan`` and ``inf`` parse: the checks of the API refuse them, naming
+    what they allow.
+    """
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number (write e.g. 32 or 0.5)"
+        ) from None
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line after a one-line usage.
+
+    argparse prints the whole usage (ten lines for ``simulate``) before the
+    error, which is then easy to miss; here the usage names the command and
+    where its flags are listed, and the error says how to give a value that
+    starts with ``-`` (argparse takes ``--deals -inf`` for a missing value).
+    """
+
+    def error(self, message):
+        """Print the short usage and ``PROG: error: MESSAGE``, exit 2."""
+        import re
+
+        match = re.fullmatch(
+            r"argument (--[\w-]+)(?:/[\w-]+)*: expected (one|at least one) argument", message
+        )
+        if match:
+            flag = match[1]
+            message = (
+                f"argument {flag}: expected a value (one that starts with '-' is written "
+                f"{flag}=VALUE, e.g. {flag}=-1)"
+            )
+        self.exit(
+            2,
+            f"usage: {self.prog} ... ('{self.prog} --help' lists the flags)\n"
+            f"{self.prog}: error: {message}\n",
+        )
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -61,10 +149,8 @@ def game_options(pairs: list[str]) -> dict:
         if low in ("true", "false"):
             options[name] = low == "true"
         else:
-            try:
-                options[name] = int(value)
-            except ValueError:
-                options[name] = value
+            whole = parse_whole(value)
+            options[name] = value if whole is None else whole
     return options
 
 
@@ -76,7 +162,10 @@ def add_alias(parser, flag: str, dest: str) -> None:
 def add_table_flags(parser) -> None:
     """The game's table options: --players, --mode and any --option NAME=VALUE."""
     parser.add_argument(
-        "--players", type=int, default=None, help="players, Troggu only: 3..8 (required there)"
+        "--players",
+        type=whole_number,
+        default=None,
+        help="players, Troggu only: 3..8 (required there)",
     )
     parser.add_argument("--mode", default=None, help="Pinochle only: kitty (default) or exchange")
     parser.add_argument(

@@ -26,7 +26,7 @@ _KEYS = {"hands", "trumps", "leader", "declarers", "trick", "misere"}
 
 def add_parser(sub) -> None:
     """Register the ``dd`` subcommand on the ``trickgym`` subparsers ``sub``."""
-    from .cli_common import add_parser
+    from .cli_common import add_parser, real_number
 
     p = add_parser(
         sub,
@@ -44,7 +44,7 @@ def add_parser(sub) -> None:
     p.add_argument("input", nargs="?", default="-", help="JSON-lines file (default: stdin)")
     p.add_argument("--out", default="-", help="write the JSON lines here (default: stdout)")
     p.add_argument("--cards", action="store_true", help="add the value of every legal card")
-    p.add_argument("--tt-mb", type=float, default=32, help="transposition table size in MB")
+    p.add_argument("--tt-mb", type=real_number, default=32, help="transposition table size in MB")
     p.set_defaults(run=run)
 
 

@@ -119,7 +119,7 @@ def _agents_report(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``report`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser, add_table_flags
+    from .cli_common import add_parser, add_table_flags, whole_number
 
     rep = add_parser(
         sub,
@@ -135,7 +135,7 @@ def add_parser(sub) -> None:
     )
     rep.add_argument("--out", default=None, help="HTML file to write (default: DATASET.html)")
     rep.add_argument("--title", default=None, help="the report's title (default: from the dataset)")
-    rep.add_argument("--folds", type=int, default=5, help="folds of the calibration model")
+    rep.add_argument("--folds", type=whole_number, default=5, help="folds of the calibration model")
     group = rep.add_argument_group(
         "agents compared (no DATASET)",
         "one simulation per agent, every seat played by it, the same deals (seed) for each; "
@@ -152,28 +152,30 @@ def add_parser(sub) -> None:
     group.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
     group.add_argument(
         "--deals",
-        type=int,
+        type=whole_number,
         default=None,
         help=f"deals per agent (default: {AGENT_DEALS}; the learnt agent plays a few hundred "
         "a second)",
     )
     group.add_argument(
         "--matches",
-        type=int,
+        type=whole_number,
         default=None,
         help=f"whole matches per agent instead of deals: phat (default: {AGENT_MATCHES}), pinochle",
     )
-    group.add_argument("--seed", type=int, default=None, help="seed, 0 .. 2**64-1 (default: 0)")
+    group.add_argument(
+        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
+    )
     group.add_argument(
         "--threads",
-        type=int,
+        type=whole_number,
         default=None,
         help="threads to use (default: all cores); Python agents (learnt, pimc, ...) play in "
         "as many worker processes",
     )
     group.add_argument(
         "--dd-max-nodes",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="N",
         help="with the agent dd: search nodes per solver call before a deal is left unsolved "
