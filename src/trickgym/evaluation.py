@@ -153,8 +153,12 @@ def evaluate(
         game = game.name
     if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
+    from .sim.plan import MAX_ITEMS
+
     _check_run(game, deals, seed)
-    slow_deals = check_int("slow_deals", slow_deals, 1)
+    # Bounded as deals are, here: past MAX_ITEMS the slow tournament would refuse it
+    # only after the fast ones had run.
+    slow_deals = check_int("slow_deals", slow_deals, 1, MAX_ITEMS)
     if isinstance(opponents, str):
         opponents = opponents.split(",")
     if not isinstance(opponents, list | tuple) or not opponents:
