@@ -45,23 +45,6 @@ EPILOG = """examples:
 QUIET_HELP = "no progress bars (a first run's compile still says so in one line)"
 
 
-def _check_writable(path: str) -> None:
-    """Fail before a long run, not after it, if ``path`` cannot be written.
-
-    Missing parent folders are fine (the run creates them); the nearest
-    existing one must be a writable folder.
-    """
-    import os
-
-    folder = os.path.dirname(os.path.abspath(path))
-    while not os.path.exists(folder):
-        folder = os.path.dirname(folder)
-    if not os.path.isdir(folder):
-        raise ValueError(f"--out {path!r}: {folder!r} is not a folder")
-    if not os.access(folder, os.W_OK):
-        raise ValueError(f"--out {path!r}: folder {folder!r} is not writable")
-
-
 # Flags that decide the rows: an experiment file fixes them, so they may not be given with it.
 _RESULT_FLAGS = (
     "game",
@@ -83,7 +66,7 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
     """The game and ``simulate`` arguments from an experiment file or the flags."""
     from .games import game_class
 
-    if args.experiment:
+    if args.experiment is not None:  # '' too: a slip, not "no experiment"
         from .experiment import load_experiment
 
         given = [f"--{k.replace('_', '-')}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
@@ -97,8 +80,10 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
         kwargs = load_experiment(args.experiment)
         return kwargs.pop("game"), kwargs
     options = table_options(args)
-    # An empty --agents '' is refused (unknown agent ''), not read as the default.
-    agents = ("random" if args.agents is None else args.agents).split(",")
+    from .checks import split_names
+
+    # An empty --agents '' is refused, not read as the default.
+    agents = split_names("agents", "random" if args.agents is None else args.agents, "rule,random")
     kwargs = {
         "agents": agents[0] if len(agents) == 1 else agents,
         "seed": 0 if args.seed is None else args.seed,
@@ -189,12 +174,11 @@ def _simulate(args) -> int:
     import pandas as pd
 
     from .analysis import format_phat_summary, phat_summary
+    from .checks import check_writable
     from .progress import want_progress
 
-    if args.out == "":  # a slip (an unset shell variable): never a silent in-memory run
-        raise ValueError("--out must be a folder path, got ''")
-    if args.out:
-        _check_writable(args.out)
+    if args.out is not None:  # '' is a slip (an unset shell variable), not an in-memory run
+        check_writable("out", args.out, folder=True)
     if args.resume and not args.out:
         raise ValueError("--resume needs --out (the dataset folder to complete)")
     if args.rebuild_metadata and not args.resume:
@@ -310,7 +294,7 @@ def _tournament(args) -> int:
     options = table_options(args)
     report = tournament(
         args.game,
-        args.agents.split(","),
+        args.agents,
         deals=args.deals,
         seed=args.seed,
         threads=args.threads,

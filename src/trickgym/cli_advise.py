@@ -111,8 +111,9 @@ def run(args) -> int:
     for flag, value, word in (("--game", args.game, game_word), ("--hand", args.hand, hand_word)):
         if value is not None and word is not None and value != word:
             raise ValueError(f"{flag} {value} and {word!r}: give it once, with {flag}")
-    args.game = args.game or game_word or "solowhist"
-    args.hand = args.hand or hand_word
+    # '' given is a slip, refused by the game or the hand: never the default.
+    args.game = next((v for v in (args.game, game_word) if v is not None), "solowhist")
+    args.hand = args.hand if args.hand is not None else hand_word
     if args.hand is None:
         raise ValueError('--hand is required: the seat\'s cards, e.g. --hand "AKQJ5.K2.A7.9832"')
     game = make_game(args.game, **table_options(args))

@@ -75,8 +75,11 @@ def solve_line(obj: dict, cards: bool = False, tt_mb: float = 32) -> dict:
 
 def run(args) -> int:
     """Handler of ``trickgym dd``."""
-    source = sys.stdin if args.input == "-" else _open(args.input, "r")
-    sink = sys.stdout if args.out == "-" else _open(args.out, "w")
+    from .checks import check_tt_mb
+
+    check_tt_mb(args.tt_mb)  # before the first line: an empty input must not hide it
+    source = sys.stdin if args.input == "-" else _open("input", args.input, "r")
+    sink = sys.stdout if args.out == "-" else _open("out", args.out, "w")
     try:
         for number, line in enumerate(source, start=1):
             if not line.strip():
@@ -99,7 +102,14 @@ def run(args) -> int:
     return 0
 
 
-def _open(path: str, mode: str):
+def _open(name: str, path: str, mode: str):
+    """``path`` opened (``mode`` ``"r"`` or ``"w"``), or a ``ValueError`` naming the argument."""
+    from .checks import check_file, check_writable
+
+    if mode == "r":
+        check_file(name, path)
+    else:
+        check_writable(name, path)
     try:
         return open(path, mode, encoding="utf-8")
     except OSError as err:

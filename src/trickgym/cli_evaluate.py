@@ -12,13 +12,16 @@ __all__ = ["add_parser"]
 
 
 def _evaluate(args) -> int:
+    from .checks import check_writable
     from .cli_common import table_options
     from .evaluation import evaluate
 
+    if args.out is not None:  # before the tournaments, not after them
+        check_writable("out", args.out)
     report = evaluate(
         args.policy,
         args.game,
-        opponents=args.agents.split(","),
+        opponents=args.agents,
         deals=args.deals,
         slow_deals=args.slow_deals,
         seed=args.seed,

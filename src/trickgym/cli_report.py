@@ -63,12 +63,15 @@ def _dataset_report(args) -> int:
 
     matplotlib.use("Agg")  # figures are written to PNG, never shown
     from .analysis import load_dataset, write_report
+    from .analysis.report import check_folds
+    from .checks import check_path, check_writable
 
-    out = Path(args.out) if args.out else _default_out(args.dataset)
-    if not out.parent.is_dir():
-        raise ValueError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
-    if args.folds < 2:
-        raise ValueError(f"--folds must be >= 2, got {args.folds}")
+    check_path("dataset", args.dataset, "file or folder path")
+    # Checked before the dataset is read (minutes, for a large one).
+    out = Path(
+        check_writable("out", args.out if args.out is not None else _default_out(args.dataset))
+    )
+    check_folds(args.folds)
     df = load_dataset(args.dataset)
     write_report(df, out, title=args.title, folds=args.folds)
     print(f"{len(df):,} deals from {args.dataset}; wrote {out}")

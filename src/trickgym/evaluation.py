@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .checks import check_int
+from .checks import check_int, split_names
 
 __all__ = ["COLUMNS", "EvaluationReport", "evaluate"]
 
@@ -160,7 +160,7 @@ def evaluate(
     # only after the fast ones had run.
     slow_deals = check_int("slow_deals", slow_deals, 1, MAX_ITEMS)
     if isinstance(opponents, str):
-        opponents = opponents.split(",")
+        opponents = split_names("opponents", opponents, "random,rule")
     if not isinstance(opponents, list | tuple) or not opponents:
         raise ValueError(
             f"opponents must be a non-empty list of agent names such as "
