@@ -17,6 +17,8 @@ def _play(args) -> int:
 
     game = game_flag(args.game, args.positional_game)
     options = table_options(args)
+    if args.color and args.no_color:  # opposite asks: neither silently wins
+        raise ValueError("--color and --no-color say opposite things: give one of them")
     color = False if args.no_color else (True if args.color else None)
     # Stopping (quit, Ctrl-D, Ctrl-C) is the person's choice, not an error: exit 0.
     try:
