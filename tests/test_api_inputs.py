@@ -300,11 +300,11 @@ def test_agents_refuse_another_games_observation(kind):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["simulate", "--agents", ""], "unknown agent ''"),
+        (["simulate", "--agents", ""], "--agents must be one or more names separated by commas"),
         (["simulate", "--game", ""], "unknown game ''"),
         (["simulate", "--deals", str(2**62)], "deals must be an integer 1..1099511627776"),
         (["tournament", "--deals", str(2**62)], "deals must be an integer 1..1099511627776"),
-        (["tournament", "--agents", "rule,"], "unknown agent ''"),
+        (["tournament", "--agents", "rule,"], "--agents 'rule,' has an empty name"),
         (["tournament", "--agents", "rule"], "agents (competitors) must be 2 to 4"),
         (["simulate", "--out", ""], "--out must be a folder path, got ''"),
     ],

@@ -351,7 +351,7 @@ HAND = ["--hand", "AKQJ5.K2.A7.9832"]
         (["advise", *HAND, "--turn-up", "2S", "--deals", "0"], "--deals must be an integer"),
         (
             ["advise", *HAND, "--turn-up", "2S", "--seat", "1", "--dealer", "1"],
-            "--turn-up 2S is not in the hand 'AKQJ5.K2.A7.9832': --seat 1 is the dealer",
+            "--turn-up 2S is not in the hand 'AKQJ5.K2.A7.9832': seat 1 is the dealer",
         ),
         (["warm", "--players", "9"], "--players must be an integer 3..8, got 9"),
         # The old positional spellings still mean the game and the hand.

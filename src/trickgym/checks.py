@@ -22,15 +22,18 @@ __all__ = [
     "as_int",
     "check_callable",
     "check_choice",
+    "check_file",
     "check_flag",
     "check_int",
     "check_path",
     "check_real",
     "check_seed",
     "check_tt_mb",
+    "check_writable",
     "install_hint",
     "is_int",
     "require_extra",
+    "split_names",
 ]
 
 INT32_MAX = 2**31 - 1
@@ -141,13 +144,87 @@ def check_choice(name: str, value, choices: tuple):
     raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
-def check_path(name: str, value):
-    """``value`` as a path: a non-empty ``str`` or ``os.PathLike``, else a ``ValueError``."""
+def check_path(name: str, value, what: str = "folder path"):
+    """``value`` as a path: a non-empty ``str`` or ``os.PathLike`` without NUL, else a ValueError.
+
+    ``what`` says what the path is for the message (``"folder path"``,
+    ``"file path"``). A NUL character can be in no path: ``open`` would
+    say only ``embedded null byte``, naming neither the argument nor the path.
+    """
     import os
 
     if isinstance(value, os.PathLike) or (isinstance(value, str) and value):
+        if "\x00" in os.fspath(value):
+            raise ValueError(f"{name} must be a {what} without NUL characters, got {value!r}")
         return value
-    raise ValueError(f"{name} must be a folder path (a non-empty str or Path), got {value!r}")
+    kinds = "" if isinstance(value, str) else " (a str or Path)"  # '' at the command line
+    raise ValueError(f"{name} must be a {what}{kinds}, got {value!r}")
+
+
+def check_file(name: str, value):
+    """``value`` as the path of an existing file to read, else a ``ValueError`` saying why not."""
+    import os
+
+    check_path(name, value, "file path")
+    if not os.path.exists(value):
+        raise ValueError(f"{name} {os.fspath(value)!r}: no such file")
+    if not os.path.isfile(value):
+        raise ValueError(f"{name} {os.fspath(value)!r} is a folder, not a file")
+    return value
+
+
+def check_writable(name: str, value, folder: bool = False):
+    """``value`` as a path that can be written (a file, or a ``folder``), checked before any work.
+
+    A run must fail at once, not after hours, if its output cannot be
+    written. A folder's missing parents are fine (they are created); a
+    file's folder must exist. The nearest existing folder must take a new
+    file: tried, since ``os.access`` says yes to root everywhere (``/proc``).
+    A file must not be a folder, and a folder must not be a file.
+    """
+    import os
+    import tempfile
+
+    check_path(name, value, "folder path" if folder else "file path")
+    path = os.path.abspath(os.fspath(value))
+    if os.path.isdir(path) and not folder:
+        raise ValueError(f"{name} {os.fspath(value)!r} is a folder; give a file path")
+    if os.path.isfile(path) and folder:
+        raise ValueError(f"{name} {os.fspath(value)!r} is a file; give a folder path")
+    parent = os.path.dirname(path)
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        raise ValueError(f"{name} {os.fspath(value)!r}: {parent!r} is not a folder")
+    if not folder and parent != os.path.dirname(path):
+        missing = os.path.dirname(path)
+        raise ValueError(f"{name} {os.fspath(value)!r}: folder {missing!r} does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError:
+        raise ValueError(
+            f"{name} {os.fspath(value)!r}: folder {parent!r} is not writable"
+        ) from None
+    return value
+
+
+def split_names(name: str, value: str, example: str) -> list[str]:
+    """The names of a comma-separated list (``"rule,random"``), each stripped.
+
+    An empty item (``"rule,"``, ``",rule"``, ``"a,,b"``, ``""``) is a slip,
+    never skipped: it is refused naming the list and an ``example``.
+    """
+    if not value.strip():
+        raise ValueError(
+            f"{name} must be one or more names separated by commas, e.g. {example}, got {value!r}"
+        )
+    names = [n.strip() for n in value.split(",")]
+    if "" in names:
+        raise ValueError(
+            f"{name} {value!r} has an empty name: give names separated by commas, e.g. {example}"
+        )
+    return names
 
 
 def check_seed(value, name: str = "seed", high: int = SEED_MAX, optional: bool = True):

@@ -8,11 +8,14 @@ import time
 
 from .cli_common import (
     HelpFormatter,
+    Parser,
     add_alias,
     add_parser,
     add_table_flags,
     cli_words,
+    real_number,
     table_options,
+    whole_number,
 )
 
 __all__ = ["HelpFormatter", "build_parser", "main"]
@@ -42,23 +45,6 @@ EPILOG = """examples:
 QUIET_HELP = "no progress bars (a first run's compile still says so in one line)"
 
 
-def _check_writable(path: str) -> None:
-    """Fail before a long run, not after it, if ``path`` cannot be written.
-
-    Missing parent folders are fine (the run creates them); the nearest
-    existing one must be a writable folder.
-    """
-    import os
-
-    folder = os.path.dirname(os.path.abspath(path))
-    while not os.path.exists(folder):
-        folder = os.path.dirname(folder)
-    if not os.path.isdir(folder):
-        raise ValueError(f"--out {path!r}: {folder!r} is not a folder")
-    if not os.access(folder, os.W_OK):
-        raise ValueError(f"--out {path!r}: folder {folder!r} is not writable")
-
-
 # Flags that decide the rows: an experiment file fixes them, so they may not be given with it.
 _RESULT_FLAGS = (
     "game",
@@ -80,7 +66,7 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
     """The game and ``simulate`` arguments from an experiment file or the flags."""
     from .games import game_class
 
-    if args.experiment:
+    if args.experiment is not None:  # '' too: a slip, not "no experiment"
         from .experiment import load_experiment
 
         given = [f"--{k.replace('_', '-')}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
@@ -94,8 +80,10 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
         kwargs = load_experiment(args.experiment)
         return kwargs.pop("game"), kwargs
     options = table_options(args)
-    # An empty --agents '' is refused (unknown agent ''), not read as the default.
-    agents = ("random" if args.agents is None else args.agents).split(",")
+    from .checks import split_names
+
+    # An empty --agents '' is refused, not read as the default.
+    agents = split_names("agents", "random" if args.agents is None else args.agents, "rule,random")
     kwargs = {
         "agents": agents[0] if len(agents) == 1 else agents,
         "seed": 0 if args.seed is None else args.seed,
@@ -186,12 +174,11 @@ def _simulate(args) -> int:
     import pandas as pd
 
     from .analysis import format_phat_summary, phat_summary
+    from .checks import check_writable
     from .progress import want_progress
 
-    if args.out == "":  # a slip (an unset shell variable): never a silent in-memory run
-        raise ValueError("--out must be a folder path, got ''")
-    if args.out:
-        _check_writable(args.out)
+    if args.out is not None:  # '' is a slip (an unset shell variable), not an in-memory run
+        check_writable("out", args.out, folder=True)
     if args.resume and not args.out:
         raise ValueError("--resume needs --out (the dataset folder to complete)")
     if args.rebuild_metadata and not args.resume:
@@ -307,7 +294,7 @@ def _tournament(args) -> int:
     options = table_options(args)
     report = tournament(
         args.game,
-        args.agents.split(","),
+        args.agents,
         deals=args.deals,
         seed=args.seed,
         threads=args.threads,
@@ -320,16 +307,18 @@ def _tournament(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``trickgym`` command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="trickgym", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sim = add_parser(sub, "simulate", help="simulate deals and print the bid success table")
     sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
-    sim.add_argument("--deals", type=int, default=None, help="deals to simulate (default: 100000)")
+    sim.add_argument(
+        "--deals", type=whole_number, default=None, help="deals to simulate (default: 100000)"
+    )
     sim.add_argument(
         "--matches",
-        type=int,
+        type=whole_number,
         default=None,
         help="whole matches instead of deals: phat (default: 1000 matches), pinochle",
     )
@@ -339,7 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="the agent of every seat: one name for all seats, or one per seat "
         "(rule,rule,random,pimc); default: random",
     )
-    sim.add_argument("--seed", type=int, default=None, help="seed, 0 .. 2**64-1 (default: 0)")
+    sim.add_argument(
+        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
+    )
     sim.add_argument(
         "--dealing",
         choices=["shuffled", "match"],
@@ -354,14 +345,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--threads",
-        type=int,
+        type=whole_number,
         default=None,
         help="threads to use (default: all cores); Python agents (pimc, learnt, ...) play "
         "in as many worker processes",
     )
     sim.add_argument(
         "--chunk",
-        type=int,
+        type=whole_number,
         default=None,
         help="deals (or matches) per chunk file (default: about 65536 rows; 1024 with --dd)",
     )
@@ -377,7 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--dd-max-nodes",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="N",
         help="with --dd: search nodes per solver call before a row is flagged unsolved "
@@ -413,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--no-workers-timeout",
-        type=float,
+        type=real_number,
         default=None,
         metavar="SECONDS",
         help="Dask: fail (keeping the chunks done in --out, for --resume) once the cluster "
@@ -435,11 +426,11 @@ def build_parser() -> argparse.ArgumentParser:
         "rotated through the seats (partnership games: exactly two, one per team)",
     )
     add_alias(tour, "--competitors", "agents")  # the flag's old name
-    tour.add_argument("--deals", type=int, default=10_000, help="deals (phat: matches)")
-    tour.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
+    tour.add_argument("--deals", type=whole_number, default=10_000, help="deals (phat: matches)")
+    tour.add_argument("--seed", type=whole_number, default=0, help="seed, 0 .. 2**64-1")
     tour.add_argument(
         "--threads",
-        type=int,
+        type=whole_number,
         default=None,
         help="threads to use (default: all cores); Python agents (pimc, learnt, ...) play "
         "in as many worker processes",

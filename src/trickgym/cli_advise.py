@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
         DEFAULT_POINTS_NODE_LIMIT,
         PLAYS,
     )
-    from .cli_common import add_parser, add_table_flags
+    from .cli_common import add_parser, add_table_flags, whole_number
 
     p = add_parser(
         sub,
@@ -42,10 +42,10 @@ def add_parser(sub) -> None:
     p.add_argument("words", nargs="*", default=[], help=argparse.SUPPRESS)
     p.add_argument("--turn-up", default=None, help="Solo Whist: the dealer's exposed card, e.g. 2S")
     p.add_argument(
-        "--seat", type=int, default=0, help="the seat advised (0..3; Troggu: 0..players-1)"
+        "--seat", type=whole_number, default=0, help="the seat advised (0..3; Troggu: 0..players-1)"
     )
     p.add_argument(
-        "--dealer", type=int, default=None, help="the dealer (default: the seat's right)"
+        "--dealer", type=whole_number, default=None, help="the dealer (default: the seat's right)"
     )
     p.add_argument(
         "--auction",
@@ -54,7 +54,7 @@ def add_parser(sub) -> None:
     )
     p.add_argument(
         "--deals",
-        type=int,
+        type=whole_number,
         default=None,
         help=f"deals to sample (default: 1000, pimc 20; dd in phat, pinochle and troggu "
         f"{DEFAULT_POINTS_DD_DEALS})",
@@ -66,16 +66,16 @@ def add_parser(sub) -> None:
         help="dd: solve each deal with every card seen (every game); rule, pimc: play it "
         "out by those agents",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
+    p.add_argument("--seed", type=whole_number, default=0, help="seed, 0 .. 2**64-1")
     p.add_argument(
         "--pimc-samples",
-        type=int,
+        type=whole_number,
         default=DEFAULT_PIMC_SAMPLES,
         help="samples per PIMC decision (--play pimc)",
     )
     p.add_argument(
         "--max-nodes",
-        type=int,
+        type=whole_number,
         default=None,
         help=f"--play dd: node budget of a Solo Whist probe (default {DEFAULT_NODE_LIMIT:,}) "
         f"or of a full point-trick solve (default {DEFAULT_POINTS_NODE_LIMIT:,}); deals past "
@@ -83,11 +83,13 @@ def add_parser(sub) -> None:
     )
     p.add_argument(
         "--exact-nodes",
-        type=int,
+        type=whole_number,
         default=DEFAULT_EXACT_NODES,
         help="--play dd: node budget of a Solo's exact trick count (0: probes only)",
     )
-    p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    p.add_argument(
+        "--threads", type=whole_number, default=None, help="threads (default: all cores)"
+    )
     add_table_flags(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
@@ -109,8 +111,9 @@ def run(args) -> int:
     for flag, value, word in (("--game", args.game, game_word), ("--hand", args.hand, hand_word)):
         if value is not None and word is not None and value != word:
             raise ValueError(f"{flag} {value} and {word!r}: give it once, with {flag}")
-    args.game = args.game or game_word or "solowhist"
-    args.hand = args.hand or hand_word
+    # '' given is a slip, refused by the game or the hand: never the default.
+    args.game = next((v for v in (args.game, game_word) if v is not None), "solowhist")
+    args.hand = args.hand if args.hand is not None else hand_word
     if args.hand is None:
         raise ValueError('--hand is required: the seat\'s cards, e.g. --hand "AKQJ5.K2.A7.9832"')
     game = make_game(args.game, **table_options(args))

@@ -6,14 +6,102 @@ import argparse
 
 __all__ = [
     "HelpFormatter",
+    "Parser",
     "add_alias",
     "add_parser",
     "add_table_flags",
     "cli_words",
     "game_flag",
     "game_options",
+    "parse_whole",
+    "real_number",
     "table_options",
+    "whole_number",
 ]
+
+# Exponents past this are a typo, not a count: 10**1000 would only be refused
+# by the range check after being built (and ``1e999999999`` would take minutes).
+_MAX_EXPONENT = 100
+
+
+def parse_whole(text: str) -> int | None:
+    """The integer ``text`` spells exactly, or None.
+
+    Besides ``1000000`` it reads ``1_000_000`` and ``1e6`` (``2.5e3`` too):
+    people type counts that way, and a value that is a whole number is one
+    whatever the spelling. ``1.5``, ``1e-3``, ``nan``, ``0x10`` and ``''``
+    are not whole numbers.
+    """
+    import re
+    from decimal import Decimal, InvalidOperation
+
+    text = text.strip()
+    if re.fullmatch(r"[+-]?\d+(?:_\d+)*", text):
+        try:
+            return int(text)
+        except ValueError:  # past Python's 4300-digit limit for str -> int
+            return None
+    match = re.fullmatch(r"[+-]?\d+(?:\.\d*)?[eE]([+-]?\d+)", text)
+    if match is None or abs(int(match[1])) > _MAX_EXPONENT:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    return int(value) if value == value.to_integral_value() else None
+
+
+def whole_number(text: str) -> int:
+    """argparse ``type`` of the integer flags: :func:`parse_whole`, or a one-line refusal."""
+    value = parse_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a whole number (write e.g. 1000, 1_000_000 or 1e6)"
+        )
+    return value
+
+
+def real_number(text: str) -> float:
+    """argparse ``type`` of the flags that take a number (``32``, ``0.5``, ``1e3``).
+
+    ``nan`` and ``inf`` parse: the checks of the API refuse them, naming
+    what they allow.
+    """
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number (write e.g. 32 or 0.5)"
+        ) from None
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line after a one-line usage.
+
+    argparse prints the whole usage (ten lines for ``simulate``) before the
+    error, which is then easy to miss; here the usage names the command and
+    where its flags are listed, and the error says how to give a value that
+    starts with ``-`` (argparse takes ``--deals -inf`` for a missing value).
+    """
+
+    def error(self, message):
+        """Print the short usage and ``PROG: error: MESSAGE``, exit 2."""
+        import re
+
+        match = re.fullmatch(
+            r"argument (--[\w-]+)(?:/[\w-]+)*: expected (one|at least one) argument", message
+        )
+        if match:
+            flag = match[1]
+            message = (
+                f"argument {flag}: expected a value (one that starts with '-' is written "
+                f"{flag}=VALUE, e.g. {flag}=-1)"
+            )
+        self.exit(
+            2,
+            f"usage: {self.prog} ... ('{self.prog} --help' lists the flags)\n"
+            f"{self.prog}: error: {message}\n",
+        )
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -61,10 +149,8 @@ def game_options(pairs: list[str]) -> dict:
         if low in ("true", "false"):
             options[name] = low == "true"
         else:
-            try:
-                options[name] = int(value)
-            except ValueError:
-                options[name] = value
+            whole = parse_whole(value)
+            options[name] = value if whole is None else whole
     return options
 
 
@@ -76,7 +162,10 @@ def add_alias(parser, flag: str, dest: str) -> None:
 def add_table_flags(parser) -> None:
     """The game's table options: --players, --mode and any --option NAME=VALUE."""
     parser.add_argument(
-        "--players", type=int, default=None, help="players, Troggu only: 3..8 (required there)"
+        "--players",
+        type=whole_number,
+        default=None,
+        help="players, Troggu only: 3..8 (required there)",
     )
     parser.add_argument("--mode", default=None, help="Pinochle only: kitty (default) or exchange")
     parser.add_argument(
@@ -104,9 +193,21 @@ _PARAM_DESTS = {
     "competitors": "agents",
     "opponents": "agents",
     "modes": "mode",
+    "rebuild": "rebuild_metadata",
 }
-# Where a parameter name stands in a message: the message's (or a clause's) subject.
-_SUBJECT = r"(?:(?<=^)|(?<=: )|(?<=; ))({names})(?= )"
+# What follows a plain word (``deals``, ``chunk``) at the start of a clause when it is a
+# parameter's name: a predicate (``deals must be ...``), a quoted value (``hand 'AKQ':
+# ...``) or an alias (``agents (competitors) must ...``). Anything else is prose: ``chunk
+# file ... was not written``, ``resume the run``.
+_PREDICATE = r"(?:must|is required|are required|is for|are for|needs|given|cannot)\b"
+_NAMED = (
+    rf"(?= (?:{_PREDICATE}|has\b|'[^']*'|\"[^\"]*\"|\([\w ]+\) {_PREDICATE}|-?\d\S* {_PREDICATE}))"
+)
+_CLAUSE = r"(?:(?<=^)|(?<=: )|(?<=; ))"
+# Words after "option" that are prose, not a game option's name.
+_PROSE = {"a", "an", "and", "are", "for", "is", "must", "of", "or", "the", "to"}
+# A rewritten flag is marked while the message is tidied (see _tidy).
+_MARK, _END = "\x01", "\x02"
 
 
 def _flags(parser) -> dict[str, tuple[str, bool]]:
@@ -124,10 +225,14 @@ def cli_words(message: str, parser) -> str:
 
     The Python API names its parameters (``pass matches=N, not deals=100``,
     ``turn_up is required``, ``option players``); at the command line the
-    person typed ``--matches``, ``--turn-up``, ``--players``. Only names that
-    are flags of this subcommand are rewritten (a game option without a flag
-    of its own becomes ``--option NAME``), and only where a name stands as a
-    parameter: ``NAME=VALUE``, ``option NAME`` and a clause's subject.
+    person typed ``--matches``, ``--turn-up``, ``--players``. Only Python
+    spellings of this subcommand's flags are rewritten: ``NAME=VALUE``, a
+    name with an underscore (``turn_up``), ``option NAME`` (a game option
+    without a flag of its own becomes ``--option NAME``) and a plain name
+    that is a clause's subject followed by a predicate or a value
+    (``deals must be``, ``hand 'AKQ': ...``). Prose is left alone (``chunk
+    file``, ``resume the run``), and a flag the message already spells next
+    to its Python spelling is not doubled (``resume=True (--resume)``).
     """
     import re
 
@@ -146,7 +251,11 @@ def cli_words(message: str, parser) -> str:
     def options(names: str) -> str:  # "a, b" -> "--players, --option b"
         return ", ".join(option(n) for n in names.split(", "))
 
-    message = re.sub(r"(?<![\w-])option (\w+)\b", lambda m: option(m.group(1)), message)
+    def option_words(match) -> str:
+        name = match.group(1)
+        return match.group(0) if name in _PROSE else option(name)
+
+    message = re.sub(r"(?<![\w-])option (\w+)\b", option_words, message)
     message = re.sub(
         r"unknown option\(s\) ((?:\w+, )*\w+); allowed: ((?:\w+, )*\w+)",
         lambda m: f"not an option of this game: {options(m[1])}; its options: {options(m[2])}",
@@ -157,16 +266,72 @@ def cli_words(message: str, parser) -> str:
         return message
     alternation = "|".join(map(re.escape, names))
 
+    def marked(name: str, value: str = "") -> str:
+        return f"{_MARK}{flag(name)}{f' {value}' if value else ''}{_END}"
+
     def assignment(match) -> str:
         name, value = match.group(1), match.group(2).strip("'\"")
-        if flags[dest(name)][1]:  # a switch: dd=True is --dd
-            return flag(name)
-        return f"{flag(name)} {value}" if value else flag(name)
+        if flags[dest(name)][1]:  # a switch: dd=True is --dd, dd=False is no --dd
+            return marked(name) if value != "False" else f"no {marked(name)}"
+        return marked(name, value)
 
     message = re.sub(rf"(?<![\w-])({alternation})=('[^']*'|[^\s,;:)]*)", assignment, message)
-    message = re.sub(_SUBJECT.format(names=alternation), lambda m: flag(m.group(1)), message)
+    python = "|".join(re.escape(n) for n in names if "_" in n)
+    if python:  # turn_up, dd_max_nodes: never prose
+        message = re.sub(rf"(?<![\w.-])({python})(?![\w=-])", lambda m: marked(m[1]), message)
+    message = re.sub(rf"{_CLAUSE}({alternation}){_NAMED}", lambda m: marked(m[1]), message)
     # None is the Python default of a flag left out; a person cannot type it.
-    return message.replace(", or None,", ",").replace(", or None", "")
+    message = message.replace(", or None,", ",").replace(", or None", "")
+    return _tidy(message)
+
+
+def _tidy(message: str) -> str:
+    """``message`` with the marks of rewritten flags removed, and no flag said twice.
+
+    A run of rewritten flags followed by a parenthesis that only spells
+    them for the command line loses the parenthesis (``resume=True
+    (--resume)``, ``resume=True, rebuild=True (trickgym simulate ... --resume
+    --rebuild-metadata)``); a parenthesis that starts with them and repeats
+    them loses the repetition (``(resume=True, --resume)``).
+    """
+    import re
+
+    item = rf"(?:{_MARK}[^{_END}]*{_END}|--[a-z][\w-]*)"
+    run = rf"{item}(?:(?:, | and | or | ){item})*"
+
+    def tokens(text: str) -> set[str]:
+        return set(re.findall(r"[^\s,]+", text.replace(_MARK, "").replace(_END, "")))
+
+    def flags_of(text: str) -> set[str]:
+        return {t for t in tokens(text) if t.startswith("--")}
+
+    def dedup(text: str) -> str:
+        items = re.findall(item, text)
+        seps = re.findall(rf"(?<={_END}|[\w-])(, | and | or | )(?={_MARK}|--)", text)
+        kept = list(dict.fromkeys(i.replace(_MARK, "").replace(_END, "") for i in items))
+        sep = seps[0] if seps else ", "
+        return sep.join(kept)
+
+    def spelled_again(match) -> str:
+        first, inside = match.group(1), match.group(2)
+        rest = tokens(inside) - tokens(first) - {"trickgym", "..."}
+        command = re.match(r"\s*trickgym (\w+)", inside)
+        if command:
+            rest.discard(command[1])
+        if flags_of(inside) and not rest:
+            return dedup(first)
+        return f"{dedup(first)} ({inside})"
+
+    def repeated(match) -> str:
+        first, rest = match.group(1), match.group(3)
+        if flags_of(first) <= flags_of(rest):
+            return f"({rest})"
+        return match.group(0)
+
+    message = re.sub(rf"({run}) \(([^()]*)\)", spelled_again, message)
+    message = re.sub(rf"\(({run})(, | or | and )([^()]*)\)", repeated, message)
+    message = re.sub(run, lambda m: dedup(m.group(0)), message)
+    return message.replace(_MARK, "").replace(_END, "")
 
 
 def game_flag(flag: str | None, positional: str | None, default: str = "solowhist") -> str:

@@ -26,7 +26,7 @@ _KEYS = {"hands", "trumps", "leader", "declarers", "trick", "misere"}
 
 def add_parser(sub) -> None:
     """Register the ``dd`` subcommand on the ``trickgym`` subparsers ``sub``."""
-    from .cli_common import add_parser
+    from .cli_common import add_parser, real_number
 
     p = add_parser(
         sub,
@@ -44,7 +44,7 @@ def add_parser(sub) -> None:
     p.add_argument("input", nargs="?", default="-", help="JSON-lines file (default: stdin)")
     p.add_argument("--out", default="-", help="write the JSON lines here (default: stdout)")
     p.add_argument("--cards", action="store_true", help="add the value of every legal card")
-    p.add_argument("--tt-mb", type=float, default=32, help="transposition table size in MB")
+    p.add_argument("--tt-mb", type=real_number, default=32, help="transposition table size in MB")
     p.set_defaults(run=run)
 
 
@@ -75,8 +75,11 @@ def solve_line(obj: dict, cards: bool = False, tt_mb: float = 32) -> dict:
 
 def run(args) -> int:
     """Handler of ``trickgym dd``."""
-    source = sys.stdin if args.input == "-" else _open(args.input, "r")
-    sink = sys.stdout if args.out == "-" else _open(args.out, "w")
+    from .checks import check_tt_mb
+
+    check_tt_mb(args.tt_mb)  # before the first line: an empty input must not hide it
+    source = sys.stdin if args.input == "-" else _open("input", args.input, "r")
+    sink = sys.stdout if args.out == "-" else _open("out", args.out, "w")
     try:
         for number, line in enumerate(source, start=1):
             if not line.strip():
@@ -99,7 +102,14 @@ def run(args) -> int:
     return 0
 
 
-def _open(path: str, mode: str):
+def _open(name: str, path: str, mode: str):
+    """``path`` opened (``mode`` ``"r"`` or ``"w"``), or a ``ValueError`` naming the argument."""
+    from .checks import check_file, check_writable
+
+    if mode == "r":
+        check_file(name, path)
+    else:
+        check_writable(name, path)
     try:
         return open(path, mode, encoding="utf-8")
     except OSError as err:

@@ -12,13 +12,16 @@ __all__ = ["add_parser"]
 
 
 def _evaluate(args) -> int:
+    from .checks import check_writable
     from .cli_common import table_options
     from .evaluation import evaluate
 
+    if args.out is not None:  # before the tournaments, not after them
+        check_writable("out", args.out)
     report = evaluate(
         args.policy,
         args.game,
-        opponents=args.agents.split(","),
+        opponents=args.agents,
         deals=args.deals,
         slow_deals=args.slow_deals,
         seed=args.seed,
@@ -36,7 +39,7 @@ def _evaluate(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``evaluate`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser, add_table_flags
+    from .cli_common import add_parser, add_table_flags, whole_number
     from .evaluation import DEFAULT_OPPONENTS
 
     what = (
@@ -57,14 +60,16 @@ def add_parser(sub) -> None:
         help="the opponents: agent names, comma-separated, one tournament each "
         "(leave pimc out to skip the slow one)",
     )
-    e.add_argument("--deals", type=int, default=1000, help="deals per tournament (phat: matches)")
+    e.add_argument(
+        "--deals", type=whole_number, default=1000, help="deals per tournament (phat: matches)"
+    )
     e.add_argument(
         "--slow-deals",
-        type=int,
+        type=whole_number,
         default=20,
         help="deals against Python or solving opponents (pimc, ismcts, learnt, oracle)",
     )
-    e.add_argument("--seed", type=int, default=0, help="seed, 0 .. 2**64-1")
+    e.add_argument("--seed", type=whole_number, default=0, help="seed, 0 .. 2**64-1")
     e.add_argument(
         "--bidding",
         choices=("policy", "rule"),
@@ -72,7 +77,9 @@ def add_parser(sub) -> None:
         help="rule: the rule agent makes the policy's decisions before the card play "
         "(a policy trained with bidding='rule')",
     )
-    e.add_argument("--threads", type=int, default=None, help="threads to use (default: all cores)")
+    e.add_argument(
+        "--threads", type=whole_number, default=None, help="threads to use (default: all cores)"
+    )
     e.add_argument("--out", default=None, help="also write the table as CSV to this file")
     add_table_flags(e)
     e.add_argument("--quiet", action="store_true", help="no progress bars")

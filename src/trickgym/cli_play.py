@@ -17,6 +17,8 @@ def _play(args) -> int:
 
     game = game_flag(args.game, args.positional_game)
     options = table_options(args)
+    if args.color and args.no_color:  # opposite asks: neither silently wins
+        raise ValueError("--color and --no-color say opposite things: give one of them")
     color = False if args.no_color else (True if args.color else None)
     # Stopping (quit, Ctrl-D, Ctrl-C) is the person's choice, not an error: exit 0.
     try:
@@ -32,13 +34,13 @@ def add_parser(sub) -> None:
     """Register the ``play`` subcommand on the ``trickgym`` parser's subparsers."""
     import argparse
 
-    from .cli_common import add_alias, add_parser, add_table_flags
+    from .cli_common import add_alias, add_parser, add_table_flags, whole_number
 
     play = add_parser(sub, "play", help="play a deal in the terminal against built-in agents")
     play.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
     # ``trickgym play solowhist``, as before --game: still accepted, no longer shown.
     play.add_argument("positional_game", nargs="?", default=None, help=argparse.SUPPRESS)
-    play.add_argument("--seat", type=int, default=0, help="your seat")
+    play.add_argument("--seat", type=whole_number, default=0, help="your seat")
     play.add_argument(
         "--agents",
         default="rule",
@@ -48,7 +50,7 @@ def add_parser(sub) -> None:
     add_alias(play, "--opponents", "agents")  # the flag's old name
     play.add_argument(
         "--seed",
-        type=int,
+        type=whole_number,
         default=None,
         help="the deal's seed (default: random; printed, so the deal can be replayed)",
     )

@@ -63,12 +63,15 @@ def _dataset_report(args) -> int:
 
     matplotlib.use("Agg")  # figures are written to PNG, never shown
     from .analysis import load_dataset, write_report
+    from .analysis.report import check_folds
+    from .checks import check_path, check_writable
 
-    out = Path(args.out) if args.out else _default_out(args.dataset)
-    if not out.parent.is_dir():
-        raise ValueError(f"--out {str(out)!r}: folder {str(out.parent)!r} does not exist")
-    if args.folds < 2:
-        raise ValueError(f"--folds must be >= 2, got {args.folds}")
+    check_path("dataset", args.dataset, "file or folder path")
+    # Checked before the dataset is read (minutes, for a large one).
+    out = Path(
+        check_writable("out", args.out if args.out is not None else _default_out(args.dataset))
+    )
+    check_folds(args.folds)
     df = load_dataset(args.dataset)
     write_report(df, out, title=args.title, folds=args.folds)
     print(f"{len(df):,} deals from {args.dataset}; wrote {out}")
@@ -119,7 +122,7 @@ def _agents_report(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``report`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser, add_table_flags
+    from .cli_common import add_parser, add_table_flags, whole_number
 
     rep = add_parser(
         sub,
@@ -135,7 +138,7 @@ def add_parser(sub) -> None:
     )
     rep.add_argument("--out", default=None, help="HTML file to write (default: DATASET.html)")
     rep.add_argument("--title", default=None, help="the report's title (default: from the dataset)")
-    rep.add_argument("--folds", type=int, default=5, help="folds of the calibration model")
+    rep.add_argument("--folds", type=whole_number, default=5, help="folds of the calibration model")
     group = rep.add_argument_group(
         "agents compared (no DATASET)",
         "one simulation per agent, every seat played by it, the same deals (seed) for each; "
@@ -152,28 +155,30 @@ def add_parser(sub) -> None:
     group.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
     group.add_argument(
         "--deals",
-        type=int,
+        type=whole_number,
         default=None,
         help=f"deals per agent (default: {AGENT_DEALS}; the learnt agent plays a few hundred "
         "a second)",
     )
     group.add_argument(
         "--matches",
-        type=int,
+        type=whole_number,
         default=None,
         help=f"whole matches per agent instead of deals: phat (default: {AGENT_MATCHES}), pinochle",
     )
-    group.add_argument("--seed", type=int, default=None, help="seed, 0 .. 2**64-1 (default: 0)")
+    group.add_argument(
+        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
+    )
     group.add_argument(
         "--threads",
-        type=int,
+        type=whole_number,
         default=None,
         help="threads to use (default: all cores); Python agents (learnt, pimc, ...) play in "
         "as many worker processes",
     )
     group.add_argument(
         "--dd-max-nodes",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="N",
         help="with the agent dd: search nodes per solver call before a deal is left unsolved "

@@ -28,7 +28,7 @@ def _warm(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``warm`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser
+    from .cli_common import add_parser, whole_number
     from .warm import AGENTS, GAMES
 
     w = add_parser(
@@ -51,7 +51,7 @@ def add_parser(sub) -> None:
     )
     w.add_argument(
         "--players",
-        type=int,
+        type=whole_number,
         nargs="+",
         default=None,
         metavar="N",

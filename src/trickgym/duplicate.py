@@ -156,12 +156,9 @@ def tournament(
     _check_run(game, deals, seed)
     progress = want_progress(progress)
     if isinstance(agents, str):
-        if "" in agents.split(","):
-            raise ValueError(
-                f"agents must be comma-separated names such as 'rule,random', got {agents!r} "
-                "(an empty name)"
-            )
-        agents = agents.split(",")
+        from .checks import split_names
+
+        agents = split_names("agents", agents, "rule,random")
     if not isinstance(agents, list | tuple):
         raise ValueError(
             f"agents must be a list of competitors or a comma-separated string such as "

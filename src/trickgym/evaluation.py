@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .checks import check_int
+from .checks import check_int, split_names
 
 __all__ = ["COLUMNS", "EvaluationReport", "evaluate"]
 
@@ -153,10 +153,14 @@ def evaluate(
         game = game.name
     if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
+    from .sim.plan import MAX_ITEMS
+
     _check_run(game, deals, seed)
-    slow_deals = check_int("slow_deals", slow_deals, 1)
+    # Bounded as deals are, here: past MAX_ITEMS the slow tournament would refuse it
+    # only after the fast ones had run.
+    slow_deals = check_int("slow_deals", slow_deals, 1, MAX_ITEMS)
     if isinstance(opponents, str):
-        opponents = opponents.split(",")
+        opponents = split_names("opponents", opponents, "random,rule")
     if not isinstance(opponents, list | tuple) or not opponents:
         raise ValueError(
             f"opponents must be a non-empty list of agent names such as "

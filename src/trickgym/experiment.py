@@ -53,7 +53,9 @@ def load_experiment(path) -> dict:
 
     Raises ``ValueError`` naming a missing, unknown or mistyped key.
     """
-    path = Path(path)
+    from .checks import check_file
+
+    path = Path(check_file("experiment", path))
     try:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError as err:

@@ -35,9 +35,12 @@ def _opponents(agents, seat: int, n: int) -> dict[int, str]:
     """Agent name of every other seat, in seat order after ``seat``."""
     from .agents.registry import is_python_name, known_agents
     from .agents.rule.presets import PRESETS
+    from .checks import split_names
 
-    names = agents.split(",") if isinstance(agents, str) else list(agents)
-    names = [a.strip() for a in names]
+    names = (
+        split_names("agents", agents, "rule,random") if isinstance(agents, str) else list(agents)
+    )
+    names = [a.strip() if isinstance(a, str) else a for a in names]
     if len(names) == 1:
         names = names * (n - 1)
     if len(names) != n - 1:

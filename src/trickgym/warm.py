@@ -123,19 +123,29 @@ def cache_location() -> str:
     return f"in __pycache__ folders beside the sources ({here}, agents, envs)"
 
 
-def _names(value, allowed: tuple, what: str) -> tuple:
-    """A tuple of names from ``None`` (all), a name, ``"a,b"`` or a list; unknown ones refused."""
+def _names(value, allowed: tuple, what: str, param: str) -> tuple:
+    """A tuple of names from ``None`` (all), a name, ``"a,b"`` or a list; unknown ones refused.
+
+    ``what`` names one of them in messages, ``param`` the parameter given.
+    """
     if value is None:
         return allowed
     if isinstance(value, str):
-        value = [v.strip() for v in value.split(",") if v.strip()]
-    names = tuple(value)
-    if not names:
-        raise ValueError(f"no {what} given; allowed: {', '.join(allowed)}")
+        from .checks import split_names
+
+        value = split_names(param, value, ",".join(allowed[:2]))
+    names = _sequence(param, value, "names")
     for name in names:
         if name not in allowed:
             raise ValueError(f"unknown {what} {name!r} for warm; allowed: {', '.join(allowed)}")
     return tuple(dict.fromkeys(names))
+
+
+def _sequence(param: str, value, what: str) -> tuple:
+    """``value`` as a non-empty tuple (a list or tuple given), else a ValueError naming it."""
+    if not isinstance(value, list | tuple) or not value:
+        raise ValueError(f"{param} must be one or a non-empty list of {what}, got {value!r}")
+    return tuple(value)
 
 
 def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
@@ -150,10 +160,16 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
         raise ValueError(
             f"modes= is for pinochle, not among the games to warm ({', '.join(games)})"
         )
-    if isinstance(players, int):
+    from .checks import is_int
+
+    if is_int(players):
         players = (players,)
     if isinstance(modes, str):
         modes = (modes,)
+    if players is not None:
+        players = _sequence("players", players, "table sizes")
+    if modes is not None:
+        modes = _sequence("modes", modes, "modes")
     tables = []
     for game in games:
         if game == "troggu":
@@ -289,8 +305,8 @@ def warm(
         gives the text ``trickgym warm`` prints.
     """
     progress = want_progress(progress)
-    games = _names(game, GAMES, "game")
-    agents = _names(agents, AGENTS, "agent")
+    games = _names(game, GAMES, "game", "game")
+    agents = _names(agents, AGENTS, "agent", "agents")
     tables = _tables(games, players, modes)
     report = WarmReport(cache=cache_location())
     say = log or (lambda line: None)

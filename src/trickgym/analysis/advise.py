@@ -106,7 +106,10 @@ def _auction_steps(auction) -> list:
     if auction is None:
         return []
     if isinstance(auction, str):
-        return [s.strip() for s in auction.split(",") if s.strip()]
+        from ..checks import split_names
+
+        # '' is no call yet; "Pass,,Solo" is a slip, not two calls.
+        return split_names("auction_so_far", auction, "Pass,Solo") if auction.strip() else []
     if isinstance(auction, list | tuple):
         return list(auction)
     raise ValueError(

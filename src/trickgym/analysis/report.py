@@ -277,11 +277,19 @@ def _bid_sections(
     out.figure(plots.plot_calibration(table), "calibration")
 
 
+MAX_FOLDS = 100
+
+
+def check_folds(folds) -> int:
+    """The folds of the report's calibration model: an integer ``2..MAX_FOLDS``."""
+    return check_int("folds", folds, 2, MAX_FOLDS)
+
+
 def html_report(df: pd.DataFrame, title: str | None = None, folds: int = 5) -> str:
     """The HTML text of the report of ``df`` (rows of ``simulate`` for any game)."""
     if title is not None and not isinstance(title, str):
         raise ValueError(f"title must be a string or None, got {title!r}")
-    folds = check_int("folds", folds, 2, 100)
+    folds = check_folds(folds)
     game = detect_game(df)
     name = game_class(game).title
     title = title or f"trickgym report: {name}"

@@ -186,8 +186,9 @@ def _object_name(agent) -> str:
     return f"python:{cls.__module__}.{cls.__qualname__}"
 
 
-def _check_count(name: str, value, low: int, high: int | None = MAX_ITEMS) -> None:
-    check_int(name, value, low, high)
+def _check_count(name: str, value, low: int, high: int | None = MAX_ITEMS) -> int:
+    """``value`` checked, as a Python int: a numpy ``uint8`` would overflow the sums below."""
+    return check_int(name, value, low, high)
 
 
 def _check_extent(items: str, first: int, count: int, chunk: int) -> None:
@@ -262,9 +263,9 @@ def make_spec(
     params = params_matrix(game, g.n_seats, rule_options)
     if dealing not in ("shuffled", "match"):
         raise ValueError(f"dealing must be 'shuffled' or 'match', got {dealing!r}")
-    _check_count("first", first, 0, INT64_MAX)
+    first = _check_count("first", first, 0, INT64_MAX)
     if chunk is not None:
-        _check_count("chunk", chunk, 1, None)  # bounded by its rows below
+        chunk = _check_count("chunk", chunk, 1, None)  # bounded by its rows below
     if sim.unit == "match" or matches is not None:
         if sim.whole_matches is None:
             raise ValueError(
@@ -281,14 +282,12 @@ def make_spec(
             raise ValueError(
                 f"dealing={dealing!r} is for Solo Whist; {game} matches always shuffle"
             )
-        count = 100 if matches is None else matches
-        _check_count("matches", count, 1)
+        count = _check_count("matches", 100 if matches is None else matches, 1)
         rows_per_item = sim.slots(g) if sim.slots is not None else 16
         default_chunk = max(1, DEFAULT_CHUNK_ROWS // rows_per_item)
         unit, items = "match", "matches"
     else:
-        count = 1000 if deals is None else deals
-        _check_count("deals", count, 1)
+        count = _check_count("deals", 1000 if deals is None else deals, 1)
         default_chunk = DD_CHUNK_ROWS if dd else DEFAULT_CHUNK_ROWS
         rows_per_item = 1
         unit, items = "deal", "deals"
