@@ -83,7 +83,20 @@ class MLPPolicy:
                     f"{source}: w{k} takes {w.shape[0]} inputs but layer {k - 1} gives "
                     f"{layers[-1][0].shape[1]}"
                 )
-            layers.append((w.astype(np.float32), b.astype(np.float32)))
+            with np.errstate(over="ignore"):  # 1e300 becomes inf: refused just below
+                layers.append((w.astype(np.float32), b.astype(np.float32)))
+        # NaN or infinite weights would play on, every logit NaN: the argmax's first action.
+        from trickgym.npzfile import check_finite
+
+        check_finite(
+            {
+                f"{p}{k}": a
+                for k, pair in enumerate(layers)
+                for p, a in zip("wb", pair, strict=True)
+            },
+            source,
+            "retrain the policy, or give weights written without NaN or infinity",
+        )
         self.layers = layers
         self.source = source
 
@@ -116,19 +129,24 @@ def _is_real(a: np.ndarray) -> bool:
     return np.issubdtype(a.dtype, np.floating) or np.issubdtype(a.dtype, np.integer)
 
 
+#: What to do about a bad policy file (the end of every message about one).
+POLICY_HINT = (
+    "give the policy.npz that experiments/cleanrl_masked_ppo.py or sb3_masked_ppo.py writes "
+    "(arrays w0, b0, ..., wK, bK)"
+)
+
+
 def load_policy(path) -> MLPPolicy:
-    """The :class:`MLPPolicy` of a ``.npz`` weights file (``ValueError`` if it is not one)."""
-    if not isinstance(path, str | Path) or str(path) == "":
-        raise ValueError(f"policy path must be a path to an .npz file, got {path!r}")
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"policy file {str(path)!r} does not exist (expected an .npz file)")
-    try:
-        with np.load(p, allow_pickle=False) as data:
-            weights = {k: data[k] for k in data.files}
-    except (OSError, ValueError) as err:
-        raise ValueError(f"policy file {str(path)!r} is not an .npz of arrays: {err}") from None
-    return MLPPolicy(weights, source=f"policy file {str(path)!r}")
+    """The :class:`MLPPolicy` of a ``.npz`` weights file (``ValueError`` if it is not one).
+
+    The file is read by :func:`trickgym.npzfile.load_npz`: a missing, empty,
+    non-zip, damaged or oversized file is refused before anything is allocated.
+    """
+    from trickgym.npzfile import load_npz, npz_path
+
+    where = f"policy file {str(npz_path(path, 'policy path'))!r}"
+    weights = load_npz(path, "policy file", POLICY_HINT)
+    return MLPPolicy(weights, source=where)
 
 
 def _as_policy(policy) -> Callable:

@@ -68,8 +68,20 @@ def _scalar(value):
     return value
 
 
+def _refuse_masked(value, want: str, fix: str) -> None:
+    """A numpy masked array is refused: ``np.asarray`` would drop its mask and play the
+    hidden entries (an action masked as "none" would be played all the same)."""
+    if isinstance(value, np.ma.MaskedArray):
+        raise ValueError(f"{want}, got a numpy masked array (its mask would be ignored); {fix}")
+
+
 def check_action(value, n_actions: int) -> int:
-    """One action id, ``0..n_actions-1`` (the ``Discrete`` space), as a Python int."""
+    """One action id, ``0..n_actions-1`` (the ``Discrete`` space), as a Python int.
+
+    The same rules as :func:`check_actions` for one sub-env: integers (Python,
+    numpy, 0-d integer arrays); no bools, floats, strings or masked arrays.
+    """
+    _refuse_masked(value, f"action must be an integer 0..{n_actions - 1}", "pass a plain integer")
     return check_int("action", _scalar(value), 0, n_actions - 1)
 
 
@@ -85,13 +97,19 @@ def check_actions(actions, num_envs: int, n_actions: int) -> np.ndarray:
     """One action id per sub-env, each ``0..n_actions-1``, as ``int64[num_envs]``.
 
     Integer arrays (any integer dtype) and lists of integers; no floats,
-    bools, strings, other shapes; the first id outside the space is named.
+    bools (``[True, 0]`` too), strings, masked arrays, other shapes; the first
+    id outside the space is named.
     """
     want = f"actions must be {num_envs} integers 0..{n_actions - 1} (shape ({num_envs},))"
+    _refuse_masked(
+        actions, want, "pass a plain integer array (actions.filled(a) with a legal action a)"
+    )
     try:
         array = np.asarray(actions)
     except ValueError:  # a ragged list
         raise ValueError(f"{want}, got {_show(actions)}") from None
+    if isinstance(actions, list | tuple) and array.dtype.kind in "iu":
+        _refuse_bools(actions, want)  # [True, 0] is an int64 array: True would be action 1
     if array.shape != (num_envs,):
         raise ValueError(f"{want}, got {_show(actions)}")
     if array.dtype == object:  # Python ints beyond int64, or mixed types: each on its own
@@ -105,6 +123,13 @@ def check_actions(actions, num_envs: int, n_actions: int) -> np.ndarray:
         i = int(outside[0])
         raise ValueError(f"{want}, got {int(array[i])} for sub-env {i}")
     return array.astype(np.int64)
+
+
+def _refuse_bools(actions, want: str) -> None:
+    """The first bool in a list of actions (a mask given as actions), named."""
+    for i, a in enumerate(actions):
+        if isinstance(a, bool | np.bool_) or (isinstance(a, np.ndarray) and a.dtype == bool):
+            raise ValueError(f"{want}, got {a!r} (a bool, not an action id) for sub-env {i}")
 
 
 def check_reset_options(options, known: tuple | None = ()) -> dict:

@@ -70,6 +70,7 @@ __all__ = [
 
 
 GAMES = tuple(trickgym.GAMES)
+EPISODE_OVER = "the episode is over: every agent is done; call reset()"
 
 
 class TrickAECEnv(AECEnv):
@@ -195,8 +196,21 @@ class TrickAECEnv(AECEnv):
             self.terminations[a] = True
             self.infos[a] = infos.get(a, {})
 
+    def check_running(self) -> None:
+        """ValueError unless a deal is under way: before ``reset()``, or once every agent
+        is done (PettingZoo's wrapper would only log a warning and do nothing)."""
+        if self._array is None:
+            raise ValueError("call reset() before step()")
+        if not self.agents:
+            raise ValueError(EPISODE_OVER)
+
     def step(self, action) -> None:
-        """The selected agent plays ``action``; the turn passes to the seat the rules say."""
+        """The selected agent plays ``action``; the turn passes to the seat the rules say.
+
+        A done agent steps ``None`` (PettingZoo's dead step) while others remain;
+        once every agent is done, any step raises ``ValueError``: call ``reset()``.
+        """
+        self.check_running()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -240,9 +254,20 @@ def raw_env(game: str, **options) -> TrickAECEnv:
     return TrickAECEnv(game, **options)
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, except that a step once every agent is done
+    raises (the wrapper's own only logs a warning and does nothing: a silent no-op)."""
+
+    def step(self, action) -> None:
+        """Refuse a step after the episode's end, else PettingZoo's step."""
+        if getattr(self, "_has_reset", False):
+            self.env.unwrapped.check_running()
+        super().step(action)
+
+
 def env(game: str, **options):
     """The AEC env of ``game`` wrapped as PettingZoo's own envs are (order enforcing)."""
-    return wrappers.OrderEnforcingWrapper(TrickAECEnv(game, **options))
+    return _OrderEnforcing(TrickAECEnv(game, **options))
 
 
 def solowhist_env(**options):

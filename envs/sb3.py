@@ -81,9 +81,14 @@ class SB3VecEnv(VecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         """Keep the actions for :meth:`step_wait` (checked now: ids of the action space)."""
-        actions = np.asarray(actions)
-        if actions.shape == (self.num_envs, 1):  # a policy's (n, 1) column
-            actions = actions.reshape(self.num_envs)
+        n = self.num_envs
+        # A policy's (n, 1) column, taken as (n,). Not through np.asarray: it would turn
+        # [True, 0] into actions 1, 0 and drop a masked array's mask (check_actions refuses).
+        if isinstance(actions, np.ndarray) and actions.shape == (n, 1):
+            actions = actions.reshape(n)
+        elif isinstance(actions, list | tuple) and len(actions) == n:
+            if all(isinstance(a, list | tuple | np.ndarray) and np.size(a) == 1 for a in actions):
+                actions = [np.ravel(a)[0] if isinstance(a, np.ndarray) else a[0] for a in actions]
         self._actions = check_actions(actions, self.num_envs, self.vec.game.n_actions)
 
     def step_wait(self):

@@ -54,6 +54,10 @@ _Z95 = 1.959963984540054  # two-sided 95% normal quantile
 # Margins over the rule agent's action tried per phase (payoff points). Up to 32, since a
 # Pinochle play's values differ by tens of points: its held-out regret still fell at 4,
 # the largest margin tried before, when "never" won.
+# The most array bytes Labels.load reads: labels are the user's own training data, far
+# bigger than weights (a million decisions of Pinochle, about 1.8 GB), but a file
+# declaring more than this is damaged or crafted.
+LABELS_MAX_BYTES = 16 * 2**30
 MARGINS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, NEVER)
 
 
@@ -101,9 +105,27 @@ class Labels:
 
     @classmethod
     def load(cls, path) -> Labels:
-        """Read labels written by :meth:`save`."""
-        with np.load(path) as data:
-            return cls(*(data[k] for k in cls._keys()))
+        """Read labels written by :meth:`save` (one clear ``ValueError`` line for anything else:
+        :func:`trickgym.npzfile.load_npz`, then the arrays' names, shapes and values)."""
+        from trickgym.npzfile import NpzError, check_finite, load_npz, npz_path
+
+        hint = "relabel with experiments/train_learnt.py (it writes labels.npz)"
+        where = f"labels file {str(npz_path(path, 'labels'))!r}"
+        data = load_npz(path, "labels file", hint, max_bytes=LABELS_MAX_BYTES)
+        if set(data) != set(cls._keys()):
+            raise NpzError(f"{where} holds arrays {sorted(data)}, not {list(cls._keys())}; {hint}")
+        n = len(data["rule"]) if data["rule"].ndim == 1 else -1
+        dims = {"features": 2, "values": 2, "rule": 1, "phase": 1}
+        for key, ndim in dims.items():
+            a = data[key]
+            if a.ndim != ndim or a.shape[0] != n or a.dtype.kind not in "fiu":
+                raise NpzError(
+                    f"{where}: {key} is {a.dtype}{list(a.shape)}; every array must be a real "
+                    f"array of {ndim} dimensions with one row per decision; {hint}"
+                )
+        # NaN in values means "not legal or not valued"; nothing else may be NaN or infinite.
+        check_finite(data, where, hint, allow_nan=("values",))
+        return cls(*(data[k] for k in cls._keys()))
 
 
 class _TeacherSeat:

@@ -21,6 +21,7 @@ import numpy as np
 __all__ = ["ValueNet", "adam_step", "feature_digest"]
 
 FORMAT = 1
+MAX_LAYERS = 64  # far above any net trained here (3 layers); a bigger count is damage
 
 
 def feature_digest(names) -> str:
@@ -153,23 +154,135 @@ class ValueNet:
 
     @classmethod
     def load(cls, path) -> ValueNet:
-        """Read a net written by :meth:`save`; a clear error for anything else."""
-        path = Path(path)
-        if not path.is_file():
-            raise ValueError(f"no weights file at {str(path)!r}")
-        with np.load(path, allow_pickle=False) as data:
-            if "meta" not in data.files:
-                raise ValueError(f"{str(path)!r} is not a trickgym value net (no 'meta' entry)")
-            meta = json.loads(str(data["meta"]))
-            if meta.get("format") != FORMAT:
-                raise ValueError(
-                    f"{str(path)!r} has weights format {meta.get('format')!r}; "
-                    f"this trickgym reads format {FORMAT}"
-                )
-            layers = int(meta["layers"])
-            weights = [data[f"w{i}"].astype(np.float32) for i in range(layers)]
-            biases = [data[f"b{i}"].astype(np.float32) for i in range(layers)]
-        scale = float(meta.pop("scale"))
+        """Read a net written by :meth:`save`; one clear ``ValueError`` line for anything else.
+
+        The file is read by :func:`trickgym.npzfile.load_npz` (never more than its
+        declared arrays, no pickle); then its ``meta``, the layers' shapes and the
+        finiteness of every weight are checked.
+        """
+        from trickgym.npzfile import NpzError, check_finite, load_npz, npz_path
+
+        where = f"weights file {str(npz_path(path, 'weights'))!r}"
+        data = load_npz(path, "weights file", WEIGHTS_HINT)
+        meta = _read_meta(data, where)
+        layers = meta["layers"]
+        expected = {"meta"} | {f"{p}{i}" for i in range(layers) for p in "wb"}
+        if set(data) != expected:
+            missing, extra = sorted(expected - set(data)), sorted(set(data) - expected)
+            raise NpzError(
+                f"{where}: meta says {layers} layers, so arrays w0, b0, ..., "
+                f"w{layers - 1}, b{layers - 1}; missing {missing}, unexpected {extra}; "
+                f"{WEIGHTS_HINT}"
+            )
+        weights = [data[f"w{i}"] for i in range(layers)]
+        biases = [data[f"b{i}"] for i in range(layers)]
+        _check_layers(weights, biases, where)
+        weights = [w.astype(np.float32) for w in weights]
+        biases = [b.astype(np.float32) for b in biases]
+        arrays = {
+            f"{p}{i}": a for i in range(layers) for p, a in (("w", weights[i]), ("b", biases[i]))
+        }
+        check_finite(arrays, where, WEIGHTS_HINT)
+        scale = meta.pop("scale")
         for key in ("format", "layers"):
             meta.pop(key)
         return cls(weights, biases, scale, meta)
+
+
+#: What to do about a bad weights file (the end of every message about one).
+WEIGHTS_HINT = "retrain with experiments/train_learnt.py, or give a file written by ValueNet.save"
+# Types of the meta entries that agents read (LearntAgent, CardNetAgent): a file whose
+# entry has another type is refused at load, not when the agent first reads it.
+_META_TYPES = {
+    "game": str,
+    "tag": str,
+    "features": str,
+    "kind": str,
+    "seats": int,
+    "rule_input": bool,
+    "margin": (int, float),
+    "margins": dict,
+    "trained_actions": dict,
+}
+
+
+def _read_meta(data: dict, where: str) -> dict:
+    """The JSON ``meta`` of loaded arrays ``data``, its entries' types checked."""
+    from trickgym.npzfile import NpzError
+
+    def refuse(what: str):
+        raise NpzError(f"{where} {what}; {WEIGHTS_HINT}")
+
+    raw = data.get("meta")
+    if raw is None:
+        refuse("is not a trickgym value net (no 'meta' entry)")
+    if raw.shape != () or raw.dtype.kind != "U":
+        refuse(f"has a 'meta' entry of {raw.dtype}{list(raw.shape)}, not a JSON string")
+    try:
+        meta = json.loads(str(raw))
+    except ValueError as err:  # JSONDecodeError; RecursionError is no ValueError
+        refuse(f"has a 'meta' entry that is not JSON ({err})")
+    except RecursionError:
+        refuse("has a 'meta' entry nested too deep")
+    if not isinstance(meta, dict):
+        refuse(f"has a 'meta' entry that is a JSON {type(meta).__name__}, not an object")
+    if meta.get("format") != FORMAT:
+        refuse(f"has weights format {meta.get('format')!r}; this trickgym reads format {FORMAT}")
+    layers = meta.get("layers")
+    if type(layers) is not int or not 1 <= layers <= MAX_LAYERS:
+        refuse(f"has meta layers {layers!r}, not an integer 1..{MAX_LAYERS}")
+    scale = meta.get("scale")
+    if type(scale) not in (int, float) or not np.isfinite(scale) or scale <= 0:
+        refuse(f"has meta scale {scale!r}, not a finite number > 0")
+    meta["scale"] = float(scale)
+    for key, kind in _META_TYPES.items():
+        value = meta.get(key)
+        if value is not None and (
+            not isinstance(value, kind) or isinstance(value, bool) != (kind is bool)
+        ):
+            refuse(f"has meta {key} {_short(value)}, not a {getattr(kind, '__name__', 'number')}")
+    _check_meta_tables(meta, refuse)
+    return meta
+
+
+def _check_meta_tables(meta: dict, refuse) -> None:
+    """``margins`` (phase -> points) and ``trained_actions`` (phase -> action ids) as
+    LearntAgent reads them: integer phase keys, finite margins >= 0, integer ids."""
+    for phase, m in meta.get("margins", {}).items():
+        if not _int_key(phase) or type(m) not in (int, float) or not m >= 0 or m == np.inf:
+            refuse(f"has meta margins[{phase!r}] {_short(m)}, not a finite number >= 0")
+    for phase, ids in meta.get("trained_actions", {}).items():
+        if (
+            not _int_key(phase)
+            or not isinstance(ids, list)
+            or not all(type(a) is int and a >= 0 for a in ids)
+        ):
+            refuse(f"has meta trained_actions[{phase!r}] {_short(ids)}, not a list of action ids")
+
+
+def _int_key(key: str) -> bool:
+    """Whether a JSON object key names a phase (a small non-negative integer)."""
+    return key.isdigit() and len(key) <= 3
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_layers(weights: list, biases: list, where: str) -> None:
+    """Each layer a real ``float[n_in, n_out]`` and ``float[n_out]``, chained."""
+    from trickgym.npzfile import NpzError
+
+    for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        real = all(a.dtype.kind in "fiu" for a in (w, b))
+        if not real or w.ndim != 2 or b.shape != (w.shape[1],) or 0 in w.shape:
+            raise NpzError(
+                f"{where}: w{i} must be a real float[n_in, n_out] and b{i} float[n_out], got "
+                f"w{i} {w.dtype}{list(w.shape)} and b{i} {b.dtype}{list(b.shape)}; {WEIGHTS_HINT}"
+            )
+        if i and w.shape[0] != weights[i - 1].shape[1]:
+            raise NpzError(
+                f"{where}: w{i} takes {w.shape[0]} inputs but layer {i - 1} gives "
+                f"{weights[i - 1].shape[1]}; {WEIGHTS_HINT}"
+            )

@@ -64,6 +64,7 @@ _RESULT_FLAGS = (
 
 def _simulate_kwargs(args) -> tuple[str, dict]:
     """The game and ``simulate`` arguments from an experiment file or the flags."""
+    from .costs import simulate_dd_default
     from .games import game_class
 
     if args.experiment is not None:  # '' too: a slip, not "no experiment"
@@ -98,12 +99,14 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
         kwargs["dd_max_nodes"] = args.dd_max_nodes
     game = "solowhist" if args.game is None else args.game
     in_matches = game_class(game).run_unit == "matches"  # Phat: whole races to 181
+    # --dd solves every row (0.1-1 s a row): its default is about a minute's worth.
+    dd_count = simulate_dd_default(game) if args.dd else None
     if args.matches is not None:
         kwargs["matches"] = args.matches
     elif in_matches:
-        kwargs["matches"] = 1000
+        kwargs["matches"] = dd_count or 1000
     if args.deals is not None or (args.matches is None and not in_matches):
-        kwargs["deals"] = 100_000 if args.deals is None else args.deals
+        kwargs["deals"] = (dd_count or 100_000) if args.deals is None else args.deals
     return game, kwargs
 
 
@@ -186,6 +189,11 @@ def _simulate(args) -> int:
     if args.scheduler and args.backend != "dask":
         raise ValueError("--scheduler is for --backend dask")
     game, kwargs = _simulate_kwargs(args)
+    from .costs import simulate_warning
+
+    notice = simulate_warning(game, kwargs, args.threads)  # a long --dd run says so first
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
     warm_ups = []  # what compiling (or loading) the kernels took, timed apart from the run
     start = time.perf_counter()
     progress = False if args.quiet else want_progress(None)  # bars where someone watches
@@ -314,13 +322,17 @@ def build_parser() -> argparse.ArgumentParser:
     sim = add_parser(sub, "simulate", help="simulate deals and print the bid success table")
     sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
     sim.add_argument(
-        "--deals", type=whole_number, default=None, help="deals to simulate (default: 100000)"
+        "--deals",
+        type=whole_number,
+        default=None,
+        help="deals to simulate (default: 100000; with --dd about a minute's worth: "
+        "solowhist 500, pinochle 300, troggu 50)",
     )
     sim.add_argument(
         "--matches",
         type=whole_number,
         default=None,
-        help="whole matches instead of deals: phat (default: 1000 matches), pinochle",
+        help="whole matches instead of deals: phat (default: 1000 matches, 15 with --dd), pinochle",
     )
     sim.add_argument(
         "--agents",

@@ -15,11 +15,11 @@ def add_parser(sub) -> None:
         DEFAULT_EXACT_NODES,
         DEFAULT_NODE_LIMIT,
         DEFAULT_PIMC_SAMPLES,
-        DEFAULT_POINTS_DD_DEALS,
         DEFAULT_POINTS_NODE_LIMIT,
         PLAYS,
     )
     from .cli_common import add_parser, add_table_flags, whole_number
+    from .costs import ADVISE_DD
 
     p = add_parser(
         sub,
@@ -56,8 +56,9 @@ def add_parser(sub) -> None:
         "--deals",
         type=whole_number,
         default=None,
-        help=f"deals to sample (default: 1000, pimc 20; dd in phat, pinochle and troggu "
-        f"{DEFAULT_POINTS_DD_DEALS})",
+        help="deals to sample (default: rule 1000, pimc 20; dd about a minute's worth: "
+        + ", ".join(f"{g} {d}" for g, (_, d) in ADVISE_DD.items())
+        + ")",
     )
     p.add_argument(
         "--play",
@@ -117,6 +118,7 @@ def run(args) -> int:
     if args.hand is None:
         raise ValueError('--hand is required: the seat\'s cards, e.g. --hand "AKQJ5.K2.A7.9832"')
     game = make_game(args.game, **table_options(args))
+    _say_cost(game, args)
     start = time.perf_counter()
     df = hand_odds(
         game,
@@ -146,3 +148,16 @@ def run(args) -> int:
     )
     print(format_advice(df))
     return 0
+
+
+def _say_cost(game, args) -> None:
+    """One line on stderr before a long ``--play dd`` run: its expected time, how to shrink."""
+    import sys
+
+    from .analysis.advise import default_deals
+    from .costs import advise_warning
+
+    deals = default_deals(game, args.play) if args.deals is None else args.deals
+    line = advise_warning(game.name, args.play, deals, args.threads)
+    if line:
+        print(line, file=sys.stderr, flush=True)

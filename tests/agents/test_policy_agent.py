@@ -250,7 +250,7 @@ def test_bad_policies_are_named(tmp_path, solowhist):
         make_agent("policy:", "solowhist")
     bad = tmp_path / "bad.npz"
     bad.write_text("not a zip")
-    with pytest.raises(ValueError, match=r"is not an \.npz of arrays"):
+    with pytest.raises(ValueError, match=r"is a text file .*, not an \.npz archive"):
         load_policy(bad)
     with pytest.raises(ValueError, match=r"must be a path to an \.npz file.*got 5"):
         PolicyAgent(solowhist, 5)

@@ -72,6 +72,8 @@ def refused(call, *names) -> str:
 
 def shown(value) -> str:
     """How a message shows ``value``: numbers as digits, the rest as ``repr``."""
+    if isinstance(value, np.ma.MaskedArray):
+        return "masked array (its mask would be ignored)"
     if isinstance(value, bool | np.bool_):
         return repr(bool(value))
     if isinstance(value, np.integer):
@@ -127,6 +129,8 @@ ACTIONS = [
     None,
     [0],
     np.array([0]),
+    np.ma.array(0, mask=False),  # np.asarray drops a mask: refused, masked or not
+    np.ma.array(0, mask=True),
 ]
 
 VECTOR_ACTIONS = [
@@ -145,6 +149,10 @@ VECTOR_ACTIONS = [
     ("object", np.array([0, "1"], dtype=object)),
     ("ragged", [[0], [0, 1]]),
     ("float list", [0, 1.5]),
+    ("bool in list", [True, 0]),  # np.asarray makes it int64 [1, 0]
+    ("numpy bool in list", (0, np.True_)),
+    ("masked", np.ma.array([0, 0], mask=[False, True])),  # the mask would be dropped
+    ("masked, nothing masked", np.ma.array([0, 0])),
 ]
 
 
@@ -374,6 +382,10 @@ def test_bad_vector_actions_are_refused_and_change_nothing(game, mode, what, act
             "huge list": str(2**70),
             "object": "'1'",
             "float list": "1.5",
+            "bool in list": "True (a bool, not an action id) for sub-env 0",
+            "numpy bool in list": "(a bool, not an action id) for sub-env 1",
+            "masked": "masked array (its mask would be ignored)",
+            "masked, nothing masked": "masked array (its mask would be ignored)",
         }.get(what, "")
         return refused(lambda: env.step(value), "actions", named)
 
@@ -466,3 +478,33 @@ def test_sb3_adapter_refuses_bad_actions(what, actions):
     value = np.array([0, 66]) if actions is N_ACTIONS else actions
     refused(lambda: (env.step_async(value), env.step_wait()), "actions")
     refused(lambda: env.seed(-1), "seed", "-1")
+
+
+# ------------------------------------------------------------------ AEC episode end
+
+
+def play_out(env) -> None:
+    """Play the AEC episode to its end (the lowest legal action), dead agents stepping None."""
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        done = terminated or truncated
+        env.step(None if done else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+@pytest.mark.parametrize("make_env", [tz.env, tz.raw_env], ids=["wrapped", "raw"])
+def test_aec_step_after_every_agent_is_done_raises(make_env):
+    """Once every agent is done a step is no silent no-op (the wrapper only logged a
+    warning; the raw env raised KeyError): a ValueError saying to reset."""
+    env = make_env("solowhist")
+    env.reset(seed=1)
+    play_out(env)
+    assert env.agents == []
+    for action in (None, 0):
+        message = refused(lambda a=action: env.step(a), "the episode is over", "call reset()")
+        assert message == tz.EPISODE_OVER
+    env.reset(seed=2)  # and a reset starts the next episode as ever
+    play_out(env)
+
+
+def test_raw_aec_step_before_reset_is_named():
+    refused(lambda: tz.raw_env("solowhist").step(0), "call reset() before step()")

@@ -45,6 +45,7 @@ __all__ = [
     "PLAYS",
     "advise_state",
     "apply_auction",
+    "default_deals",
     "format_advice",
     "hand_odds",
 ]
@@ -192,8 +193,8 @@ def hand_odds(
     auction_so_far : the calls before the seat's turn, from eldest, as names or ids
         (``["Pass", "Prop"]`` or ``"Pass,Prop"``).
     deals : deals to sample (default ``DEFAULT_DEALS[play]``: 1000, PIMC 20; ``play="dd"``
-        in Phat, Pinochle and Troggu ``DEFAULT_POINTS_DD_DEALS``, 100: full-deal
-        point-trick solves are dear).
+        the game's :func:`default_deals`, about a minute of solving on two cores: Solo
+        Whist 1000, Troggu 100, Pinochle 60, Phat 5; full-deal point-trick solves are dear).
     play : ``"dd"`` (solved with every card seen from the first lead, every game: the
         contract settled, then any follow-up before the first lead by the rule agents),
         ``"rule"`` (the rule agents play it out) or ``"pimc"`` (PIMC agents at every
@@ -224,6 +225,16 @@ def hand_odds(
     )  # fmt: skip
 
 
+def default_deals(game, play: str) -> int:
+    """The deals :func:`hand_odds` samples when given none: ``DEFAULT_DEALS[play]``; with
+    ``play="dd"`` the game's own (:data:`trickgym.costs.ADVISE_DD`: about a minute)."""
+    from ..costs import advise_dd_deals
+
+    if play != "dd":
+        return DEFAULT_DEALS[play]
+    return advise_dd_deals(game.name, getattr(_part(game), "DD_DEALS", DEFAULT_DEALS[play]))
+
+
 def _check_options(game, deals, play, seed, max_nodes, exact_nodes, pimc_samples):
     if not isinstance(play, str) or play not in PLAYS:
         raise ValueError(f"play must be one of {', '.join(PLAYS)}, got {play!r}")
@@ -234,9 +245,7 @@ def _check_options(game, deals, play, seed, max_nodes, exact_nodes, pimc_samples
         )
     part = _part(game)
     if deals is None:
-        deals = DEFAULT_DEALS[play]
-        if play == "dd":
-            deals = getattr(part, "DD_DEALS", deals)
+        deals = default_deals(game, play)
     else:
         deals = check_int("deals", deals, 1, 10_000_000)
     seed = seed_rng(seed)

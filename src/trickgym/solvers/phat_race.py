@@ -73,12 +73,23 @@ TABLE_FILE = "win_table.npz"
 
 
 def _load():
-    with resources.files("trickgym.games.phat").joinpath(TABLE_FILE).open("rb") as f:
-        data = np.load(f)
-        return (
-            np.ascontiguousarray(data["win"], dtype=np.uint16),
-            np.ascontiguousarray(data["bonus"], dtype=np.float64),
-        )
+    """The shipped table's ``win`` (uint16[181, 181, c]) and ``bonus`` (float[81, 3]),
+    read by :func:`trickgym.npzfile.load_npz` and checked: a damaged install fails here
+    with one line, not inside a compiled kernel."""
+    from trickgym.npzfile import NpzError, check_finite, load_npz
+
+    hint = "reinstall trickgym, or rebuild the table with experiments/phat_win_table.py"
+    with resources.as_file(resources.files("trickgym.games.phat").joinpath(TABLE_FILE)) as path:
+        data = load_npz(path, "Phat win table", hint)
+    where = f"Phat win table {str(path)!r}"
+    win, bonus = data.get("win"), data.get("bonus")
+    scores, phats = (TARGET, TARGET), (TOTAL_PHAT + 1, 3)
+    if win is None or win.dtype != np.uint16 or win.ndim != 3 or win.shape[:2] != scores:
+        raise NpzError(f"{where} has no uint16[{TARGET}, {TARGET}, c] array 'win'; {hint}")
+    if bonus is None or bonus.shape != phats or bonus.dtype.kind != "f":
+        raise NpzError(f"{where} has no float[{phats[0]}, 3] array 'bonus'; {hint}")
+    check_finite({"bonus": bonus}, where, hint)
+    return np.ascontiguousarray(win), np.ascontiguousarray(bonus, dtype=np.float64)
 
 
 # Kept in 1/65535 steps as stored: a global array this small is frozen into the compiled
