@@ -229,7 +229,7 @@ def test_cli_evaluate_names_a_bad_policy_file(tmp_path, capsys):
     path.write_bytes(npy_bytes(np.ones(3)))
     assert main(["evaluate", "--game", "solowhist", "--policy", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and err.startswith("trickgym: error: --policy file")
+    assert err.count("\n") == 0 and err.startswith("trickgym: error: policy file")
     assert "is a bare .npy array" in err
 
 
