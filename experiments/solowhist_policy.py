@@ -178,9 +178,18 @@ class CardPolicy:
     @classmethod
     def load(cls, path) -> CardPolicy:
         """A policy with the weights of an ``.npz`` file written by :meth:`save`."""
-        data = np.load(path)
+        from trickgym.npzfile import check_finite, load_npz
+
+        hint = "give a file written by CardPolicy.save"
+        data = load_npz(path, "card policy file", hint)
+        if "b1" not in data:
+            raise ValueError(f"card policy file {str(path)!r} has no array 'b1'; {hint}")
         policy = cls(hidden=data["b1"].shape[0])
+        missing = [k for k in policy.params if k not in data]
+        if missing:
+            raise ValueError(f"card policy file {str(path)!r} lacks {missing}; {hint}")
         policy.params = {k: data[k].astype(np.float32) for k in policy.params}
+        check_finite(policy.params, f"card policy file {str(path)!r}", hint)
         return policy
 
 
