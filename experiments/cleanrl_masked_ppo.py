@@ -24,7 +24,7 @@ then plays the policy with no PyTorch (``trickgym.evaluate``: duplicate
 tournaments against ``--eval-agents``, default random, rule and pimc;
 ``--eval-deals 0`` skips it) and writes the table (``evaluation.csv``).
 The same file plays anywhere an agent name is taken:
-``trickgym tournament --agents policy:OUT/policy.npz,rule``.
+``trickgym tournament --competitors policy:OUT/policy.npz,rule``.
 """
 
 from __future__ import annotations

@@ -346,7 +346,11 @@ def text_cases() -> list[Case]:
     modes = ("", "nope", "kitty,exchange", NUL)
     for base in (("simulate", "--quiet", "--game", "pinochle"), ("play", "--game", "pinochle")):
         bad(base, "--mode", modes)
-    bad(("warm", "--quiet"), "--mode", modes)
+    bad(("warm", "--quiet"), "--mode", ("", "nope", "kitty,", "kitty,,exchange", NUL))
+    good("warm", "--quiet", "--mode", "kitty,exchange")  # one list syntax (issue 43)
+    good("warm", "--quiet", "--players", "3,4")
+    good("warm", "--quiet", "--players", "3", "4")  # the old spelling, still read
+    bad(("warm", "--quiet"), "--players", ("", "3,", "3,x", "2", "9", NUL))
     bad(sim, "--mode", ("kitty",))  # a Pinochle option given to Solo Whist
     options = ("", "=", "unit", "unit=", "unit=x", "unit=1.5", "nope=1", "=1", "unit=0",
                "unit=-1", "unit=1e400", "unit=" + "9" * 30, "num_deals=0",

@@ -53,7 +53,7 @@ def test_lazy_package_attributes():
 
 def test_cli_tournament(capsys):
     code = main(
-        ["tournament", "--game", "phat", "--agents", "oracle,random", "--deals", "10", "--quiet"]
+        ["tournament", "--game", "phat", "--agents", "oracle,random", "--matches", "10", "--quiet"]
     )
     out = capsys.readouterr().out
     assert code == 0 and "oracle - random" in out and "phat" in out

@@ -10,9 +10,11 @@ from .cli_common import (
     HelpFormatter,
     Parser,
     add_alias,
+    add_count_flags,
     add_parser,
     add_table_flags,
     cli_words,
+    count_of,
     real_number,
     table_options,
     whole_number,
@@ -300,10 +302,11 @@ def _tournament(args) -> int:
     from .duplicate import tournament
 
     options = table_options(args)
+    count = count_of(args, args.game)
     report = tournament(
         args.game,
         args.agents,
-        deals=args.deals,
+        deals=10_000 if count is None else count,
         seed=args.seed,
         threads=args.threads,
         progress=False if args.quiet else None,
@@ -337,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--agents",
         default=None,
-        help="the agent of every seat: one name for all seats, or one per seat "
+        help="one agent per seat: one name for every seat, or one per seat "
         "(rule,rule,random,pimc); default: random",
     )
     sim.add_argument(
@@ -430,15 +433,19 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament",
         help="duplicate tournament: the same deals with the competitors rotated through the seats",
     )
-    tour.add_argument("--game", default="solowhist", help="solowhist, troggu, phat or pinochle")
     tour.add_argument(
-        "--agents",
-        default="rule,random",
-        help="the competitors: two or more different agents, each named once; they are "
-        "rotated through the seats (partnership games: exactly two, one per team)",
+        "--game", default="solowhist", help="solowhist (default), troggu, phat or pinochle"
     )
-    add_alias(tour, "--competitors", "agents")  # the flag's old name
-    tour.add_argument("--deals", type=whole_number, default=10_000, help="deals (phat: matches)")
+    tour.add_argument(
+        "--competitors",
+        dest="agents",
+        default="rule,random",
+        help="one agent per competitor (not per seat): two or more different agents, each "
+        "named once; they are rotated through the seats (partnership games: exactly two, "
+        "one per team)",
+    )
+    add_alias(tour, "--agents", "agents")  # documented before issue 43
+    add_count_flags(tour, 10_000)
     tour.add_argument("--seed", type=whole_number, default=0, help="seed, 0 .. 2**64-1")
     tour.add_argument(
         "--threads",

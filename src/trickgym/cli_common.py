@@ -159,6 +159,52 @@ def add_alias(parser, flag: str, dest: str) -> None:
     parser.add_argument(flag, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
+def add_count_flags(parser, default: int, per: str = "") -> None:
+    """``--deals`` and ``--matches`` of a command that plays Phat in whole matches.
+
+    The same words and the same rule as ``simulate``'s (see :func:`count_of`):
+    Phat counts matches, every other game deals. ``per`` ends each help
+    ("per tournament").
+    """
+    parser.add_argument(
+        "--deals",
+        type=whole_number,
+        default=None,
+        help=f"deals{per} (default: {default:,}); phat is played in whole matches: --matches",
+    )
+    parser.add_argument(
+        "--matches",
+        type=whole_number,
+        default=None,
+        help=f"whole matches{per}, for phat (default: {default:,})",
+    )
+
+
+def count_of(args, game) -> int | None:
+    """What ``--deals``/``--matches`` ask of ``game`` (``None``: the command's default).
+
+    Phat is played in whole matches (``--matches``); every other game here in
+    deals (``--deals``). The wrong one is refused in one line, as ``simulate``
+    refuses it.
+    """
+    from .games import GAMES, game_class
+
+    if not isinstance(game, str) or game not in GAMES:
+        return args.deals if args.matches is None else args.matches  # the game is refused next
+    if game_class(game).run_unit == "matches":
+        if args.deals is not None:
+            raise ValueError(
+                f"{game} is played in whole matches: pass --matches N, not --deals {args.deals}"
+            )
+        return args.matches
+    if args.matches is not None:
+        raise ValueError(
+            f"{game} is played in deals here: pass --deals N, not --matches {args.matches} "
+            "(--matches is for phat, raced to 181)"
+        )
+    return args.deals
+
+
 def add_table_flags(parser) -> None:
     """The game's table options: --players, --mode and any --option NAME=VALUE."""
     parser.add_argument(

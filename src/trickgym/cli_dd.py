@@ -42,7 +42,12 @@ def add_parser(sub) -> None:
         ),
     )
     p.add_argument("input", nargs="?", default="-", help="JSON-lines file (default: stdin)")
-    p.add_argument("--out", default="-", help="write the JSON lines here (default: stdout)")
+    p.add_argument(
+        "--out",
+        default="-",
+        metavar="FILE.jsonl",
+        help="write the JSON lines to this file (default: stdout)",
+    )
     p.add_argument("--cards", action="store_true", help="add the value of every legal card")
     p.add_argument("--tt-mb", type=real_number, default=32, help="transposition table size in MB")
     p.set_defaults(run=run)

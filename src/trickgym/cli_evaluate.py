@@ -3,7 +3,7 @@
 Example::
 
     trickgym evaluate --game solowhist --policy experiments/results/cleanrl/policy.npz
-    trickgym evaluate --game troggu --players 5 --policy p.npz --agents random,rule
+    trickgym evaluate --game troggu --players 5 --policy p.npz --opponents random,rule
 """
 
 from __future__ import annotations
@@ -13,16 +13,17 @@ __all__ = ["add_parser"]
 
 def _evaluate(args) -> int:
     from .checks import check_writable
-    from .cli_common import table_options
+    from .cli_common import count_of, table_options
     from .evaluation import evaluate
 
     if args.out is not None:  # before the tournaments, not after them
         check_writable("out", args.out)
+    count = count_of(args, args.game)
     report = evaluate(
         args.policy,
         args.game,
         opponents=args.agents,
-        deals=args.deals,
+        deals=1000 if count is None else count,
         slow_deals=args.slow_deals,
         seed=args.seed,
         bidding=args.bidding,
@@ -39,7 +40,7 @@ def _evaluate(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``evaluate`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser, add_table_flags, whole_number
+    from .cli_common import add_alias, add_count_flags, add_parser, add_table_flags, whole_number
     from .evaluation import DEFAULT_OPPONENTS
 
     what = (
@@ -47,7 +48,9 @@ def add_parser(sub) -> None:
         "in duplicate tournaments against random, rule and pimc: margin per deal, 95{} interval"
     )
     e = add_parser(sub, "evaluate", help=what.format("%%"), description=what.format("%"))
-    e.add_argument("--game", required=True, help="solowhist, troggu, phat or pinochle")
+    e.add_argument(
+        "--game", default="solowhist", help="solowhist (default), troggu, phat or pinochle"
+    )
     e.add_argument(
         "--policy",
         required=True,
@@ -55,14 +58,14 @@ def add_parser(sub) -> None:
         "experiments/cleanrl_masked_ppo.py writes) or an agent name (learnt, policy:PATH)",
     )
     e.add_argument(
-        "--agents",
+        "--opponents",
+        dest="agents",
         default=",".join(DEFAULT_OPPONENTS),
-        help="the opponents: agent names, comma-separated, one tournament each "
-        "(leave pimc out to skip the slow one)",
+        help="one agent per competitor (not per seat): the policy's opponents, "
+        "comma-separated, one tournament each (leave pimc out to skip the slow one)",
     )
-    e.add_argument(
-        "--deals", type=whole_number, default=1000, help="deals per tournament (phat: matches)"
-    )
+    add_alias(e, "--agents", "agents")  # documented before issue 43
+    add_count_flags(e, 1000, " per tournament")
     e.add_argument(
         "--slow-deals",
         type=whole_number,
@@ -80,7 +83,9 @@ def add_parser(sub) -> None:
     e.add_argument(
         "--threads", type=whole_number, default=None, help="threads to use (default: all cores)"
     )
-    e.add_argument("--out", default=None, help="also write the table as CSV to this file")
+    e.add_argument(
+        "--out", default=None, metavar="FILE.csv", help="also write the table to this CSV file"
+    )
     add_table_flags(e)
     e.add_argument("--quiet", action="store_true", help="no progress bars")
     e.set_defaults(run=_evaluate)

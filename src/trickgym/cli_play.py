@@ -44,8 +44,8 @@ def add_parser(sub) -> None:
     play.add_argument(
         "--agents",
         default="rule",
-        help="the agents of the other seats: one name for all of them, or one per seat in "
-        "playing order after yours (rule,rule,random)",
+        help="one agent per seat, yours left out: one name for every other seat, or one per "
+        "seat in playing order after yours (rule,rule,random)",
     )
     add_alias(play, "--opponents", "agents")  # the flag's old name
     play.add_argument(

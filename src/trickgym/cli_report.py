@@ -89,7 +89,9 @@ def _agents_report(args) -> int:
     size = {}
     if game_class(game).run_unit == "matches":  # Phat: whole races, as simulate does
         if args.deals is not None:
-            raise ValueError(f"{game} is simulated in whole matches: pass --matches, not --deals")
+            raise ValueError(
+                f"{game} is played in whole matches: pass --matches N, not --deals {args.deals}"
+            )
         size["matches"] = AGENT_MATCHES if args.matches is None else args.matches
     elif args.matches is not None:
         size["matches"] = args.matches
@@ -122,7 +124,7 @@ def _agents_report(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``report`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser, add_table_flags, whole_number
+    from .cli_common import add_alias, add_parser, add_table_flags, whole_number
 
     rep = add_parser(
         sub,
@@ -136,7 +138,12 @@ def add_parser(sub) -> None:
         default=None,
         help="a Parquet file, or a dataset folder written by simulate --out",
     )
-    rep.add_argument("--out", default=None, help="HTML file to write (default: DATASET.html)")
+    rep.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE.html",
+        help="the HTML report to write (default: DATASET.html)",
+    )
     rep.add_argument("--title", default=None, help="the report's title (default: from the dataset)")
     rep.add_argument("--folds", type=whole_number, default=5, help="folds of the calibration model")
     group = rep.add_argument_group(
@@ -146,12 +153,15 @@ def add_parser(sub) -> None:
         "95% Wilson interval, † on rates of fewer than 30 deals",
     )
     group.add_argument(
-        "--agents",
+        "--competitors",
+        dest="agents",
         default=None,
-        help="the agents to compare, e.g. rule,learnt: any agent name (random, rule, learnt, "
-        "pimc, policy:PATH, ...) and dd, the rule agent's contracts played double dummy "
-        "(slow: Solo Whist about 15 deals/s per core)",
+        help="one agent per competitor (not per seat), each playing every seat in its own "
+        "run, e.g. rule,learnt: any agent name (random, rule, learnt, pimc, policy:PATH, ...) "
+        "and dd, the rule agent's contracts played double dummy (slow: Solo Whist about 15 "
+        "deals/s per core)",
     )
+    add_alias(group, "--agents", "agents")  # documented before issue 43
     group.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
     group.add_argument(
         "--deals",

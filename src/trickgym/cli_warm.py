@@ -11,14 +11,31 @@ from __future__ import annotations
 __all__ = ["add_parser"]
 
 
+def _comma_list(flag: str, values: list[str] | None, example: str, kind=str) -> list | None:
+    """A list flag's items: comma-separated as in every other flag (``3,4``), or, as
+    documented before issue 43, separated by spaces (``3 4``)."""
+    import argparse
+
+    from .checks import split_names
+
+    if values is None:
+        return None
+    items = [item for value in values for item in split_names(flag, value, example)]
+    try:
+        return [kind(item) for item in items]
+    except argparse.ArgumentTypeError as err:
+        raise ValueError(f"{flag}: {err}") from None
+
+
 def _warm(args) -> int:
+    from .cli_common import whole_number
     from .warm import warm
 
     warm(
         args.game,
         args.agents,
-        players=args.players,
-        modes=args.mode or None,
+        players=_comma_list("--players", args.players, "3,4", whole_number),
+        modes=_comma_list("--mode", args.mode, "kitty,exchange"),
         envs=not args.no_envs,
         progress=False if args.quiet else None,
         log=lambda line: print(line, flush=True),
@@ -28,7 +45,7 @@ def _warm(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``warm`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser, whole_number
+    from .cli_common import add_parser
     from .warm import AGENTS, GAMES
 
     w = add_parser(
@@ -51,18 +68,18 @@ def add_parser(sub) -> None:
     )
     w.add_argument(
         "--players",
-        type=whole_number,
         nargs="+",
         default=None,
         metavar="N",
-        help="Troggu table sizes, 3..8 (default: 4; the kernels do not depend on it)",
+        help="Troggu table sizes, comma-separated, 3..8 (default: 4; the kernels do not "
+        "depend on it)",
     )
     w.add_argument(
         "--mode",
         nargs="+",
         default=None,
         metavar="MODE",
-        help="Pinochle modes: kitty, exchange (default: both)",
+        help="Pinochle modes, comma-separated: kitty, exchange (default: both)",
     )
     w.add_argument("--no-envs", action="store_true", help="skip the Gymnasium and vector envs")
     w.add_argument("--quiet", action="store_true", help="no progress line while compiling")

@@ -121,7 +121,7 @@ def _size(game: str, deals, matches) -> dict:
     if matches is not None:
         size["matches"] = check_int("matches", matches, 1)
     if game_class(game).run_unit == "matches" and "deals" in size:
-        raise ValueError(f"{game} is simulated in whole matches: pass matches=N, not deals={deals}")
+        raise ValueError(f"{game} is played in whole matches: pass matches=N, not deals={deals}")
     return size
 
 

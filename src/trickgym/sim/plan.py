@@ -273,7 +273,7 @@ def make_spec(
             )
         if deals is not None:
             what = (
-                "is simulated in whole matches"
+                "is played in whole matches"
                 if sim.unit == "match"
                 else "takes deals or matches, not both"
             )
