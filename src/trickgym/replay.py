@@ -43,7 +43,7 @@ class Replay:
 
     game: object
     seed: int
-    agents: list[str]
+    agents: list[str]  # per seat: the name, or an agent object's class name
     viewer: int | None
     start_svg: str
     moves: list[Move] = field(default_factory=list)
@@ -52,27 +52,35 @@ class Replay:
     result: list[str] = field(default_factory=list)
 
 
-def _agent_names(agents, n: int) -> list[str]:
-    """One agent name per seat from one name, a comma-separated string or a list."""
+def _seat_agents(agents, n: int) -> list:
+    """One agent per seat (a name or an agent object) from one, a comma-separated string
+    or a list."""
+    from .agents import is_agent
     from .agents.registry import is_python_name, known_agents
     from .agents.rule.presets import PRESETS
 
-    names = agents.split(",") if isinstance(agents, str) else agents
-    if not isinstance(names, list | tuple) or not all(isinstance(a, str) for a in names):
-        raise ValueError(f"agents must be a name or a list of names, got {agents!r}")
-    names = [a.strip() for a in names]
-    if len(names) == 1:
-        names = names * n
-    if len(names) != n:
-        raise ValueError(f"agents must be one name or {n} (one per seat), got {len(names)}")
+    seats = agents.split(",") if isinstance(agents, str) else agents
+    if is_agent(seats):
+        seats = [seats]
+    if not isinstance(seats, list | tuple) or not all(
+        isinstance(a, str) or is_agent(a) for a in seats
+    ):
+        raise ValueError(
+            f"agents must be a name, an agent object or a list of them, got {agents!r:.80}"
+        )
+    seats = [a.strip() if isinstance(a, str) else a for a in seats]
+    if len(seats) == 1:
+        seats = seats * n
+    if len(seats) != n:
+        raise ValueError(f"agents must be one name or {n} (one per seat), got {len(seats)}")
     known = sorted([*known_agents(), *PRESETS])
-    for name in names:
-        if name not in known and not is_python_name(name):
+    for name in seats:
+        if isinstance(name, str) and name not in known and not is_python_name(name):
             raise ValueError(
                 f"unknown agent {name!r}; known agents: {', '.join(known)} "
                 "or policy:PATH (a policy's .npz weights)"
             )
-    return names
+    return seats
 
 
 def _values(game, agent, action: int) -> tuple[list[dict] | None, str]:
@@ -125,9 +133,10 @@ def record_deal(
     """Play one deal of ``game`` from ``seed`` and keep every move (see the module docstring).
 
     ``game``: a name (with table ``options``) or a ``trickgym.api.Game``;
-    ``agents``: one name for every seat, or one per seat (a list or
-    ``"pimc,rule,rule,rule"``): built-in, registered (``pimc``, ``ismcts``,
-    ``learnt``), a rule preset or ``policy:PATH``. ``viewer`` None draws every
+    ``agents``: one for every seat, or one per seat (a list or
+    ``"pimc,rule,rule,rule"``): a name (built-in, registered such as ``pimc``,
+    ``ismcts`` or ``learnt``, a rule preset, ``policy:PATH``) or an agent
+    object (``act``/``act_record``; its ``last_values`` are shown). ``viewer`` None draws every
     hand open; a seat draws that seat's view, names only its own hidden moves
     (discards, passed cards) and shows only its own agent's values.
     """
@@ -151,12 +160,17 @@ def record_deal(
     if viewer is not None:
         viewer = check_int("viewer", viewer, 0, n - 1)
     seed = seed_rng(seed)
-    names = _agent_names(agents, n)
+    seats = _seat_agents(agents, n)
+    names = [a if isinstance(a, str) else type(a).__name__ for a in seats]
     # Presets ("fitted") are the compiled rule agent with their own options at their seats.
-    kinds_names, rule_options = resolve_presets(game.name, list(names), rule_options, n)
+    seats, rule_options = resolve_presets(game.name, list(seats), rule_options, n)
     params = params_matrix(game, n, rule_options)
-    python_agents = {s: make_agent(a, game) for s, a in enumerate(kinds_names) if a not in KINDS}
-    oracle = oracle_flag([KINDS[a] for a in kinds_names if a in KINDS])
+    python_agents = {
+        s: make_agent(a, game) if isinstance(a, str) else a
+        for s, a in enumerate(seats)
+        if not (isinstance(a, str) and a in KINDS)
+    }
+    oracle = oracle_flag([KINDS[a] for a in seats if isinstance(a, str) and a in KINDS])
     # The deal and the agents' draws of `trickgym play --seed`: the same seed, the same deal.
     rngs = [np.array([derive_seed(seed, 0, 100 + s)], dtype=np.uint64) for s in range(n)]
     obs = np.zeros(1, dtype=game.obs_dtype)
@@ -172,7 +186,7 @@ def record_deal(
             if viewer is None or viewer == p:
                 values, values_name = _values(game, python_agents[p], action)
         else:
-            kind = KINDS[kinds_names[p]]
+            kind = KINDS[seats[p]]
             action = int(act(kind, state.array[0], p, rngs[p], obs, params, oracle))
         before = state.record["tricks_won"].copy()
         state.apply(action)
