@@ -41,6 +41,12 @@ class Agent(Protocol):
 #       called when a deal starts, with a seed derived from the run's seed and
 #       the deal's index, so that an agent's own randomness is reproducible
 #       whatever the chunking, thread count or backend.
+#   last_values -> (actions int64[k], values float64[k]) or None, with values_name
+#       after each act/act_record: the values the agent compared at that decision
+#       (PIMC's mean payoffs, ISMCTS's visits, a learnt net's values), or None when
+#       it valued nothing (a forced move, a rule agent's choice); ``values_name``
+#       says what they are. The replay page (trickgym.replay) shows them. Kept from
+#       the decision itself, so asking costs nothing.
 
 AGENT_SEED_STREAM = 100  # derive_seed stream of Python agents: 100 + seat
 

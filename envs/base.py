@@ -89,7 +89,7 @@ def observation_space(obs_shapes: dict) -> spaces.Dict:
 #: The largest ``illegal_penalty``: past it a reward swamps every payoff (and 1e300
 #: overflows a return's sum) with no use to learning.
 PENALTY_MAX = 1e9
-_METADATA: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+_METADATA: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
 
 class TrickEnv(gym.Env):
@@ -107,8 +107,10 @@ class TrickEnv(gym.Env):
         seats after ``seat`` in playing order: built-in names (``"random"``),
         registered names (``"pimc"``), ``"policy:PATH"`` (a policy's weights)
         or objects with ``act(observation, action_mask)`` or ``act_record``.
-    render_mode : None or ``"ansi"``
-        ``"ansi"``: :meth:`render` returns a text picture of the table.
+    render_mode : None, ``"ansi"`` or ``"rgb_array"``
+        ``"ansi"``: :meth:`render` returns a text picture of the table;
+        ``"rgb_array"``: the table's picture as ``uint8[H, W, 3]``, one size
+        per game (:mod:`trickgym.pictures`), so ``RecordVideo`` records it.
     illegal_action : ``"terminate"`` or ``"raise"``
         An illegal action ends the episode with reward ``-illegal_penalty``
         and ``info["illegal_action"] = True``, or raises ``ValueError``
@@ -159,7 +161,7 @@ class TrickEnv(gym.Env):
     ):
         obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
         illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
-        render_mode = check_choice("render_mode", render_mode, (None, "ansi"))
+        render_mode = check_choice("render_mode", render_mode, (None, *_METADATA["render_modes"]))
         self.illegal_action = illegal_action
         self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
         self.game = self.make_game(**options)
@@ -336,7 +338,9 @@ class TrickEnv(gym.Env):
         return self.game.action_mask(*self._legal_sets_at(self._array, 0)).astype(bool)
 
     def render(self):
-        """Text picture of the table (``render_mode="ansi"``), all hands shown."""
+        """The table, all hands shown: text (``"ansi"``) or ``uint8[H, W, 3]`` (``"rgb_array"``)."""
         if self.render_mode == "ansi":
             return self.game.render(self.state, mark_legal=True)
+        if self.render_mode == "rgb_array":
+            return self.state.picture().to_rgb()
         return None

@@ -80,8 +80,9 @@ class TrickAECEnv(AECEnv):
     ----------
     game : str
         ``"solowhist"``, ``"troggu"``, ``"phat"`` or ``"pinochle"``.
-    render_mode : None or ``"ansi"``
-        ``"ansi"``: :meth:`render` returns a text picture of the table.
+    render_mode : None, ``"ansi"`` or ``"rgb_array"``
+        ``"ansi"``: :meth:`render` returns a text picture of the table;
+        ``"rgb_array"``: its picture as ``uint8[H, W, 3]`` (:mod:`trickgym.pictures`).
     illegal_action : ``"terminate"`` or ``"raise"``
     illegal_penalty : float
     obs_mode : ``"dict"`` or ``"features"``
@@ -94,7 +95,7 @@ class TrickAECEnv(AECEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 4,
     }
@@ -111,7 +112,9 @@ class TrickAECEnv(AECEnv):
         super().__init__()
         self.obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
         game = check_choice("game", game, GAMES)
-        render_mode = check_choice("render_mode", render_mode, (None, "ansi"))
+        render_mode = check_choice(
+            "render_mode", render_mode, (None, *self.metadata["render_modes"])
+        )
         illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
         self.game = trickgym.game(game, **options)
         self.metadata = {**self.metadata, "name": f"trickgym_{game}_v0"}
@@ -239,10 +242,14 @@ class TrickAECEnv(AECEnv):
                 self.agent_selection = self.possible_agents[int(to_move)]
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """Text picture of the table (``render_mode="ansi"``), all hands shown."""
-        if self.render_mode == "ansi" and self._array is not None:
+    def render(self):
+        """The table, all hands shown: text (``"ansi"``) or ``uint8[H, W, 3]`` (``"rgb_array"``)."""
+        if self._array is None:
+            return None
+        if self.render_mode == "ansi":
             return self.game.render(self.state_view)
+        if self.render_mode == "rgb_array":
+            return self.state_view.picture().to_rgb()
         return None
 
     def close(self) -> None:

@@ -264,6 +264,7 @@ def test_every_flag_has_help_and_shows_its_default():
         "warm",
         "verify",
         "evaluate",
+        "replay",
     }
     for name, sub in commands.items():
         text = sub.format_help()
@@ -287,13 +288,13 @@ def test_one_command_line_convention(capsys):
     --opponents by command. Now --game, --agents and --hand everywhere; the old spellings
     still run but are no longer shown."""
     _, commands = _subparsers()
-    for name in ("simulate", "tournament", "play", "advise", "warm", "evaluate"):
+    for name in ("simulate", "tournament", "play", "advise", "warm", "evaluate", "replay"):
         flags = _visible_flags(commands[name])
         assert "--game" in flags, name
         assert not {"--competitors", "--opponents"} & flags, name
         positionals = [a for a in commands[name]._actions if not a.option_strings]
         assert all(a.help == "==SUPPRESS==" for a in positionals), name  # the old spellings
-    for name in ("simulate", "tournament", "play", "warm", "evaluate"):
+    for name in ("simulate", "tournament", "play", "warm", "evaluate", "replay"):
         assert "--agents" in _visible_flags(commands[name]), name
     assert {"--hand", "--seat", "--players", "--mode", "--option"} <= _visible_flags(
         commands["advise"]

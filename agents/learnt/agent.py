@@ -129,6 +129,8 @@ class LearntAgent:
     must be valued to be played instead.
     """
 
+    values_name = "the network's value (payoff points)"
+
     def __init__(self, game, weights=None, margin=None, seed=None, rule_options=None):
         from trickgym.agents.rule import params_matrix
 
@@ -200,6 +202,8 @@ class LearntAgent:
         self.params = params_matrix(game, game.n_seats, rule_options)
         self._packed = PackedNet(net)
         self._table_key = None
+        # The values the last decision compared (the ``last_values`` hook of trickgym.agents).
+        self.last_values = None
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per phase: searched (``bool``), margin (``float64``), trained actions
@@ -256,7 +260,12 @@ class LearntAgent:
         legal = legal_of_mask(self.game, action_mask)
         mask = np.zeros((1, self.game.n_actions), dtype=bool)
         mask[0, legal] = True
-        return int(self.decide(record, mask, self.rule_of_record(record))[0])
+        actions, rows, cands, values = self._decide(record, mask, self.rule_of_record(record))
+        self.last_values = None
+        if len(rows):  # the net valued this decision: keep what it compared
+            shown = np.flatnonzero(cands[0])
+            self.last_values = (shown, values[0, shown].astype(np.float64))
+        return int(actions[0])
 
     def rule_of_record(self, record: np.ndarray) -> np.ndarray:
         """The rule agent's action (``int64[1]``) on a one-record observation array,
@@ -288,7 +297,15 @@ class LearntAgent:
         The rule agent's action, unless the decision is searched, has a choice and
         another candidate is valued more than the phase's margin above it.
         """
+        return self._decide(records, legal, rule)[0]
+
+    def _decide(self, records, legal, rule):
+        """:meth:`decide`'s actions, and what the net compared: ``(actions, rows,
+        candidates, values)``, the rows of ``records`` it valued, their candidate
+        masks (``bool[r, n_actions]``) and values (``float32[r, n_actions]``)."""
         from trickgym.agents.rows import record_features
+
+        none = np.zeros(0, dtype=np.int64)
 
         searched, margins, trained = self._tables()
         actions = np.array(rule, dtype=np.int64)
@@ -297,7 +314,7 @@ class LearntAgent:
         open_ &= ~keeps_rule_rows(self.game, records)
         idx = np.flatnonzero(open_)
         if not len(idx):
-            return actions
+            return actions, none, None, None
         phase, rule = phase[idx], actions[idx]
         cands = candidate_masks(self.game, legal[idx], phase) & trained[phase]
         margin = margins[phase]
@@ -306,7 +323,7 @@ class LearntAgent:
         # a margin no value reaches keeps the rule agent's action: no need to ask the net
         asks = cands.any(axis=1) & ~(rule_in & (margin >= NEVER))
         if not asks.any():
-            return actions
+            return actions, none, None, None
         idx, cands, margin, rule_in, rule = (
             idx[asks],
             cands[asks],
@@ -321,4 +338,4 @@ class LearntAgent:
         best = np.argmax(shown, axis=1)
         keep = rule_in & (values[at, rule] >= shown[at, best] - margin)
         actions[idx] = np.where(keep, rule, best)
-        return actions
+        return actions, idx, cands, values

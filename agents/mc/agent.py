@@ -156,6 +156,8 @@ class _MonteCarloAgent:
         # Solver valuations settled, and those past the node budget valued by rule-agent
         # playouts instead (.pimc_common.STAT_*), over the agent's life.
         self.stats = np.zeros(2, dtype=np.int64)
+        # The values the last decision compared (the ``last_values`` hook of trickgym.agents).
+        self.last_values = None
 
     @property
     def solves(self) -> int:
@@ -218,6 +220,7 @@ class _MonteCarloAgent:
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
         update_memory(self.game, record[0], self.memory)
+        self.last_values = None
         if len(legal) == 1:
             return int(legal[0])
         self._start_decision(record)
@@ -296,6 +299,8 @@ class PIMCAgent(_MonteCarloAgent):
     depends only on the options, the seeds and the observation (module
     docstring).
     """
+
+    values_name = "mean payoff over the samples"
 
     def __init__(
         self,
@@ -500,6 +505,7 @@ class PIMCAgent(_MonteCarloAgent):
             if call is not None and call in legal:
                 return int(call)
         means = self._values(record, legal)
+        self.last_values = (legal, means)  # the array the choice below reads (hybrid edits it)
         if self._solved(rec):
             best = means.max()
             # Ties (the solver often values several cards the same) go to the rule agent's
@@ -533,6 +539,8 @@ class ISMCTSAgent(_MonteCarloAgent):
     decision depends only on the options, the seeds and the observation, as
     PIMC's).
     """
+
+    values_name = "visits"
 
     def __init__(
         self,
@@ -583,6 +591,7 @@ class ISMCTSAgent(_MonteCarloAgent):
             self.dd_cards,
         )
         self.samples_drawn += self.iterations
+        self.last_values = (legal, visits[legal])
         return int(legal[int(np.argmax(visits[legal]))])
 
 

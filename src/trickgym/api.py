@@ -306,6 +306,28 @@ class Game:
         lines += self._result_lines(state)
         return "\n".join(lines)
 
+    def describe(self, state: State) -> dict:
+        """The words of a table picture, without colour: what :mod:`trickgym.pictures` draws.
+
+        ``{"title": str, "seats": [caption per seat], "table": [lines],
+        "result": [lines], "declarers": [seats], "face_up": [seats]}``: the
+        title line, each seat's caption (``"0 NS: meld 40 tricks 2"``,
+        without its hand), the auction or contract lines, the scores and
+        result lines, the seats marked as declarers and the exposed hands.
+        """
+        if not isinstance(state, State) or state.game.name != self.name:
+            raise ValueError(f"state must be a {self.name} State, got {state!r:.60}")
+        seats = range(self.n_seats)
+        return {
+            "title": self._title(state, True, False),
+            # A seat line without its hand, its padding folded away.
+            "seats": [" ".join(self._seat_line(state, s, "", "").split()) for s in seats],
+            "table": [line.strip() for line in self._table_lines(state, True, False)],
+            "result": [line.strip() for line in self._result_lines(state)],
+            "declarers": [s for s in seats if self._is_declarer(state, s)],
+            "face_up": [s for s in seats if self._face_up(state, s)],
+        }
+
     # The game's own parts of ``render``.
 
     def _title(self, state: State, symbols: bool, color: bool) -> str:
@@ -441,6 +463,28 @@ class State:
     def clone(self) -> State:
         """An independent copy."""
         return State(self.game, self._array.copy())
+
+    def picture(self, viewer: int | None = None, mark_legal: bool = True):
+        """The table as a picture (:class:`trickgym.pictures.Picture`): SVG or an RGB array.
+
+        ``viewer`` None shows every hand; a seat shows that seat's view (the
+        other hands as card backs), what its observation holds.
+        """
+        from .pictures import picture
+
+        return picture(self, viewer, mark_legal)
+
+    def to_svg(self, viewer: int | None = None) -> str:
+        """The table as an SVG document (every hand open, or ``viewer``'s view)."""
+        return self.picture(viewer).to_svg()
+
+    def save_svg(self, path, viewer: int | None = None) -> None:
+        """Write the table's SVG picture to ``path`` (every hand open, or ``viewer``'s view)."""
+        self.picture(viewer).save_svg(path)
+
+    def _repr_svg_(self) -> str:
+        # Jupyter shows a state as its picture, every hand open.
+        return self.to_svg()
 
     def __str__(self) -> str:
         return self.game.render(self)

@@ -466,6 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_warm.add_parser(sub)
     cli_verify.add_parser(sub)
     cli_evaluate.add_parser(sub)
+    __import__("trickgym.cli_replay", fromlist=["add_parser"]).add_parser(sub)
     return parser
 
 

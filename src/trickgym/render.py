@@ -26,10 +26,12 @@ __all__ = [
     "TAROT_SUIT_SYMBOLS",
     "card_label",
     "card_text",
+    "cards_by_suit",
     "color_enabled",
     "hand_text",
     "ljust",
     "strip_ansi",
+    "suit_colour",
     "suit_symbol",
 ]
 
@@ -45,6 +47,9 @@ _SUIT_COLOURS = {
     "tarot": (35, 31, 33, 34, 32),
 }
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# The same colours for pictures (SVG, frames): one per ANSI code above, dark enough
+# to read on a white card face.
+_RGB = {0: "#1a1a1a", 31: "#c62828", 32: "#2e7d32", 33: "#a86b00", 34: "#1565c0", 35: "#8e24aa"}
 
 
 def color_enabled(stream=None, flag: bool | None = None) -> bool:
@@ -76,6 +81,18 @@ def ljust(text: str, width: int) -> str:
 def suit_symbol(deck: Deck, suit: int) -> str:
     """The display symbol of suit index ``suit`` of ``deck``."""
     return TAROT_SUIT_SYMBOLS[suit] if deck.name == "tarot" else deck.suit_symbols[suit]
+
+
+def suit_colour(deck: Deck, suit: int) -> str:
+    """The colour of suit index ``suit`` of ``deck`` in pictures, as ``"#rrggbb"``.
+
+    The terminal's colours (spades black, hearts red, diamonds blue, clubs
+    green; Tarot trumps magenta, Coins yellow) as RGB.
+
+    >>> suit_colour(STANDARD, 1)
+    '#c62828'
+    """
+    return _RGB[_SUIT_COLOURS.get(deck.name, (0,) * deck.n_suits)[suit]]
 
 
 def _paint(text: str, deck: Deck, suit: int, color: bool, style: str = "") -> str:
@@ -121,6 +138,17 @@ def card_label(card: int, deck: Deck, symbols: bool, color: bool) -> str:
 def _order(deck: Deck, suit: int) -> list[int]:
     """Cards of ``suit``, strongest first (the Tarot Fool heads the trumps)."""
     return [c for c in range(deck.n_cards - 1, -1, -1) if deck.suit_of[c] == suit]
+
+
+def cards_by_suit(mask: int, deck: Deck = STANDARD) -> list[list[int]]:
+    """The cards of set ``mask`` per suit index, strongest first: the order hands are shown in.
+
+    >>> from trickgym.cards.notation import parse_hand
+    >>> cards_by_suit(parse_hand("A2...K"))
+    [[12, 0], [], [], [50]]
+    """
+    mask = int(mask)
+    return [[c for c in _order(deck, s) if mask >> c & 1] for s in range(deck.n_suits)]
 
 
 def hand_text(

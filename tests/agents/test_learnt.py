@@ -286,6 +286,21 @@ def test_pimc_action_values_follow_its_choice():
     assert values.shape == legal.shape and np.isfinite(values).all()
     mask = state.legal_action_mask().astype(np.int8)
     assert b.act_record(rec, mask) == legal[int(np.argmax(values))]
+    # What it compared is kept (trickgym.agents' last_values hook, read by the replay page).
+    shown, kept = b.last_values
+    assert shown.tolist() == legal.tolist() and np.array_equal(kept, values)
+
+
+def test_learnt_agent_keeps_the_values_its_net_compared():
+    game = trickgym.game("solowhist")
+    agent = make_agent("learnt", game)
+    state = game.deal(seed=1)
+    agent.start_deal(1, state.current_player)
+    rec = record_of(game, state.array, state.current_player)
+    action = agent.act_record(rec, state.legal_action_mask().astype(np.int8))
+    shown, values = agent.last_values  # the auction's calls, which its net values
+    assert action in shown and set(shown) <= set(state.legal_actions())
+    assert values.shape == shown.shape and np.isfinite(values).all()
 
 
 def test_fit_gradient_matches_finite_differences():
