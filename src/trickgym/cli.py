@@ -457,7 +457,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     tour.set_defaults(run=_tournament)
-    from . import cli_advise, cli_dd, cli_evaluate, cli_play, cli_report, cli_verify, cli_warm
+    from . import (
+        cli_advise,
+        cli_dd,
+        cli_evaluate,
+        cli_play,
+        cli_replay,
+        cli_report,
+        cli_verify,
+        cli_warm,
+    )
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)
@@ -466,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_warm.add_parser(sub)
     cli_verify.add_parser(sub)
     cli_evaluate.add_parser(sub)
-    __import__("trickgym.cli_replay", fromlist=["add_parser"]).add_parser(sub)
+    cli_replay.add_parser(sub)
     return parser
 
 
