@@ -98,7 +98,7 @@ def test_cli_runs_an_experiment_into_a_dataset_and_resumes(small, tmp_path, caps
     assert main(["simulate", "--experiment", str(small), "--out", str(out), "--quiet"]) == 0
     text = capsys.readouterr().out
     assert "solowhist (unit=2): 1,200 deals, agents rule,random,rule,random, seed 5" in text
-    assert "(3 chunks of 500 deals, unit: deal)" in text
+    assert f"wrote {out}: 1,200 deals in 3 chunk files of up to 500 deals\n" in text
     meta = json.loads((out / "_trickgym_run.json").read_text())
     assert meta["seed"] == 5 and meta["options"]["unit"] == 2
     # A second run into the same folder needs --resume; with it nothing is redone.

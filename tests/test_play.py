@@ -290,3 +290,26 @@ def test_other_seats_discards_stay_hidden():
     buried = re.findall(r"seat [123] \(rule\): discard \(a card you cannot see\)", text)
     assert len(buried) == 4
     assert "-- trick won by seat" in text
+
+
+@pytest.mark.parametrize("name, options", GAMES)
+def test_a_card_not_held_is_said_so(name, options):
+    """Issue 43: a card you do not hold was answered 'KH is not legal now'."""
+    from trickgym.play import _parse_answer
+
+    game = trickgym.game(name, **options)
+    state = game.deal(seed=3)
+    hand = int(state.record["hands"][state.current_player])
+    held = next(c for c in range(game.deck.n_cards) if hand >> c & 1)
+    copies = game.deck.copies  # Pinochle's twins: neither copy held
+    absent = next(
+        c for c in range(0, game.deck.n_cards, copies) if not hand >> c & ((1 << copies) - 1)
+    )
+    legal = state.legal_actions()
+    with pytest.raises(
+        ValueError, match=f"^you do not hold {re.escape(game.action_name(absent))}$"
+    ):
+        _parse_answer(game, state, game.action_name(absent), legal)
+    if held not in legal:  # the auction: a card you hold is not playable yet
+        with pytest.raises(ValueError, match="is not legal now"):
+            _parse_answer(game, state, game.action_name(held), legal)

@@ -93,3 +93,32 @@ def test_every_long_call_defaults_to_auto_and_checks_the_flag(name):
     assert inspect.signature(func).parameters["progress"].default is None
     with pytest.raises(ValueError, match=r"progress must be True, False or None .*got 1"):
         _long_calls()[name](1)
+
+
+def test_notebook_bar_without_experimental_warning(monkeypatch):
+    """Issue 43: a notebook printed a TqdmExperimentalWarning (tqdm.auto) on every run."""
+    import importlib.util
+    import sys
+    import types
+    import warnings
+
+    import trickgym.progress as progress
+
+    class Shell:  # what a Jupyter kernel's IPython shell looks like to both tqdm and us
+        config = {"IPKernelApp": {}}
+        kernel = object()
+
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=Shell))
+    for name in ("tqdm.auto", "tqdm.autonotebook"):  # they choose once, when imported
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: object() if name == "ipywidgets" else find_spec(name, *a),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        bar = progress.progress_bar(total=3, disable=True)
+        bar.close()
+    assert type(bar).__module__ == "tqdm.notebook"

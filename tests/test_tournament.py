@@ -72,3 +72,11 @@ def test_seat_score_is_the_seats_mean_payoff_with_its_interval():
     assert phat["deals"] > 2  # matches of several deals, scored per deal
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
         seat_score("solowhist", "rule", deals=2, seat=4)
+
+
+def test_each_seating_bar_says_which_it_is(capsys):
+    """Issue 43: a tournament showed two progress bars with no label."""
+    tournament("solowhist", ["rule", "random"], deals=200, progress=True)
+    err = capsys.readouterr().err
+    assert "seating 1/2 (rule, random, rule, random)" in err
+    assert "seating 2/2 (random, rule, random, rule)" in err

@@ -258,11 +258,19 @@ def _simulate(args) -> int:
                 f"resumed: {result.chunks_skipped} of {spec.n_chunks} chunks were already done, "
                 f"ran {result.chunks_run}"
             )
-        print(
-            f"wrote {args.out} ({spec.n_chunks} chunks of {spec.chunk} {spec.items}, unit: "
-            f"{spec.unit})"
-        )
+        print(_wrote_line(args.out, spec))
     return 0
+
+
+def _wrote_line(out, spec) -> str:
+    """``wrote DIR: 100,000 deals in 2 chunk files of up to 65,536 deals``."""
+    files = "1 chunk file" if spec.n_chunks == 1 else f"{spec.n_chunks:,} chunk files"
+    line = f"wrote {out}: {spec.count:,} {spec.items} in {files}"
+    if spec.n_chunks > 1:
+        line += f" of up to {spec.chunk:,} {spec.items}"
+    if spec.unit == "match" and spec.items == "deals":  # Solo Whist dealt as on BGA
+        line += f" (whole matches of {spec.options['num_deals']} deals)"
+    return line
 
 
 def _speed_line(deals: int, elapsed: float, warm_ups: list) -> str:

@@ -18,6 +18,9 @@ def _verify(args) -> int:
     result = verify_dataset(args.folder, upgrade=args.upgrade, replay=args.replay)
     n, verified, missing = result["n_chunks"], result["verified"], result["missing"]
     line = f"{args.folder}: {len(verified)} of {n} chunks verified"
+    if args.replay and verified:
+        items = "matches" if result["items"] == "matches" else "deals"
+        line += f", and the first of their {items} replayed to the same rows"
     if missing:
         line += f"; {len(missing)} missing (resume the run to complete it)"
     print(line)

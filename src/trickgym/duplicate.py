@@ -151,7 +151,7 @@ def tournament(
     Returns a :class:`TournamentReport`.
     """
     from .games import game as make_game
-    from .progress import want_progress
+    from .progress import labelled, want_progress
 
     _check_run(game, deals, seed)
     progress = want_progress(progress)
@@ -185,16 +185,18 @@ def tournament(
             seat_agents, seat_options = _seat_rule_options(
                 [by_name[name] for name in seating], seating, rule_options
             )
-            df = simulate(
-                game,
-                agents=seat_agents,
-                seed=seed,
-                threads=threads,
-                progress=progress,
-                rule_options=seat_options,
-                **{unit: deals},
-                **options,
-            )
+            label = f"seating {k + 1}/{len(seatings)} ({', '.join(seating)})"
+            with labelled(label):
+                df = simulate(
+                    game,
+                    agents=seat_agents,
+                    seed=seed,
+                    threads=threads,
+                    progress=progress,
+                    rule_options=seat_options,
+                    **{unit: deals},
+                    **options,
+                )
             pay = _seat_payoffs(game, df, n_seats)
             key = df["match"].to_numpy() if in_matches else df["deal"].to_numpy()
             agent_means = {}

@@ -114,6 +114,9 @@ def _parse_answer(game, state, text: str, legal: list[int]) -> int:
         copies = [c for c in range(first, first + game.deck.copies) if c in legal]
         if copies:
             return copies[0]
+        hand = int(state.record["hands"][state.current_player])
+        if not any(hand >> c & 1 for c in range(first, first + game.deck.copies)):
+            raise ValueError(f"you do not hold {game.action_name(action)}")
     if action not in legal:
         raise ValueError(f"{game.action_name(action)} is not legal now")
     return action

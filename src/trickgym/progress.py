@@ -6,17 +6,36 @@ watches*: when stderr is a terminal, or inside a Jupyter notebook. Under a
 test runner, a pipe or a log file it stays quiet; ``progress=True`` shows it
 anyway, ``progress=False`` never.
 
-``tqdm.auto`` picks the notebook widget inside Jupyter, but without
-``ipywidgets`` it warns ("TqdmWarning: IProgress not found") on every run.
-There the plain text bar is used instead; a terminal gets the text bar anyway.
+Inside Jupyter with ``ipywidgets`` the bar is tqdm's notebook widget;
+without ``ipywidgets`` (``tqdm.auto`` would warn "IProgress not found" on
+every run) and everywhere else it is the plain text bar.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-__all__ = ["interactive", "progress_bar", "want_progress"]
+__all__ = ["interactive", "labelled", "progress_bar", "want_progress"]
+
+# The label of the bars drawn inside a ``labelled`` block (a tournament's seating).
+_LABEL: ContextVar[str | None] = ContextVar("trickgym_bar_label", default=None)
+
+
+@contextmanager
+def labelled(text: str):
+    """Label every progress bar drawn inside the block with ``text`` (unless it has its own).
+
+    A call that runs several simulations (a tournament: one per seating)
+    labels each one's bar, so that two bars on the screen say which is which.
+    """
+    token = _LABEL.set(text)
+    try:
+        yield
+    finally:
+        _LABEL.reset(token)
 
 
 def _in_notebook() -> bool:
@@ -61,9 +80,15 @@ def want_progress(progress, name: str = "progress") -> bool:
 
 
 def progress_bar(**kwargs):
-    """A tqdm bar: the notebook widget if ``ipywidgets`` is installed, else the text bar."""
-    if importlib.util.find_spec("ipywidgets") is not None:
-        from tqdm.auto import tqdm
+    """A tqdm bar: in a notebook with ``ipywidgets`` its widget, else the text bar.
+
+    The widget is imported from ``tqdm.notebook`` itself: ``tqdm.auto`` would
+    pick the same one but warn ``TqdmExperimentalWarning`` on every run.
+    """
+    if _in_notebook() and importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.notebook import tqdm
     else:
         from tqdm.std import tqdm
+    if kwargs.get("desc") is None and _LABEL.get() is not None:
+        kwargs["desc"] = _LABEL.get()
     return tqdm(**kwargs)

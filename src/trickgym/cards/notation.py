@@ -54,7 +54,13 @@ def _normalise(text: str) -> str:
 def _examples(deck: Deck) -> str:
     if deck.name == "tarot":
         return "'Fool', 'XXI', 'I', 'KC', 'NC', '1D', '10S', 'JB'"
+    if deck.name == "pinochle":
+        return "'QS', '10H' or 'TH', 'Q♠', '9C'"
     return "'QS', '10H' or 'TH', 'Q♠', '2C'"
+
+
+# A whole hand in dotted suits (spades.hearts.diamonds.clubs), for the messages.
+_DOTTED_EXAMPLE = {"pinochle": "A10KQ.KJ9.A10.QJ9"}
 
 
 def parse_card(text: str, deck: Deck = STANDARD) -> int:
@@ -126,10 +132,32 @@ def parse_hand(text: str, deck: Deck = STANDARD, taken: int = 0) -> int:
         raise ValueError(f"hand must be a string, got {text!r}")
     if "." in text and deck.name != "tarot":
         return _parse_dotted(text, deck, taken)
+    try:
+        cards = parse_cards(text, deck, taken)
+    except ValueError as err:
+        if not str(err).startswith("unknown card"):
+            raise
+        # 'AKQ' is a hand's suit written without its dots, not a card: show a whole hand.
+        dotted = _DOTTED_EXAMPLE.get(deck.name, "AKQJ5.K2.A7.9832")
+        whole = (
+            "cards separated by spaces"
+            if deck.name == "tarot"
+            else f"dotted suits, e.g. '{dotted}' (spades.hearts.diamonds.clubs), or cards "
+            "separated by spaces"
+        )
+        raise ValueError(
+            f"{err}; a whole hand is written as {whole}, e.g. {_hand_example(deck)}"
+        ) from None
     mask = 0
-    for card in parse_cards(text, deck, taken):
+    for card in cards:
         mask |= 1 << card
     return mask
+
+
+def _hand_example(deck: Deck) -> str:
+    """Three cards of ``deck`` written as a hand (``'AS KS QS'``)."""
+    top = range(deck.n_cards - 1, deck.n_cards - 1 - 3 * deck.copies, -deck.copies)
+    return repr(" ".join(format_card(card, deck) for card in top))
 
 
 def _parse_dotted(text: str, deck: Deck, taken: int = 0) -> int:

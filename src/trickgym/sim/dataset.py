@@ -736,9 +736,10 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
     registered, and the trickgym version that wrote it. ``upgrade`` writes
     the chunk records and the settings' digest into the metadata of a
     folder written before they were recorded (under the folder's lock; only
-    once every chunk present is intact). Returns ``{"n_chunks",
-    "verified", "missing", "upgraded"}``: the chunk count, the indices
-    verified, those missing, and whether the metadata was upgraded.
+    once every chunk present is intact). Returns ``{"n_chunks", "items",
+    "verified", "missing", "upgraded"}``: the chunk count, what a chunk
+    counts (``"deals"`` or ``"matches"``), the indices verified, those
+    missing, and whether the metadata was upgraded.
     """
     check_path("path", path)
     upgrade, replay = check_flag("upgrade", upgrade), check_flag("replay", replay)
@@ -780,6 +781,7 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
     missing = [i for i in range(layout.n_chunks) if i not in files]
     return {
         "n_chunks": layout.n_chunks,
+        "items": layout.items,
         "verified": verified,
         "missing": missing,
         "upgraded": upgraded,
