@@ -11,7 +11,13 @@ each as a shell command, wall seconds and CPU seconds (user+sys of every process
   ``--players 4``; Phat plays whole matches: ``--matches`` a quarter of the deals) with an
   empty ``NUMBA_CACHE_DIR`` (cold) and again with the same cache (warm), with the seconds
   until the compile notice showed and the command's own ``deals/s`` line;
+- per feature compiled on top of a game's cached rules (the compile notice names it):
+  Solo Whist's BGA match dealing and double-dummy columns, Pinochle's races to the target;
 - with ``--warm``, ``trickgym warm`` (every game, agent and env) cold and warm.
+
+``--load N`` runs N busy processes beside the per-game and feature rows, to measure a
+loaded machine (``--load 5`` makes load average 6 with the command itself: the high end
+of the notice's ranges). The header gives the CPU model, the cores and the load.
 
 It prints a table and the ``COLD_COMPILE_SECONDS`` figures the compile notice quotes
 (``src/trickgym/compiling.py``). The README's figures come from a run of this script on
@@ -36,6 +42,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = {"solowhist": [], "troggu": ["--players", "4"], "phat": None, "pinochle": []}
+# What each feature adds to a game's run (timed with the game's rules already cached).
+FEATURES = {
+    ("solowhist", "match"): "--deals 1000 --dealing match",
+    ("solowhist", "dd"): "--deals 20 --dd",
+    ("pinochle", "races"): "--matches 20",
+}
 NOTICE = "numba is compiling"
 
 
@@ -97,6 +109,23 @@ def clone(into: Path) -> Path:
     return into
 
 
+def cpu_model() -> str:
+    """The CPU's model name, as /proc/cpuinfo gives it (``unknown`` elsewhere)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def busy(n: int) -> list[subprocess.Popen]:
+    """``n`` processes that spin on a core each (a loaded machine), until terminated."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
 def simulate_args(game: str, deals: int) -> str:
     extra = GAMES[game]
     size = ["--matches", str(max(1, deals // 4))] if extra is None else ["--deals", str(deals)]
@@ -114,6 +143,9 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--warm", action="store_true", help="also time `trickgym warm`")
     parser.add_argument("--deals", type=int, default=1000, help="deals of the per-game runs")
+    parser.add_argument(
+        "--load", type=int, default=0, help="busy processes beside the per-game and feature rows"
+    )
     parser.add_argument(
         "--command-1-deals",
         type=int,
@@ -150,13 +182,24 @@ def main() -> None:
             )
         )
         trickgym = first / ".venv" / "bin" / "trickgym"
-        for game in args.games:
-            game_cache = tmp / f"cache-{game}"
-            game_cache.mkdir()
-            game_env = {**env, "NUMBA_CACHE_DIR": str(game_cache)}
-            command = f"{trickgym} simulate {simulate_args(game, args.deals)}"
-            rows.append((f"{game}, cold", run(command, first, game_env)))
-            rows.append((f"{game}, warm", run(command, first, game_env)))
+        spinners = busy(args.load)
+        loads = []
+        try:
+            for game in args.games:
+                game_cache = tmp / f"cache-{game}"
+                game_cache.mkdir()
+                game_env = {**env, "NUMBA_CACHE_DIR": str(game_cache)}
+                command = f"{trickgym} simulate {simulate_args(game, args.deals)}"
+                rows.append((f"{game}, cold", run(command, first, game_env)))
+                loads.append(os.getloadavg()[0])
+                rows.append((f"{game}, warm", run(command, first, game_env)))
+                for (of, feature), flags in FEATURES.items():
+                    if of == game:
+                        extra = f"{trickgym} simulate --game {game} {flags} --agents rule --seed 1"
+                        rows.append((f"{game}, feature {feature}", run(extra, first, game_env)))
+        finally:
+            for spinner in spinners:
+                spinner.terminate()
         if args.warm:  # every game, agent and env: the README's `trickgym warm` figures
             warm_cache = tmp / "cache-warm"
             warm_cache.mkdir()
@@ -169,18 +212,23 @@ def main() -> None:
             r = run(commands[1], second, test_env)
             rows.append(("command 2 (install, lint, tests)", r))
     print(
-        f"bench_readme: {datetime.date.today()}, {os.cpu_count()} cores, load average "
-        f"{load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+        f"bench_readme: {datetime.date.today()}, {cpu_model()}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; "
+        f"{args.load} busy processes beside the game rows (load average after each cold run: "
+        f"{', '.join(f'{x:.1f}' for x in loads)})"
     )
     print(f"{'what':<74} {'wall s':>8} {'cpu s':>8} {'notice s':>8}  deals/s line")
     for what, r in rows:
         notice = "" if r["notice"] is None else f"{r['notice']:.1f}"
         line = speed_line(r["out"])
         print(f"{what:<74} {r['wall']:>8.1f} {r['cpu']:>8.1f} {notice:>8}  {line}")
-    cold = {w.split(",")[0]: r for w, r in rows if w.endswith(", cold")}
+    cold = {w: r for w, r in rows if w.endswith(", cold") or ", feature " in w}
     if cold:
-        print("measured cold runs (wall s), for COLD_COMPILE_SECONDS in src/trickgym/compiling.py:")
-        print("  " + ", ".join(f"{g}: {r['wall']:.0f}" for g, r in cold.items()))
+        print(
+            "measured cold runs (wall s / CPU s), for COLD_COMPILE_SECONDS and "
+            "FEATURE_COMPILE_SECONDS in src/trickgym/compiling.py:"
+        )
+        print("  " + ", ".join(f"{w}: {r['wall']:.0f} / {r['cpu']:.0f}" for w, r in cold.items()))
 
 
 if __name__ == "__main__":

@@ -50,7 +50,9 @@ def test_compiling_notice_comes_before_the_progress_bar(monkeypatch, capsys):
     err = capsys.readouterr().err
     notice = err.index("numba is compiling the solowhist rules and rule agents, once: ")
     low, high = trickgym.compiling.COLD_COMPILE_SECONDS["solowhist"]  # measured, as a range
-    assert f"{low}-{high} s on 2 cores" in err[notice:] and "bench_readme.py" in err[notice:]
+    cpu = trickgym.compiling.COLD_COMPILE_CPU["solowhist"]
+    assert f"about {cpu} CPU s, {low}-{high} s (wall on 2 cores from idle to load 6" in err
+    assert "bench_readme.py" in err[notice:]
     assert notice < err.index("deal/s") and "kernels ready after" in err
 
 
@@ -191,3 +193,18 @@ def test_warm_in_process_says_nothing_without_progress(capsys):
     text = report.format()
     assert text.splitlines()[-1].startswith(f"total: {report.count} functions compiled in")
     assert "solowhist: " in text and "  vector env" in text
+
+
+def test_a_feature_compile_says_which_feature(capsys):
+    """Issue 43: a notebook's dealing="match" run said "compiling the solowhist rules" again."""
+    from trickgym.compiling import FEATURE_COMPILE_SECONDS, announce
+    from trickgym.sim import _features
+    from trickgym.sim.plan import make_spec
+
+    spec = make_spec("solowhist", 16, None, "rule", 1, 0, "match", None, None, {})
+    assert _features(spec) == ("match",)
+    announce(spec.game, spec.agents, _features(spec))
+    err = capsys.readouterr().err
+    low, high = FEATURE_COMPILE_SECONDS[("solowhist", "match")]
+    assert "compiling BGA match dealing for solowhist, once: " in err
+    assert f"{low}-{high} s, plus " in err and "rules and rule agents" not in err

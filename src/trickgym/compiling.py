@@ -35,21 +35,31 @@ __all__ = [
     "watch_compiles",
 ]
 
-# Wall seconds of the first run of each game's rule agents with an empty numba
-# cache, as a range on 2 cores: (the machine otherwise idle, the machine loaded by
-# other jobs). Measured by benchmarks/bench_readme.py (the "cold" column: the whole
-# command, imports included, of
+# What the first run with an empty numba cache costs, measured by
+# benchmarks/bench_readme.py (its "cold" rows: the whole command, imports included, of
 #   NUMBA_CACHE_DIR=$(mktemp -d) trickgym simulate --game G --deals 1000 --agents rule --seed 1
-# with --players 4 for Troggu, --matches 250 for Phat). Idle: 2026-12-02, load
-# average 0.7 (Solo Whist 23 s, Troggu 24 s, Phat 17 s, Pinochle 23 s). Loaded:
-# 2026-12-02, load average 6-7 (Solo Whist 53 s, Troggu 64 s, Phat 36 s; Pinochle
-# 43 s from an earlier run at load 7). Rounded outwards to 5 s.
+# with --players 4 for Troggu and --matches 250 for Phat), on a 2-core machine of this
+# project's CI class: CPU seconds (user+sys, nearly all one core's: numba compiles on one
+# thread), and wall seconds as a range from the idle machine to one at load average 6
+# (``bench_readme.py --load 5``: five busy processes beside it). Rounded outwards to 5 s.
+# See COMPILE_MEASURED for the run they come from.
+COLD_COMPILE_CPU = {"solowhist": 25, "troggu": 25, "phat": 20, "pinochle": 25}
 COLD_COMPILE_SECONDS = {
-    "solowhist": (20, 55),
-    "troggu": (20, 65),
-    "phat": (15, 40),
-    "pinochle": (20, 45),
+    "solowhist": (20, 90),
+    "troggu": (20, 100),
+    "phat": (15, 70),
+    "pinochle": (20, 90),
 }
+# A feature compiled on top of a game's cached rules (the notice then names it): the same
+# columns, measured by bench_readme.py's feature rows (the game's cold run first).
+FEATURE_COMPILE_CPU = {("solowhist", "match"): 10, ("solowhist", "dd"): 15}
+FEATURE_COMPILE_SECONDS = {("solowhist", "match"): (10, 40), ("solowhist", "dd"): (15, 55)}
+FEATURE_WORDS = {
+    "match": "BGA match dealing",
+    "dd": "double-dummy columns",
+    "races": "races to the target",
+}
+COMPILE_MEASURED = "2026-12-05, Intel Xeon 2-core VM; idle load 0.5, loaded 6"
 
 # Seconds a compile may take before a notice is printed (loading from the cache is
 # silent however long it takes: it compiles nothing). A run whose kernels are cached
@@ -119,22 +129,39 @@ def watch_compiles():
         yield watch
 
 
-def compile_estimate(game: str) -> str:
-    """How long the first run of ``game`` compiles, in words, from measured figures."""
-    seconds = COLD_COMPILE_SECONDS.get(game)
-    if seconds is None:
-        return "a minute or more on 2 cores, longer on a busy machine"
-    low, high = seconds
-    return f"{low}-{high} s on 2 cores, longer on a busy machine"
+def compile_estimate(game: str, feature: str | None = None) -> str:
+    """How long the first run of ``game`` (or its ``feature``) compiles, from measured figures.
+
+    ``"about 25 CPU s, 20-90 s"``: CPU seconds, and wall seconds on 2 cores
+    from an idle machine to one at load average 6.
+    """
+    key = game if feature is None else (game, feature)
+    table = COLD_COMPILE_SECONDS if feature is None else FEATURE_COMPILE_SECONDS
+    cpu = (COLD_COMPILE_CPU if feature is None else FEATURE_COMPILE_CPU).get(key)
+    if key not in table or cpu is None:
+        return "not measured, about a minute"
+    low, high = table[key]
+    return f"about {cpu} CPU s, {low}-{high} s"
 
 
-def announce(game: str, agents=()) -> None:
-    """Say on stderr what is compiling (the game's kernels, the agents'), and for how long."""
+def announce(game: str, agents=(), features=()) -> None:
+    """Say on stderr what is compiling, and for how long: the game's rules and agents, or a feature.
+
+    ``features`` (``"match"``, ``"dd"``, ``"races"``) name what a run needs
+    beyond the game's rules: each compiles once, the first time it is used,
+    so a notice that names one is about that feature, not the game again.
+    """
     kinds = list(dict.fromkeys(a for a in agents if isinstance(a, str)))
     what = f"the {game} rules" + (f" and {', '.join(kinds)} agents" if kinds else " kernels")
+    estimate = compile_estimate(game)
+    if features:
+        what = " and ".join(FEATURE_WORDS.get(f, f) for f in features) + f" for {game}"
+        extra = compile_estimate(game, features[0]) if len(features) == 1 else "not measured"
+        estimate = f"{extra}, plus {estimate} if the {game} rules are not cached yet"
     print(
-        f"trickgym: numba is compiling {what}, once: {compile_estimate(game)} "
-        f"(measured by benchmarks/bench_readme.py); later runs load them from the cache ...",
+        f"trickgym: numba is compiling {what}, once: {estimate} (wall on 2 cores from idle to "
+        "load 6, machines differ up to 2x; benchmarks/bench_readme.py); later runs load them "
+        "from the cache ...",
         file=sys.stderr,
         flush=True,
     )

@@ -339,6 +339,20 @@ def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 COMPILE_NOTICE_AFTER = NOTICE_AFTER
 
 
+def _features(spec: RunSpec) -> tuple[str, ...]:
+    """What a run compiles beyond its game's rules and agents (see ``compiling.announce``)."""
+    from ..games import game_class
+
+    features = []
+    if spec.dealing == "match":
+        features.append("match")
+    if spec.items == "matches" and game_class(spec.game).run_unit != "matches":
+        features.append("races")  # Pinochle's races to the target (Phat's unit anyway)
+    if spec.dd:
+        features.append("dd")
+    return tuple(features)
+
+
 def _warm_up(spec: RunSpec, progress: bool = True):
     """Compile (or load from numba's cache) the run's kernels before the progress bar starts.
 
@@ -366,7 +380,7 @@ def _warm_up(spec: RunSpec, progress: bool = True):
 
     def notice():
         noticed.append(True)
-        announce(spec.game, spec.agents)
+        announce(spec.game, spec.agents, _features(spec))
 
     # A compile the command line announced while importing the simulator: go on with it
     # (taken whatever ``progress``, so it cannot be left to a later run).
