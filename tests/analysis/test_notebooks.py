@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.git_clean import git_repo_with_gitignore, git_status
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 EXPECTED = {
@@ -43,7 +44,11 @@ def test_one_notebook_per_game_and_outputs_stripped():
     not all(importlib.util.find_spec(m) for m in ("nbmake", "ipykernel")),
     reason="needs the test extras (nbmake, ipykernel)",
 )
-def test_notebooks_run(tmp_path):
+def test_notebooks_run_and_leave_the_clone_clean(tmp_path):
+    """Every notebook runs at a tiny size in a fresh copy of the tracked notebooks, and
+    afterwards git sees nothing changed or new there: what a notebook writes is ignored."""
+    clone = git_repo_with_gitignore(tmp_path / "clone", "notebooks")
+    books = sorted((clone / "notebooks").glob("*.ipynb"))
     env = dict(os.environ, TRICKGYM_NB_DEALS="200", MPLBACKEND="Agg")
     result = subprocess.run(
         [
@@ -55,9 +60,9 @@ def test_notebooks_run(tmp_path):
             "no:cacheprovider",
             "--nbmake",
             "--nbmake-timeout=300",
-            *map(str, sorted(NOTEBOOKS.glob("*.ipynb"))),
+            *map(str, books),
         ],
-        cwd=tmp_path,
+        cwd=clone,
         env=env,
         capture_output=True,
         text=True,
@@ -66,3 +71,4 @@ def test_notebooks_run(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert f"{len(EXPECTED)} passed" in result.stdout
+    assert git_status(clone) == "", "a notebook changed a tracked file or left one unignored"
