@@ -5,14 +5,17 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 from helpers.git_clean import git_repo_with_gitignore, git_status
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
 EXPECTED = {
     "solowhist",
     "troggu",
@@ -38,6 +41,33 @@ def test_one_notebook_per_game_and_outputs_stripped():
             assert cell["outputs"] == [] and cell["execution_count"] is None, (
                 f"{book.name}: outputs must be stripped"
             )
+
+
+def _default_size(book: Path) -> int:
+    """The notebook's ``DEALS`` when ``TRICKGYM_NB_DEALS`` is not set."""
+    code = "".join(json.loads(book.read_text())["cells"][1]["source"])
+    found = re.search(r'TRICKGYM_NB_DEALS", "(\d+)"', code)
+    assert found, f"{book.name}: DEALS must default through TRICKGYM_NB_DEALS"
+    return int(found.group(1))
+
+
+def test_every_notebook_says_its_size_and_time():
+    """The first cell of each notebook and the first-hour page's table give its size knob,
+    its default and the time that took; the page names the extra that runs them."""
+    page = (ROOT / "docs" / "first-hour.md").read_text(encoding="utf-8")
+    for book in sorted(NOTEBOOKS.glob("*.ipynb")):
+        default = _default_size(book)
+        intro = "".join(json.loads(book.read_text())["cells"][0]["source"])
+        assert "TRICKGYM_NB_DEALS" in intro and f"{default:,} " in intro, book.name
+        assert re.search(r"ran in \d+ s \(\d+ CPU s\) on a .+ at load", intro), book.name
+        row = re.search(rf"^\| {book.stem} \| {default} .*\| \d+ s \(\d+ CPU s\) \|$", page, re.M)
+        assert row, f"docs/first-hour.md: no row for {book.stem} at {default} with its time"
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    names = {re.match(r"[\w-]+", spec).group(0) for spec in extras["notebooks"]}
+    assert {"nbconvert", "ipykernel"} <= names, names
+    assert "pip install -e '.[notebooks]'" in page and "jupyter nbconvert" in page
 
 
 @pytest.mark.skipif(
