@@ -20,6 +20,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from helpers.git_clean import git_repo_with_gitignore, git_status
 
 from trickgym.cli import main
 
@@ -115,12 +116,18 @@ def _run_commands(commands, source: str, monkeypatch, capsys) -> None:
 
 
 def test_first_hour_commands(tmp_path, monkeypatch, capsys):
-    """The first-hour page's commands, in order in one empty folder (report reads the run)."""
+    """The first-hour page's commands, in order in one folder (report reads the run).
+
+    The folder is a git repository with the project's ``.gitignore``: whatever
+    the commands write must be ignored, so a newcomer's clone stays clean.
+    """
     commands = _commands(DOCS["docs/first-hour.md"])
     assert len(commands) >= 4, commands
+    git_repo_with_gitignore(tmp_path)
     monkeypatch.chdir(tmp_path)
     _run_commands(commands, "docs/first-hour.md", monkeypatch, capsys)
-    assert (tmp_path / "report.html").stat().st_size > 10_000
+    assert (tmp_path / "out" / "report.html").stat().st_size > 10_000
+    assert git_status(tmp_path) == "", "the first-hour commands left files git does not ignore"
 
 
 def test_first_hour_links_resolve():

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .checks import as_int, check_int, check_seed
 
-__all__ = ["Game", "SearchDefaults", "State", "validate_options"]
+__all__ = ["BidWords", "Game", "SearchDefaults", "State", "validate_options"]
 
 
 def _fold(text: str) -> str:
@@ -71,6 +71,20 @@ class SearchDefaults:
     trick_memory: bool = False
 
 
+class BidWords(NamedTuple):
+    """What a game calls a bid and the seat that makes it, in plots and tables.
+
+    The analysis reads every game's deals as bids (made or not). A game
+    with an auction has contracts and a declarer; Phat has no auction (the
+    pitcher's first card names trumps), so its bids are pitches and their
+    maker the pitcher.
+    """
+
+    contract: str = "contract"
+    contracts: str = "contracts"
+    declarer: str = "declarer"
+
+
 class _FromBindings:
     """A class attribute of the game's agent side, read from its bindings module.
 
@@ -124,7 +138,8 @@ class Game:
     search, or None), ``run_unit`` (what a simulation counts:
     ``"deals"`` or ``"matches"``), ``partnership`` (two fixed teams, NS and
     EW), ``advisor`` (the module of the hand advisor's part for the game,
-    :mod:`trickgym.advisor`, or None), and override :meth:`has_side` and
+    :mod:`trickgym.advisor`, or None), ``bid_words`` (:class:`BidWords`:
+    what the analysis calls a bid and its maker), and override :meth:`has_side` and
     :attr:`tag` where the game needs to. The rule agent's ``rule_options``
     class and its ``rule_kernel`` come from the bindings module, which sits
     above the agents (see :class:`_FromBindings`).
@@ -151,6 +166,7 @@ class Game:
     run_unit: str = "deals"
     partnership: bool = False
     advisor: str | None = None
+    bid_words: BidWords = BidWords()
 
     rule_options = _FromBindings(
         lambda bindings, cls: bindings.RULE_OPTIONS,

@@ -173,13 +173,14 @@ def check_file(name: str, value):
     return value
 
 
-def check_writable(name: str, value, folder: bool = False):
+def check_writable(name: str, value, folder: bool = False, parents: bool = False):
     """``value`` as a path that can be written (a file, or a ``folder``), checked before any work.
 
     A run must fail at once, not after hours, if its output cannot be
     written. A folder's missing parents are fine (they are created); a
-    file's folder must exist. The nearest existing folder must take a new
-    file: tried, since ``os.access`` says yes to root everywhere (``/proc``).
+    file's folder must exist, unless ``parents`` (the caller creates it).
+    The nearest existing folder must take a new file: tried, since
+    ``os.access`` says yes to root everywhere (``/proc``).
     A file must not be a folder, and a folder must not be a file.
     """
     import os
@@ -196,7 +197,7 @@ def check_writable(name: str, value, folder: bool = False):
         parent = os.path.dirname(parent)
     if not os.path.isdir(parent):
         raise ValueError(f"{name} {os.fspath(value)!r}: {parent!r} is not a folder")
-    if not folder and parent != os.path.dirname(path):
+    if not folder and not parents and parent != os.path.dirname(path):
         missing = os.path.dirname(path)
         raise ValueError(f"{name} {os.fspath(value)!r}: folder {missing!r} does not exist")
     try:

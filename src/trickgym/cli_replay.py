@@ -17,14 +17,15 @@ __all__ = ["add_parser"]
 def _replay(args) -> int:
     import os
 
+    from .checks import check_writable
     from .cli_common import table_options
     from .replay import write_replay
     from .rng import seed_rng
 
-    # Before the deal is played (a search agent's deal takes a while), not after.
-    folder = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        raise ValueError(f"--out {args.out!r}: {folder!r} is not a writable folder")
+    # Before the deal is played (a search agent's deal takes a while), not after. Missing
+    # folders are created, as simulate --out creates them (out/deal.html in a new clone).
+    check_writable("out", args.out, parents=True)
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     seed = seed_rng(args.seed)
     path = write_replay(
         args.out,

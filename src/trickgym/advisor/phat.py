@@ -29,6 +29,7 @@ __all__ = [
     "MADE",
     "MEAN",
     "MEAN_MEANS",
+    "TRUMPS",
     "candidates",
     "outcome",
     "settle",
@@ -42,6 +43,11 @@ MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.
 MADE = "the pitching team takes more phat than the other in the deal"
 MEAN_MEANS = "the pitching team's mean phat (of 80)"
+# What the CLI table's trumps column holds: the suit the pitched card names trumps.
+TRUMPS = (
+    "the trump suit the pitch names: the suit of the card led (of a suit's cards, the row "
+    "keeps the one of highest E[payoff], column card)"
+)
 # What --play dd's payoff leaves out (trickgym.solvers.points_payoff.points_payoff).
 DD_PAYOFF = "solved: the deal's phat difference, without the muck bonus"
 ADVISES_CARDS = True  # the pitch is a card

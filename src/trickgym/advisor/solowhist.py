@@ -56,7 +56,16 @@ from ..games.solowhist.constants import (
 from ..games.solowhist.rules import apply_action, observe_core
 from .codes import EXACT, PASSED_OUT
 
-__all__ = ["HAS_DD", "MADE", "MEAN_MEANS", "candidates", "outcome", "settle", "state_for"]
+__all__ = [
+    "HAS_DD",
+    "MADE",
+    "MEAN_MEANS",
+    "TRUMPS",
+    "candidates",
+    "outcome",
+    "settle",
+    "state_for",
+]
 
 HAS_DD = True
 # What the CLI table's legend says "made" and the mean column count.
@@ -65,6 +74,8 @@ MADE = (
     "accepts is passed out, not played"
 )
 MEAN_MEANS = "the declaring side's mean tricks over the deals counted exactly"
+# What the CLI table's trumps column holds.
+TRUMPS = "the trump suit the call is played in (NT: none; Abundance: the suit of highest E[payoff])"
 
 _ANSWER_BITS = np.uint64((1 << (PASS - CALL_BASE)) | (1 << (COP - CALL_BASE)))
 

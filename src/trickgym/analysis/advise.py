@@ -34,6 +34,7 @@ from ..advisor.codes import (
 from ..checks import check_int
 from ..rng import seed_rng
 from .intervals import wilson_interval
+from .labels import in_words_of
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -492,10 +493,10 @@ def _frame(part, variants, out) -> pd.DataFrame:
     return df.rename(columns={"mean_tricks": getattr(part, "MEAN", "mean_tricks")})
 
 
-# Column legends of the CLI table (the game's part says what "made" and the mean count).
+# Column legends of the CLI table (the game's part says what "made", the mean and the
+# trumps column count: its MADE, MEAN_MEANS and TRUMPS).
 _LEGEND = {
-    "trumps": "the trump suit the call is played in (NT: none; Abundance: the suit of "
-    "highest E[payoff])",
+    "trumps": "the trump suit the call is played in",
     "deals": "sampled deals valued",
     "made %": "contracts made, of the deals where the call was played, with a 95% Wilson "
     "interval; blank: the call does not declare",
@@ -608,6 +609,8 @@ def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
         part = importlib.import_module(GAMES[df.attrs["game"]][0].advisor)
     label = mean.replace("_", " ")
     entries = {k: _LEGEND[k] for k in ("trumps", "deals") if k in cells or k == "deals"}
+    if "trumps" in entries:  # each game's own words: Phat pitches, Solo Whist has Abundance
+        entries["trumps"] = getattr(part, "TRUMPS", _LEGEND["trumps"])
     if "made %" in cells:
         made = getattr(part, "MADE", None)
         entries["made %"] = _LEGEND["made %"] + (f"; made: {made}" if made else "")
@@ -640,5 +643,6 @@ def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
             entries[key] = _LEGEND[key]
     out = []
     for key, text in entries.items():
+        text = in_words_of(text, df.attrs.get("game"))  # Phat: pitches, not contracts
         out += textwrap.wrap(f"{key}: {text}", 96, initial_indent="  ", subsequent_indent="    ")
     return [*out, "  " + _LEGEND["best"]]

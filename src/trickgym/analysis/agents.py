@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import check_int
-from .columns import detect_game, require
+from .columns import detect_game, require, with_game
 from .failures import failure_counts
 from .phat import pitch_frame
 from .plots import MIN_DEALS
@@ -230,7 +230,7 @@ def bid_success_by_agent(
         parts.append(table[fields])
     out = pd.concat(parts, axis=1, keys=names, names=["agent", "field"])
     out.attrs["min_count"] = min_count
-    return out
+    return with_game(out, frames[names[0]])
 
 
 def compare_agents(

@@ -16,9 +16,11 @@ __all__ = [
     "declarer_payoff",
     "detect_game",
     "feature_columns",
+    "game_of",
     "plain_index",
     "require",
     "seat_position",
+    "with_game",
 ]
 
 
@@ -74,6 +76,26 @@ def detect_game(df: pd.DataFrame) -> str:
         "cannot tell the game of these rows: expected the columns of "
         "simulate('solowhist'|'troggu'|'phat'|'pinochle', ...)"
     )
+
+
+def game_of(df: pd.DataFrame) -> str | None:
+    """The game of ``df``'s rows (:func:`detect_game`), or None for rows of no known game."""
+    try:
+        return detect_game(df)
+    except ValueError:
+        return None
+
+
+def with_game(table: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """``table`` marked with the game of the rows ``df`` it was made from (``attrs["game"]``).
+
+    Its plots then name a bid and its maker as that game does (Phat: pitch
+    and pitcher, :func:`~trickgym.analysis.labels.bid_words`).
+    """
+    game = game_of(df)
+    if game is not None:
+        table.attrs["game"] = game
+    return table
 
 
 def n_players(df: pd.DataFrame) -> np.ndarray:

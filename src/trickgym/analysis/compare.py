@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .columns import by_columns, declared, declarer_payoff, plain_index, require
+from .columns import by_columns, declared, declarer_payoff, plain_index, require, with_game
 from .intervals import Z95, newcombe_interval
 
 __all__ = ["compare_payoff", "compare_success"]
@@ -60,7 +60,7 @@ def compare_success(a: pd.DataFrame, b: pd.DataFrame, by="contract", labels=("a"
     )
     out["freq_diff_pct"] = out[f"freq_pct_{la}"] - out[f"freq_pct_{lb}"]
     out["freq_diff_low_pct"], out["freq_diff_high_pct"] = 100 * flow, 100 * fhigh
-    return plain_index(out)
+    return with_game(plain_index(out), a)
 
 
 def compare_payoff(a: pd.DataFrame, b: pd.DataFrame, by="contract", labels=("a", "b")):

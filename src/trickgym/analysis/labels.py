@@ -7,7 +7,11 @@ one mapping from names to words: every plot asks :func:`column_label`.
 
 from __future__ import annotations
 
-__all__ = ["COLUMN_LABELS", "column_label"]
+import re
+
+from ..api import BidWords
+
+__all__ = ["COLUMN_LABELS", "bid_words", "column_label"]
 
 #: Short words for every column a plot may put on an axis, in a legend or a title.
 COLUMN_LABELS = {
@@ -37,12 +41,38 @@ COLUMN_LABELS = {
 }
 
 
-def column_label(name) -> str:
+def bid_words(game: str | None = None) -> BidWords:
+    """What ``game`` calls a bid and its maker (its class's ``bid_words``).
+
+    ``None`` (rows of no known game) gives the words of the games with an
+    auction: contract and declarer.
+    """
+    if game is None:
+        return BidWords()
+    from ..games import game_class
+
+    return game_class(game).bid_words
+
+
+def in_words_of(text: str, game: str | None) -> str:
+    """``text`` with "contract(s)" and "declarer" said as ``game`` says them (Phat: pitch)."""
+    words = bid_words(game)
+    if words == BidWords():
+        return text
+    for plain, own in zip(BidWords(), words, strict=True):
+        text = re.sub(rf"\b{plain}\b", own, text)
+        text = re.sub(rf"\b{plain.capitalize()}\b", own.capitalize(), text)  # a title's first
+    return text
+
+
+def column_label(name, game: str | None = None) -> str:
     """``name`` in words (:data:`COLUMN_LABELS`); a column not listed keeps its name.
 
     A name not listed is shown with spaces for underscores, so a user's own
-    column still reads as itself.
+    column still reads as itself. With ``game``, a bid and its maker are
+    named in that game's words (Phat's ``hf_trump_len``: "trumps in the
+    pitcher's hand").
     """
     if name in COLUMN_LABELS:
-        return COLUMN_LABELS[name]
+        return in_words_of(COLUMN_LABELS[name], game)
     return str(name).replace("_", " ")

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import check_int
-from .labels import column_label
+from .labels import column_label, in_words_of
 
 __all__ = [
     "MIN_DEALS",
@@ -98,6 +98,32 @@ def _title(ax, title: str, *notes: str, inches: float | None = None) -> None:
         ax.figure.supxlabel("\n".join(lines), fontsize="small", color="dimgray")
 
 
+def _axis_labels(ax, x: str | None = None, y: str | None = None) -> None:
+    """Axis labels wrapped to the length of their axis, so that none runs off the figure.
+
+    Constrained layout makes room beside an axis, never along it: a label
+    longer than the figure is cut. About 11 characters of a 10-point label
+    fit in an inch; an inch of the figure goes to the ticks and margins.
+    """
+    width, height = ax.figure.get_size_inches()
+    if x is not None:
+        ax.set_xlabel(_fill(x, max(20, int(11 * (width - 1)))))
+    if y is not None:
+        ax.set_ylabel(_fill(y, max(20, int(11 * (height - 1)))))
+
+
+def _fill(text: str, width: int) -> str:
+    """``text`` in lines of ``width``; a label too long breaks first before its "(...)" note."""
+    head, bracket, note = text.partition(" (")
+    parts = [head, "(" + note] if bracket and len(text) > width else [text]
+    return "\n".join(textwrap.fill(part, width) for part in parts)
+
+
+def _say(text: str, table: pd.DataFrame) -> str:
+    """``text`` in the words of the game ``table`` was made from (Phat: pitch, not contract)."""
+    return in_words_of(text, table.attrs.get("game"))
+
+
 def _errors(table: pd.DataFrame, value: str, low: str, high: str) -> np.ndarray:
     """Error bar lengths below and above ``value`` (clipped at 0 against rounding)."""
     v = table[value].to_numpy(dtype=float)
@@ -157,13 +183,14 @@ def _check(table: pd.DataFrame, *columns: str, what: str) -> pd.DataFrame:
 
 def plot_success(
     table: pd.DataFrame,
-    title: str = "Made % of each contract played",
+    title: str | None = None,
     min_count: int = MIN_DEALS,
 ):
     """Made % with 95% intervals per row of a success table (:func:`bid_success` and kin).
 
     Rows without a rate (nobody declared) or with fewer than ``min_count``
-    deals are left out; the title names them.
+    deals are left out; the title names them. The default title is "Made %
+    of each contract played", in the game's words.
     """
     _check(table, "count", "made_pct", "ci_low_pct", "ci_high_pct", what="bid_success()")
     rated = table["made_pct"].notna()
@@ -180,8 +207,9 @@ def plot_success(
         capsize=3,
     )
     _contract_rows_axis(ax, y, rows)
-    ax.set_xlabel("made % of the contracts played (95% Wilson interval)")
-    _title(ax, title, note, f"no declarer, so no rate: {unrated}" if unrated else "")
+    _axis_labels(ax, x=_say("made % of the contracts played (95% Wilson interval)", table))
+    title = title or _say("Made % of each contract played", table)
+    _title(ax, title, note, _say(f"no declarer, so no rate: {unrated}", table) if unrated else "")
     return fig
 
 
@@ -223,12 +251,14 @@ def plot_feature_success(
     """
     _check(table, "count", "made_pct", "ci_low_pct", "ci_high_pct", what="success_by_feature()")
     rows, note = drop_small_samples(table, "count", min_count)
-    feature = column_label(table.index.names[-1])
+    game = table.attrs.get("game")
+    feature = column_label(table.index.names[-1], game)
     fig, ax = _figure()
-    if isinstance(rows.index, pd.MultiIndex) and rows.index.nlevels > 1:
+    grouped = isinstance(rows.index, pd.MultiIndex) and rows.index.nlevels > 1
+    if grouped:
         groups = rows.groupby(level=list(range(rows.index.nlevels - 1)), observed=True, sort=False)
-    else:
-        groups = [("all", rows)]
+    else:  # one line of every declared deal: nothing for a legend to tell apart
+        groups = [(None, rows)]
     order = list(dict.fromkeys(rows.index.get_level_values(-1)))
     order.sort(key=lambda v: v.left if isinstance(v, pd.Interval) else v)
     position = {v: i for i, v in enumerate(order)}
@@ -237,7 +267,7 @@ def plot_feature_success(
         x = np.array([position[v] for v in bins], dtype=float)
         sort = np.argsort(x)
         g = group.iloc[sort]
-        label = " / ".join(map(str, name)) if isinstance(name, tuple) else str(name)
+        label = " / ".join(map(str, name)) if isinstance(name, tuple) else name
         key = name[0] if isinstance(name, tuple) and len(name) == 1 else name
         ax.errorbar(
             x[sort],
@@ -250,24 +280,26 @@ def plot_feature_success(
         )
     ax.set_xticks(range(len(order)), [bin_label(v) for v in order])
     ax.set_ylim(0, 100)
-    ax.set_xlabel(feature)
-    ax.set_ylabel("made % of the contracts played (95% Wilson interval)")
+    _axis_labels(ax, feature, _say("made % of the contracts played (95% Wilson interval)", table))
     _title(ax, title or f"Made % by {feature}", note)
-    if ax.lines:
-        ax.legend(title="contract", fontsize="small")
-    else:
+    if not ax.lines:
         ax.text(0.5, 0.5, f"no bin with {min_count}+ deals", ha="center", transform=ax.transAxes)
+    elif grouped:  # the legend's title names what its lines are: "contract", "players / ..."
+        names = rows.index.names[:-1]
+        ax.legend(title=" / ".join(column_label(n, game) for n in names), fontsize="small")
     return fig
 
 
 def plot_expected_payoff(
     table: pd.DataFrame,
-    title: str = "Declarer's mean payoff per deal, by contract",
+    title: str | None = None,
     min_count: int = MIN_DEALS,
 ):
     """Mean declarer payoff with 95% intervals per contract (:func:`expected_payoff`).
 
-    Rows with fewer than ``min_count`` deals are left out (the title names them).
+    Rows with fewer than ``min_count`` deals are left out (the title names
+    them). The default title is "Declarer's mean payoff per deal, by
+    contract", in the game's words.
     """
     _check(table, "count", "mean_payoff", "ci_low", "ci_high", what="expected_payoff()")
     rows, note = drop_small_samples(table[table["mean_payoff"].notna()], "count", min_count)
@@ -285,8 +317,9 @@ def plot_expected_payoff(
     )
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("declarer's mean payoff per deal (95% interval)")
-    _title(ax, title, note)
+    _axis_labels(ax, x=_say("declarer's mean payoff per deal (95% interval)", table))
+    title = title or _say("Declarer's mean payoff per deal, by contract", table)
+    _title(ax, title[0].upper() + title[1:], note)
     return fig
 
 
@@ -327,8 +360,7 @@ def plot_calibration(table: pd.DataFrame, title: str | None = None, min_count: i
     )
     ax.set_xlim(0, 100)
     ax.set_ylim(0, 100)
-    ax.set_xlabel("predicted made % (mean of the bin)")
-    ax.set_ylabel("realised made % (95% Wilson interval)")
+    _axis_labels(ax, "predicted made % (mean of the bin)", "realised made % (95% Wilson interval)")
     title = title or f"Calibration of {predictor}: predicted vs realised made %"
     score = f"Brier {brier:.3f}, calibration error {ece:.1f} points" if brier is not None else ""
     _title(ax, title, score, note)
@@ -372,14 +404,15 @@ def plot_comparison(
     ax.invert_yaxis()
     ax.axvline(0, color="black", linewidth=0.8)
     what = "made %" if value == "diff_pct" else "bid frequency (% of deals)"
-    ax.set_xlabel(f"{what}: {labels[0]} minus {labels[1]} (95% Newcombe interval)")
-    _title(ax, title or f"{what.capitalize()}: {labels[0]} minus {labels[1]}, by contract", note)
+    _axis_labels(ax, x=f"{what}: {labels[0]} minus {labels[1]} (95% Newcombe interval)")
+    default = _say(f"{what.capitalize()}: {labels[0]} minus {labels[1]}, by contract", table)
+    _title(ax, title or default, note)
     return fig
 
 
 def plot_agent_success(
     table: pd.DataFrame,
-    title: str = "Made % of each contract played, by agent",
+    title: str | None = None,
     min_count: int | None = None,
 ):
     """Made % with 95% intervals per contract, one bar per agent (:func:`bid_success_by_agent`).
@@ -387,7 +420,8 @@ def plot_agent_success(
     A bar resting on fewer than ``min_count`` deals (default: the table's
     own rule, ``table.attrs["min_count"]``, else :data:`MIN_DEALS`) is left
     out, and so are contracts without a rate; the notes under the plot name
-    them. An agent has the same colour in every plot.
+    them. An agent has the same colour in every plot. The default title is
+    "Made % of each contract played, by agent", in the game's words.
     """
     if not isinstance(table.columns, pd.MultiIndex) or table.columns.nlevels != 2:
         raise ValueError("table must have (agent, field) columns: pass bid_success_by_agent()")
@@ -429,9 +463,11 @@ def plot_agent_success(
     ax.set_yticks(y, _labels(rows.index))
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("made % of the contracts played (95% Wilson interval)")
+    _axis_labels(ax, x=_say("made % of the contracts played (95% Wilson interval)", table))
     fig.legend(title="agent", fontsize="small", loc="outside right upper")
-    _title(ax, title, *notes, f"no declarer, so no rate: {unrated}" if unrated else "", inches=6)
+    unrated = _say(f"no declarer, so no rate: {unrated}", table) if unrated else ""
+    title = title or _say("Made % of each contract played, by agent", table)
+    _title(ax, title, *notes, unrated, inches=6)
     return fig
 
 
@@ -458,8 +494,7 @@ def plot_race(
     ax.set_xticks(x, [str(v) for v in table.index], rotation=30)
     ax.set_ylim(0, 100)
     ax.axhline(50, color="grey", linestyle="--", linewidth=1)
-    ax.set_xlabel("NS lead after a deal (points)")
-    ax.set_ylabel("NS wins the game % (95% Wilson interval)")
+    _axis_labels(ax, "NS lead after a deal (points)", "NS wins the game % (95% Wilson interval)")
     _title(ax, title, note)
     return fig
 
@@ -476,7 +511,7 @@ _FAILURE_COLORS = {
 
 def plot_failure_shares(
     table: pd.DataFrame,
-    title: str = "Outcome of the declared deals, by contract (double dummy verdict)",
+    title: str | None = None,
     min_count: int = MIN_DEALS,
 ):
     """One stacked bar per contract: its declared deals split into disjoint outcomes.
@@ -485,6 +520,8 @@ def plot_failure_shares(
     :func:`failure_shares`, so every bar ends at exactly 100%. The legend
     sits below the axes, where it cannot cover a bar. Contracts with fewer
     than ``min_count`` declared deals are left out (the title names them).
+    The default title is "Outcome of the declared deals, by contract (double
+    dummy verdict)", in the game's words.
     """
     from .failures import FAILURE_CATEGORIES, failure_shares
 
@@ -498,7 +535,9 @@ def plot_failure_shares(
         ax.barh(y, width, left=left, color=_FAILURE_COLORS[name], label=words)
         left += np.nan_to_num(width)
     _contract_rows_axis(ax, y, rows)
-    ax.set_xlabel("% of the contract's declared deals")
+    _axis_labels(ax, x=_say("% of the contract's declared deals", table))
+    default = "Outcome of the declared deals, by contract (double dummy verdict)"
+    title = title or _say(default, table)
     _title(ax, title, note, inches=5.5)  # the legend takes the right of the figure
     fig.legend(loc="outside right upper", fontsize="small")
     return fig
@@ -522,9 +561,10 @@ def plot_made_scatter(
     the counts) sits beside the axes; axis labels are in words
     (:func:`~trickgym.analysis.labels.column_label`).
     """
-    from .columns import declared, require
+    from .columns import declared, game_of, require
 
     require(df, x, y, "made", "declarer")
+    game = game_of(df)
     rows = df[declared(df)]
     made = rows["made"].astype(bool).to_numpy()
     rng = np.random.default_rng(seed)
@@ -538,13 +578,12 @@ def plot_made_scatter(
     ):
         ax.scatter(
             xs[mask], ys[mask], s=6, alpha=0.4, color=color, zorder=z, linewidths=0,
-            label=f"{words}: {int(mask.sum()):,} contracts",
+            label=in_words_of(f"{words}: {int(mask.sum()):,} contracts", game),
         )  # fmt: skip
-    ax.set_xlabel(column_label(x))
-    ax.set_ylabel(column_label(y))
+    _axis_labels(ax, column_label(x, game), column_label(y, game))
     _title(
         ax,
-        title or f"{column_label(y).capitalize()} against {column_label(x)}",
+        title or f"{column_label(y, game).capitalize()} against {column_label(x, game)}",
         f"{len(rows):,} declared deals, one point each, jittered within a third of a grid "
         "step; failed drawn over made",
         inches=5.5,

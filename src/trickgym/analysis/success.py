@@ -18,6 +18,7 @@ from .columns import (
     plain_index,
     require,
     seat_position,
+    with_game,
 )
 from .intervals import mean_interval, wilson_interval
 
@@ -97,7 +98,7 @@ def bid_success(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     passed-out Solo Whist deal, a Troggu Misère) have no success rate: their
     ``made`` and rates are nan.
     """
-    return bid_success_from_counts(bid_counts(df, by))
+    return with_game(bid_success_from_counts(bid_counts(df, by)), df)
 
 
 def success_table(df: pd.DataFrame, by) -> pd.DataFrame:
@@ -111,7 +112,7 @@ def success_table(df: pd.DataFrame, by) -> pd.DataFrame:
     grouped = _declared_rows(df, cols).groupby(cols, observed=True)
     table = _rates(grouped)
     table["mean_payoff"] = grouped["payoff"].mean()
-    return table
+    return with_game(table, df)
 
 
 def success_by_position(df: pd.DataFrame, by="contract") -> pd.DataFrame:
@@ -207,7 +208,7 @@ def expected_payoff(df: pd.DataFrame, by="contract") -> pd.DataFrame:
     table["payoff_made"] = rows[rows["made"]].groupby(cols, observed=True)["payoff"].mean()
     table["payoff_set"] = rows[~rows["made"]].groupby(cols, observed=True)["payoff"].mean()
     table["made_pct"] = 100 * grouped["made"].mean()
-    return plain_index(table)[
+    return with_game(plain_index(table), df)[
         [
             "count",
             "mean_payoff",

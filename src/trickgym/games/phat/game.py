@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...api import Game, SearchDefaults, State
+from ...api import BidWords, Game, SearchDefaults, State
 from ...cards.decks import STANDARD
 from ...checks import check_int
 from ...render import ljust
@@ -66,6 +66,8 @@ class Phat(Game):
     n_actions = N_ACTIONS
     call_base = CALL_BASE
     call_names = ()
+    # No auction, so no contract and no declarer: a deal's bid is the pitch.
+    bid_words = BidWords("pitch", "pitches", "pitcher")
     deck = STANDARD
     kernels = rules
     state_dtype = STATE_DTYPE
