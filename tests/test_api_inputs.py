@@ -305,7 +305,7 @@ def test_agents_refuse_another_games_observation(kind):
         (["simulate", "--deals", str(2**62)], "deals must be an integer 1..1099511627776"),
         (["tournament", "--deals", str(2**62)], "deals must be an integer 1..1099511627776"),
         (["tournament", "--agents", "rule,"], "--agents 'rule,' has an empty name"),
-        (["tournament", "--agents", "rule"], "agents (competitors) must be 2 to 4"),
+        (["tournament", "--agents", "rule"], "--agents must be 2 to 4 competitors"),
         (["simulate", "--out", ""], "--out must be a folder path, got ''"),
     ],
 )

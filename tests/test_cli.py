@@ -118,7 +118,11 @@ def test_warm_command_parses(capsys):
 
     argv = ["warm", "--game", "troggu", "--players", "3", "8", "--agents", "random,rule"]
     args = build_parser().parse_args([*argv, "--no-envs"])
-    assert (args.game, args.players, args.agents) == ("troggu", [3, 8], "random,rule")
+    assert (args.game, args.players, args.agents) == (
+        "troggu",
+        ["3", "8"],
+        "random,rule",
+    )  # read as a list by _warm
     assert args.no_envs
     texts = []
     for help_argv in (["--help"], ["warm", "--help"]):
@@ -284,23 +288,30 @@ def _visible_flags(sub) -> set[str]:
 
 
 def test_one_command_line_convention(capsys):
-    """Issue 31: the game was --game or a positional word, agents --agents, --competitors or
-    --opponents by command. Now --game, --agents and --hand everywhere; the old spellings
-    still run but are no longer shown."""
+    """Issue 31 made --game, --agents and --hand the spellings everywhere; issue 43 gave each
+    meaning of an agent list its own flag: --agents per seat, --competitors (tournament,
+    report) and --opponents (evaluate) per competitor. The old spellings still run but are
+    no longer shown."""
     _, commands = _subparsers()
     for name in ("simulate", "tournament", "play", "advise", "warm", "evaluate", "replay"):
         flags = _visible_flags(commands[name])
         assert "--game" in flags, name
-        assert not {"--competitors", "--opponents"} & flags, name
         positionals = [a for a in commands[name]._actions if not a.option_strings]
         assert all(a.help == "==SUPPRESS==" for a in positionals), name  # the old spellings
-    for name in ("simulate", "tournament", "play", "warm", "evaluate", "replay"):
+    per_seat = ("simulate", "play", "warm", "replay")
+    for name in per_seat:
         assert "--agents" in _visible_flags(commands[name]), name
+        assert not {"--competitors", "--opponents"} & _visible_flags(commands[name]), name
+    for name, flag in (("tournament", "--competitors"), ("report", "--competitors"),
+                       ("evaluate", "--opponents")):  # fmt: skip
+        assert flag in _visible_flags(commands[name]) and "--agents" not in _visible_flags(
+            commands[name]
+        ), name
     assert {"--hand", "--seat", "--players", "--mode", "--option"} <= _visible_flags(
         commands["advise"]
     )
     parse = _subparsers()[0].parse_args
-    assert parse(["tournament", "--competitors", "rule,pimc"]).agents == "rule,pimc"
+    assert parse(["tournament", "--agents", "rule,pimc"]).agents == "rule,pimc"
     old = parse(["play", "phat", "--opponents", "random"])
     assert (old.positional_game, old.agents) == ("phat", "random")
     assert parse(["advise", "phat", "A95.K9.QJ5.T9852"]).words == ["phat", "A95.K9.QJ5.T9852"]
@@ -342,7 +353,7 @@ HAND = ["--hand", "AKQJ5.K2.A7.9832"]
             ["simulate", "--players", "4"],
             "not an option of this game: --players; its options: --option unit, --option num_deals",
         ),
-        (["tournament", "--agents", "rule"], "--agents (competitors) must be 2 to 4"),
+        (["tournament", "--agents", "rule"], "--agents must be 2 to 4 competitors"),
         (["play", "--seat", "9"], "--seat must be an integer 0..3, got 9"),
         (["play", "--agents", "rule,rule"], "--agents must be one name or 3"),
         (["advise"], "--hand is required"),

@@ -186,4 +186,4 @@ def test_commands(tmp_path, monkeypatch, capsys):
     (tmp_path / "positions.jsonl").write_text(position)
     _write_stand_in_policy(tmp_path / "out" / "policy.npz")  # what the training examples write
     _run_commands(commands, "README.md", monkeypatch, capsys)
-    assert (tmp_path / "report.html").stat().st_size > 10_000
+    assert (tmp_path / "out" / "report.html").stat().st_size > 10_000

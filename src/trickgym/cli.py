@@ -498,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         with announcing():  # a cold compile says so in one line, even under --quiet
             return args.run(args)
     except ValueError as err:  # worded for Python: say it in the flags the person typed
-        message = cli_words(str(err), _subparser(parser, args.command))
+        typed = sys.argv[1:] if argv is None else argv
+        message = cli_words(str(err), _subparser(parser, args.command), typed)
         print(f"trickgym: error: {message}", file=sys.stderr)
         return 2
     except MissingExtraError as err:

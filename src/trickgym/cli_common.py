@@ -256,17 +256,28 @@ _PROSE = {"a", "an", "and", "are", "for", "is", "must", "of", "or", "the", "to"}
 _MARK, _END = "\x01", "\x02"
 
 
-def _flags(parser) -> dict[str, tuple[str, bool]]:
-    """``dest -> (flag, takes no value)`` for the visible long flags of ``parser``."""
+def _flags(parser, typed=()) -> dict[str, tuple[str, bool]]:
+    """``dest -> (flag, takes no value)`` for the visible long flags of ``parser``.
+
+    A flag in ``typed`` (the words of the command line) wins over the visible
+    one of its dest: ``tournament --agents`` (an old spelling of
+    ``--competitors``) is named as typed.
+    """
+    typed = {word.split("=", 1)[0] for word in typed if word.startswith("--")}
     flags = {}
     for action in parser._actions:
         longs = [o for o in action.option_strings if o.startswith("--")]
-        if longs and action.help != argparse.SUPPRESS and action.dest != "help":
+        if not longs or action.dest == "help":
+            continue
+        said = [o for o in longs if o in typed]
+        if said:
+            flags[action.dest] = (said[0], action.nargs == 0)
+        elif action.help != argparse.SUPPRESS:
             flags.setdefault(action.dest, (longs[0], action.nargs == 0))
     return flags
 
 
-def cli_words(message: str, parser) -> str:
+def cli_words(message: str, parser, typed=()) -> str:
     """A Python API error ``message`` reworded in the flags of the subcommand ``parser``.
 
     The Python API names its parameters (``pass matches=N, not deals=100``,
@@ -279,10 +290,11 @@ def cli_words(message: str, parser) -> str:
     (``deals must be``, ``hand 'AKQ': ...``). Prose is left alone (``chunk
     file``, ``resume the run``), and a flag the message already spells next
     to its Python spelling is not doubled (``resume=True (--resume)``).
+    ``typed``: the command line's words, so that a flag is named as typed.
     """
     import re
 
-    flags = _flags(parser)
+    flags = _flags(parser, typed)
     has_option = "option" in flags
 
     def dest(name: str) -> str:

@@ -15,7 +15,6 @@ __all__ = ["add_parser"]
 
 
 def _replay(args) -> int:
-    import os
 
     from .checks import check_writable
     from .cli_common import table_options
@@ -23,9 +22,8 @@ def _replay(args) -> int:
     from .rng import seed_rng
 
     # Before the deal is played (a search agent's deal takes a while), not after. Missing
-    # folders are created, as simulate --out creates them (out/deal.html in a new clone).
+    # folders are created (by write_replay), as simulate --out creates them.
     check_writable("out", args.out, parents=True)
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     seed = seed_rng(args.seed)
     path = write_replay(
         args.out,

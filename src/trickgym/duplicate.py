@@ -90,12 +90,12 @@ def _seatings(game: str, names: list[str], n_seats: int) -> list[tuple[str, ...]
     if game_class(game).partnership:
         if len(names) != 2:
             raise ValueError(
-                f"{game} is a partnership game: agents (competitors) must be exactly 2, got {names}"
+                f"{game} is a partnership game: agents must be exactly 2 competitors, got {names}"
             )
         a, b = names
         return [(a, b, a, b), (b, a, b, a)]
     if not 2 <= len(names) <= n_seats:
-        raise ValueError(f"agents (competitors) must be 2 to {n_seats} for {game}, got {names}")
+        raise ValueError(f"agents must be 2 to {n_seats} competitors for {game}, got {names}")
     base = [names[s % len(names)] for s in range(n_seats)]
     seatings = []
     for r in range(n_seats):

@@ -232,5 +232,6 @@ def write_replay(
         game, seed, agents, viewer=viewer, options=options, rule_options=rule_options
     )
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)  # as simulate's out=: out/deal.html
     path.write_text(replay_html(replay), encoding="utf-8")
     return path
