@@ -94,8 +94,9 @@ def run(command: str, cwd: Path, env: dict) -> dict:
         "out": out,
         "code": proc.returncode,
     }
-    if proc.returncode != 0:
-        sys.exit(f"failed ({proc.returncode}): {command}\n{out[-2000:]}\n{''.join(err)[-4000:]}")
+    if proc.returncode != 0:  # kept and shown in the table: a long run's time is not lost
+        print(f"failed ({proc.returncode}): {command}\n{out[-2000:]}\n{''.join(err)[-4000:]}")
+        result["out"] = f"FAILED (exit {proc.returncode}) " + out
     return result
 
 
@@ -133,6 +134,8 @@ def simulate_args(game: str, deals: int) -> str:
 
 
 def speed_line(out: str) -> str:
+    if out.startswith("FAILED"):
+        return out.split(")", 1)[0] + ")"
     found = re.search(r"^[\d,]+ deals in .*$", out, re.M)
     return found.group(0) if found else ""
 

@@ -33,7 +33,7 @@ def test_same_agent_twice_is_refused():
 
 @pytest.mark.parametrize("game, options", [("solowhist", {}), ("pinochle", {"mode": "exchange"})])
 def test_oracle_beats_random(game, options):
-    report = tournament(game, ["oracle", "random"], deals=60, seed=3, **options)
+    report = tournament(game, ["oracle", "random"], deals=24, seed=3, **options)
     assert report.difference["ci_low"] > 0, report.format()
     assert report.standings.loc["oracle", "mean"] > report.standings.loc["random", "mean"]
 
@@ -53,10 +53,10 @@ def test_lazy_package_attributes():
 
 def test_cli_tournament(capsys):
     code = main(
-        ["tournament", "--game", "phat", "--agents", "oracle,random", "--matches", "10", "--quiet"]
+        ["tournament", "--game", "phat", "--agents", "rule,random", "--matches", "4", "--quiet"]
     )
     out = capsys.readouterr().out
-    assert code == 0 and "oracle - random" in out and "phat" in out
+    assert code == 0 and "rule - random" in out and "phat" in out
 
 
 def test_seat_score_is_the_seats_mean_payoff_with_its_interval():
