@@ -32,6 +32,7 @@ __all__ = [
     "check_writable",
     "install_hint",
     "is_int",
+    "kind_of",
     "require_extra",
     "split_names",
 ]
@@ -326,3 +327,20 @@ def install_hint(extra: str, dist=None) -> str:
     if packages:
         command += f" (or only its packages: pip install {' '.join(packages)})"
     return command
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, in words (``"a directory"``): for messages."""
+    import stat
+
+    for test, words in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return words
+    return "not a regular file"

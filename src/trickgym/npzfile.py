@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 from numpy.lib import format as npy_format
 
+from .checks import kind_of
+
 __all__ = ["MAX_BYTES", "NpzError", "check_finite", "load_npz", "npz_path"]
 
 #: The largest total of array bytes :func:`load_npz` reads by default: 256 MiB, a
@@ -124,21 +126,7 @@ def _open_regular(p: Path, where: str, tail: str) -> int:
             os.set_blocking(fd, True)
         return fd
     os.close(fd)
-    raise NpzError(f"{where} is {_kind(mode)}, not a regular .npz file{tail}")
-
-
-def _kind(mode: int) -> str:
-    """What a non-regular file is, for a message."""
-    for test, name in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ):
-        if test(mode):
-            return name
-    return "not a regular file"
+    raise NpzError(f"{where} is {kind_of(mode)}, not a regular .npz file{tail}")
 
 
 def _check_magic(head: bytes, where: str, tail: str) -> None:

@@ -18,10 +18,11 @@ import secrets
 import stat
 from pathlib import Path
 
+from ..checks import kind_of
+
 __all__ = [
     "LOCK_NAME",
     "NotRegularFile",
-    "kind_of",
     "lock_folder",
     "read_regular",
     "remove_entry",
@@ -42,21 +43,6 @@ class NotRegularFile(ValueError):
     def __init__(self, message: str, kind: str):
         super().__init__(message)
         self.kind = kind
-
-
-def kind_of(mode: int) -> str:
-    """What a file of ``st_mode`` ``mode`` is, in words (``"a directory"``)."""
-    for test, words in (
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ):
-        if test(mode):
-            return words
-    return "not a regular file"
 
 
 def _not_regular(path: Path, what: str, kind: str, fix: str) -> NotRegularFile:
