@@ -282,9 +282,20 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         super().step(action)
 
 
-def env(game: str, **options):
-    """The AEC env of ``game`` wrapped as PettingZoo's own envs are (order enforcing)."""
-    return _OrderEnforcing(TrickAECEnv(game, **options))
+def env(game: str, mask_in: str = "observation", **options):
+    """The AEC env of ``game`` wrapped as PettingZoo's own envs are (order enforcing).
+
+    ``mask_in="info"``: the legal mask in ``infos[agent]["action_mask"]`` and
+    the observation bare (:mod:`trickgym.envs.pettingzoo_mask_in_info`); with
+    ``obs_mode="features"`` PettingZoo's ``api_test`` passes with no warning.
+    """
+    mask_in = check_choice("mask_in", mask_in, ("observation", "info"))
+    inner = TrickAECEnv(game, **options)
+    if mask_in == "info":
+        from .pettingzoo_mask_in_info import MaskInInfo
+
+        inner = MaskInInfo(inner)
+    return _OrderEnforcing(inner)
 
 
 def solowhist_env(**options):

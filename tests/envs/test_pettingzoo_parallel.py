@@ -1,4 +1,5 @@
-"""PettingZoo parallel-API envs: PettingZoo's test, seeding, one acting agent, AEC equivalence."""
+"""PettingZoo parallel-API envs (PettingZoo's test, seeding, one acting agent, AEC equivalence),
+and the AEC env with its masks in ``info`` (PettingZoo's ``api_test`` with no warning)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import parallel_api_test
+from pettingzoo.test import api_test, parallel_api_test
 from trickgym.envs import pettingzoo as tz
 
 CASES = [
@@ -138,3 +139,37 @@ def test_render_and_spaces_are_the_aec_envs():
     assert env.observation_space("player_4") is env.aec_env.observation_space("player_4")
     env.reset(seed=0)
     assert "Troggu" in env.render()
+
+
+@pytest.mark.parametrize(("game", "options"), [CASES[0], CASES[6], CASES[7], CASES[9]])
+def test_mask_in_info_passes_api_test_without_warnings(game, options):
+    """Features observations with the mask in ``info``: a warning fails the test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        api_test(tz.env(game, obs_mode="features", mask_in="info", **options), num_cycles=60)
+
+
+def test_mask_in_info_plays_legal_moves_to_the_payoffs():
+    env = tz.env("pinochle", obs_mode="features", mask_in="info")
+    assert env.observation_space("player_0").shape == env.observation_space("player_3").shape
+    rng = np.random.default_rng(0)
+    env.reset(seed=3)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, _, info = env.last()
+        totals[agent] += reward
+        assert "illegal_action" not in info
+        if terminated:
+            assert not info["action_mask"].any()
+            env.step(None)
+            continue
+        assert env.observation_space(agent).contains(obs)
+        for other, other_info in env.infos.items():
+            assert other_info["action_mask"].any() == (other == agent)
+        env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    payoffs = env.unwrapped.state_view.payoffs
+    assert list(totals.values()) == payoffs.astype(float).tolist() and payoffs.any()
+    with pytest.raises(ValueError, match="mask_in must be 'observation' or 'info', got 'obs'"):
+        tz.env("phat", mask_in="obs")
+    with pytest.raises(ValueError, match="agent must be"):
+        env.observation_space("player_4")
