@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo.utils.wrappers import BaseWrapper
+
+from trickgym.checks import require_extra
+
+require_extra("pettingzoo", "pettingzoo", "trickgym.envs.pettingzoo_mask_in_info")
+from pettingzoo.utils.wrappers import BaseWrapper  # noqa: E402
 
 __all__ = ["MaskInInfo"]
 
