@@ -28,9 +28,18 @@ Returns
     terminates and ``env.agents`` becomes empty. A further ``step()``
     raises ``ValueError``: call ``reset()``.
 
+Masks
+    ``mask_in="observation"`` (default): ``{"observation": ..., "action_mask":
+    ...}`` observations, as the AEC env's. ``mask_in="info"``: the
+    observation bare and the mask in ``infos[agent]["action_mask"]``
+    (PettingZoo's other convention; see
+    :mod:`trickgym.envs.pettingzoo_mask_in_info`).
+
 PettingZoo's ``parallel_api_test`` passes without a warning for every game,
-in both ``obs_mode``\\ s (it checks the dicts' keys and the agents'
-lifetimes, not the observations' types).
+in both observation modes (it checks the dicts' keys and the agents'
+lifetimes, not the observations' types). It samples the actions from the
+masks in the observations only: with ``mask_in="info"`` its random actions
+are mostly illegal and end its episodes at once.
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from trickgym.checks import require_extra
+from trickgym.checks import check_choice, require_extra
 
 require_extra("pettingzoo", "pettingzoo", "trickgym.envs.pettingzoo_parallel")
 from gymnasium import spaces  # noqa: E402
@@ -52,17 +61,23 @@ __all__ = ["TrickParallelEnv"]
 class TrickParallelEnv(ParallelEnv):
     """Every seat of a trickgym game as a PettingZoo parallel-API agent (see the module docstring).
 
-    Takes the arguments of :class:`trickgym.envs.pettingzoo.TrickAECEnv`
-    (``game``, ``render_mode``, ``illegal_action``, ``illegal_penalty``,
-    ``obs_mode`` and the game's table options).
+    Takes ``mask_in`` (``"observation"`` or ``"info"``) and the arguments of
+    :class:`trickgym.envs.pettingzoo.TrickAECEnv` (``game``,
+    ``render_mode``, ``illegal_action``, ``illegal_penalty``, ``obs_mode``
+    and the game's table options).
     """
 
-    def __init__(self, game: str, **kwargs):
+    def __init__(self, game: str, mask_in: str = "observation", **kwargs):
+        self.mask_in = check_choice("mask_in", mask_in, ("observation", "info"))
         self.aec_env = TrickAECEnv(game, **kwargs)
         self.metadata = self.aec_env.metadata
         self.render_mode = self.aec_env.render_mode
         self.possible_agents = list(self.aec_env.possible_agents)
         self.observation_spaces = self.aec_env.observation_spaces
+        if self.mask_in == "info":
+            self.observation_spaces = {
+                a: space["observation"] for a, space in self.observation_spaces.items()
+            }
         self.action_spaces = self.aec_env.action_spaces
         self.agents: list[str] = []
 
@@ -77,8 +92,10 @@ class TrickParallelEnv(ParallelEnv):
         return self.aec_env.obs_mode
 
     def observation_space(self, agent: str) -> spaces.Space:
-        """The ``Dict`` space of ``agent``'s observations (the AEC env's)."""
-        return self.aec_env.observation_space(agent)
+        """The space of ``agent``'s observations (the AEC env's; its ``"observation"``
+        part with ``mask_in="info"``)."""
+        self.aec_env.observation_space(agent)  # a ValueError naming the agents for a wrong one
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
         """``Discrete(n_actions)``."""
@@ -94,12 +111,16 @@ class TrickParallelEnv(ParallelEnv):
         """The full game state (all hands): for inspection, not for the agents."""
         return self.aec_env.state_view
 
-    def _observations(self) -> dict[str, Any]:
-        return {a: self.aec_env.observe(a) for a in self.agents}
-
-    def _infos(self) -> dict[str, dict]:
-        # Copies: a learner writing into its info must not change the AEC env's.
-        return {a: dict(self.aec_env.infos[a]) for a in self.agents}
+    def _observations_and_infos(self) -> tuple[dict[str, Any], dict[str, dict]]:
+        """Each live agent's observation and info (a copy: a learner writing into its
+        info must not change the AEC env's), the mask moved to the info if asked."""
+        observations = {a: self.aec_env.observe(a) for a in self.agents}
+        infos = {a: dict(self.aec_env.infos[a]) for a in self.agents}
+        if self.mask_in == "info":
+            for a, seen in observations.items():
+                infos[a]["action_mask"] = seen["action_mask"]
+                observations[a] = seen["observation"]
+        return observations, infos
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Deal a new deal from the seeded generator; return ``(observations, infos)``.
@@ -109,7 +130,7 @@ class TrickParallelEnv(ParallelEnv):
         """
         self.aec_env.reset(seed=seed, options=options)
         self.agents = list(self.aec_env.agents)
-        return self._observations(), self._infos()
+        return self._observations_and_infos()
 
     def _acting_action(self, actions):
         """The acting agent's action from ``actions`` (a ValueError naming what is wrong)."""
@@ -139,11 +160,10 @@ class TrickParallelEnv(ParallelEnv):
         live = self.agents
         self.aec_env.step(action)
         aec = self.aec_env
-        observations = self._observations()
+        observations, infos = self._observations_and_infos()
         rewards = {a: float(aec.rewards[a]) for a in live}
         terminations = {a: bool(aec.terminations[a]) for a in live}
         truncations = {a: bool(aec.truncations[a]) for a in live}
-        infos = self._infos()
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return observations, rewards, terminations, truncations, infos
 

@@ -173,3 +173,23 @@ def test_mask_in_info_plays_legal_moves_to_the_payoffs():
         tz.env("phat", mask_in="obs")
     with pytest.raises(ValueError, match="agent must be"):
         env.observation_space("player_4")
+
+
+def test_parallel_mask_in_info():
+    """``mask_in="info"``: the bare observation, and the mask the other convention gives."""
+    plain = tz.phat_parallel_env(obs_mode="features")
+    moved = tz.phat_parallel_env(obs_mode="features", mask_in="info")
+    assert moved.observation_space("player_1") == plain.observation_space("player_1")["observation"]
+    want, _ = plain.reset(seed=8)
+    got, infos = moved.reset(seed=8)
+    for _ in range(6):
+        for a in plain.possible_agents:
+            np.testing.assert_array_equal(got[a], want[a]["observation"])
+            np.testing.assert_array_equal(infos[a]["action_mask"], want[a]["action_mask"])
+            assert moved.observation_space(a).contains(got[a])
+        agent = plain.agent_selection
+        action = int(np.flatnonzero(want[agent]["action_mask"])[0])
+        want, *_ = plain.step({agent: action})
+        got, _, _, _, infos = moved.step({agent: action})
+    with pytest.raises(ValueError, match="mask_in must be 'observation' or 'info', got 'obs'"):
+        tz.phat_parallel_env(mask_in="obs")
