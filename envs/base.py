@@ -22,10 +22,17 @@ from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.agents.registry import is_python_name, make_agent
 
 import trickgym
-from trickgym.checks import check_int, check_real
+from trickgym.checks import check_real
 from trickgym.games.obs_features import OBS_MODES, feature_plan, features_space
 
-from .inputs import check_action, check_choice, check_reset_options, check_seed, naming
+from .inputs import (
+    check_action,
+    check_choice,
+    check_reset_options,
+    check_seat,
+    check_seed,
+    naming,
+)
 
 __all__ = [
     "LegalDiscrete",
@@ -100,11 +107,20 @@ class TrickEnv(gym.Env):
 
     Parameters
     ----------
-    seat : int
-        The learning seat, ``0 .. players-1``.
+    seat : int or ``"random"``
+        The learning seat, ``0 .. players-1``; ``"random"``: drawn anew at
+        each reset from the env's seeded generator (so ``reset(seed=s)``
+        repeats it), uniformly over the seats, after the deal is drawn (a
+        seed deals the same cards as with a fixed seat). :attr:`seat` is the
+        current one; the observation holds it too (``"seat"`` in the dict,
+        the features being relative to it) and ``reset``'s info has
+        ``info["seat"]`` (with ``"random"`` only). The native vector env
+        refuses ``"random"``: ``make_vec(..., vectorization_mode="sync")``
+        draws a seat per sub-env.
     opponents : str, Agent, or list of them
         One agent for every other seat, or a list of ``players - 1`` for the
-        seats after ``seat`` in playing order: built-in names (``"random"``),
+        seats after ``seat`` in playing order (with ``seat="random"``, after
+        the seat drawn): built-in names (``"random"``),
         registered names (``"pimc"``), ``"policy:PATH"`` (a policy's weights)
         or objects with ``act(observation, action_mask)`` or ``act_record``.
     render_mode : None, ``"ansi"`` or ``"rgb_array"``
@@ -166,7 +182,8 @@ class TrickEnv(gym.Env):
         self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
         self.game = self.make_game(**options)
         n = self.game.n_seats
-        self.seat = check_int("seat", seat, 0, n - 1)
+        seat = check_seat(seat, n)
+        self.random_seat = seat == "random"
         self.n_seats = n
         self.render_mode = render_mode
         kernels = self.game.kernels
@@ -175,14 +192,9 @@ class TrickEnv(gym.Env):
         self._legal_sets_at = kernels.legal_sets_at
         self._observe_at = kernels.observe_at
         self._status_at = kernels.status_at
-        with naming("opponents"):
-            opponents, rule_options = self._resolve_presets(opponents, rule_options)
-            self._kinds, self._agents = self._resolve_opponents(opponents)
-        self._oracle = oracle_flag(self._kinds)  # None: the play loop links no solver
-        from trickgym.agents.rule import params_matrix
-
-        with naming("rule_options"):
-            self._params = params_matrix(self.game, n, rule_options)
+        self._opponents_given = (opponents, rule_options)
+        self._seatings: dict[int, tuple] = {}
+        self._take_seat(0 if self.random_seat else seat)  # validates the opponents
         self.action_space = LegalDiscrete(self.game.n_actions, self._current_mask)
         self.obs_mode = obs_mode
         if obs_mode == "features":
@@ -195,6 +207,22 @@ class TrickEnv(gym.Env):
         self._obs = np.zeros(1, dtype=self.game.obs_dtype)
         self._agent_rngs = np.zeros((n, 1), dtype=np.uint64)
         self._started = False
+
+    def _take_seat(self, seat: int) -> None:
+        """Seat the learner at ``seat``, the opponents after it (resolved once per seat)."""
+        self.seat = seat
+        if seat not in self._seatings:
+            from trickgym.agents.rule import params_matrix
+
+            opponents, rule_options = self._opponents_given
+            with naming("opponents"):
+                opponents, rule_options = self._resolve_presets(opponents, rule_options)
+                kinds, agents = self._resolve_opponents(opponents)
+            with naming("rule_options"):
+                params = params_matrix(self.game, self.n_seats, rule_options)
+            # oracle None: the play loop links no solver
+            self._seatings[seat] = (kinds, agents, oracle_flag(kinds), params)
+        self._kinds, self._agents, self._oracle, self._params = self._seatings[seat]
 
     def _resolve_presets(self, opponents, rule_options):
         """Opponents playing a rule preset (``"fitted"``) become ``"rule"`` with its options."""
@@ -300,10 +328,13 @@ class TrickEnv(gym.Env):
         draws = self.np_random.integers(0, 2**63, size=self.n_seats, dtype=np.uint64)
         self._agent_rngs[:, 0] = draws
         self._new_episode(seed is not None)
+        if self.random_seat:  # drawn last: a seed deals the cards a fixed seat would get
+            self._take_seat(int(self.np_random.integers(0, self.n_seats)))
         start_deal(self._agents, int(draws[0]), 0)
         self._started = True
         self._advance()
-        return self._observation(), {}
+        # The seat drawn, where it changes (a fixed seat's info stays as the vector env's).
+        return self._observation(), ({"seat": self.seat} if self.random_seat else {})
 
     def step(self, action):
         """Act for the learning seat, then let the others play until its next turn."""

@@ -26,6 +26,7 @@ __all__ = [
     "check_num_envs",
     "check_parallel",
     "check_reset_options",
+    "check_seat",
     "check_seed",
     "check_seeds",
     "naming",
@@ -130,6 +131,20 @@ def _refuse_bools(actions, want: str) -> None:
     for i, a in enumerate(actions):
         if isinstance(a, bool | np.bool_) or (isinstance(a, np.ndarray) and a.dtype == bool):
             raise ValueError(f"{want}, got {a!r} (a bool, not an action id) for sub-env {i}")
+
+
+def check_seat(seat, n_seats: int, random: bool = True) -> int | str:
+    """A learner's seat: an integer ``0..n_seats-1``, or ``"random"`` (a seat drawn per
+    episode) where the env allows it (``random``)."""
+    allowed = f"an integer 0..{n_seats - 1}" + (" or 'random'" if random else "")
+    if isinstance(seat, str):
+        if random and seat == "random":
+            return seat
+        raise ValueError(f"seat must be {allowed}, got {seat!r}")
+    try:
+        return check_int("seat", seat, 0, n_seats - 1)
+    except ValueError:
+        raise ValueError(f"seat must be {allowed}, got {seat!r}") from None
 
 
 def check_reset_options(options, known: tuple | None = ()) -> dict:

@@ -35,6 +35,11 @@ Rewards and episodes
 Seeding
     ``reset(seed=s)`` seeds the env's generator; each reset draws the deal
     from it, so the same seed gives the same deals.
+
+Parallel API
+    ``parallel_env("solowhist", **options)`` (or ``solowhist_parallel_env()``,
+    ...) is the same env through PettingZoo's parallel API, one agent acting
+    per step (:mod:`trickgym.envs.pettingzoo_parallel`).
 """
 
 from __future__ import annotations
@@ -61,11 +66,16 @@ __all__ = [
     "GAMES",
     "TrickAECEnv",
     "env",
+    "parallel_env",
     "phat_env",
+    "phat_parallel_env",
     "pinochle_env",
+    "pinochle_parallel_env",
     "raw_env",
     "solowhist_env",
+    "solowhist_parallel_env",
     "troggu_env",
+    "troggu_parallel_env",
 ]
 
 
@@ -272,9 +282,20 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
         super().step(action)
 
 
-def env(game: str, **options):
-    """The AEC env of ``game`` wrapped as PettingZoo's own envs are (order enforcing)."""
-    return _OrderEnforcing(TrickAECEnv(game, **options))
+def env(game: str, mask_in: str = "observation", **options):
+    """The AEC env of ``game`` wrapped as PettingZoo's own envs are (order enforcing).
+
+    ``mask_in="info"``: the legal mask in ``infos[agent]["action_mask"]`` and
+    the observation bare (:mod:`trickgym.envs.pettingzoo_mask_in_info`); with
+    ``obs_mode="features"`` PettingZoo's ``api_test`` passes with no warning.
+    """
+    mask_in = check_choice("mask_in", mask_in, ("observation", "info"))
+    inner = TrickAECEnv(game, **options)
+    if mask_in == "info":
+        from .pettingzoo_mask_in_info import MaskInInfo
+
+        inner = MaskInInfo(inner)
+    return _OrderEnforcing(inner)
 
 
 def solowhist_env(**options):
@@ -295,3 +316,33 @@ def phat_env(**options):
 def pinochle_env(**options):
     """Pinochle for four agents (``mode="kitty"`` or ``"exchange"``, ...)."""
     return env("pinochle", **options)
+
+
+# The parallel envs drive a TrickAECEnv: imported when asked for, as that module imports this one.
+
+
+def parallel_env(game: str, **options):
+    """The parallel-API env of ``game`` (:mod:`trickgym.envs.pettingzoo_parallel`)."""
+    from .pettingzoo_parallel import TrickParallelEnv
+
+    return TrickParallelEnv(game, **options)
+
+
+def solowhist_parallel_env(**options):
+    """Solo Whist for four agents, parallel API."""
+    return parallel_env("solowhist", **options)
+
+
+def troggu_parallel_env(players: int = 4, **options):
+    """Troggu for ``players`` (3..8) agents, parallel API."""
+    return parallel_env("troggu", players=players, **options)
+
+
+def phat_parallel_env(**options):
+    """Phat for four agents, parallel API; one deal per episode."""
+    return parallel_env("phat", **options)
+
+
+def pinochle_parallel_env(**options):
+    """Pinochle for four agents, parallel API (``mode="kitty"`` or ``"exchange"``, ...)."""
+    return parallel_env("pinochle", **options)

@@ -34,6 +34,7 @@ from ..inputs import (
     check_num_envs,
     check_parallel,
     check_reset_options,
+    check_seat,
     check_seeds,
 )
 from . import kernels
@@ -260,10 +261,19 @@ class TrickVectorEnv(VectorEnv):
         autoreset_mode = check_choice("autoreset_mode", autoreset_mode, modes)
         parallel = check_parallel(parallel)
         copy = check_flag("copy", copy)
+        if isinstance(seat, str) and seat == "random":
+            # A seat per sub-env would take the compiled step a seat and opponents per row.
+            raise ValueError(
+                "seat='random' is not available in the native vector env, whose compiled "
+                "step plays one learner seat in every sub-env: give a seat 0..players-1, or "
+                "gymnasium.make_vec(env_id, num_envs, vectorization_mode='sync', "
+                "seat='random') for a seat drawn per sub-env and episode"
+            )
         opponents, policies = _split_policies(opponents)
-        # The single env validates seat, opponents, options and rule options for us.
+        # The single env validates opponents, options and rule options for us; seated at 0
+        # first, so that a bad seat is named with what this env allows (no "random").
         single = self.single_env_cls(
-            seat=seat,
+            seat=0,
             opponents=opponents,
             illegal_action=illegal_action,
             illegal_penalty=illegal_penalty,
@@ -271,6 +281,7 @@ class TrickVectorEnv(VectorEnv):
             obs_mode=obs_mode,
             **options,
         )
+        single._take_seat(check_seat(seat, single.n_seats, random=False))
         # Python agents (pimc, learnt, policy:PATH, objects): played outside the compiled
         # step, batched through act_batch where they have it, else one decision at a time.
         self._agents = {s: a for s, a in enumerate(single._agents) if a is not None}
