@@ -880,10 +880,13 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
     registered, and the trickgym version that wrote it. ``upgrade`` writes
     the chunk records and the settings' digest into the metadata of a
     folder written before they were recorded (under the folder's lock; only
-    once every chunk present is intact). Returns ``{"n_chunks", "items",
-    "verified", "missing", "upgraded"}``: the chunk count, what a chunk
-    counts (``"deals"`` or ``"matches"``), the indices verified, those
-    missing, and whether the metadata was upgraded.
+    once every chunk present is intact). A run with trajectories has each
+    chunk's steps file checked too (record, stamp, deal ids; with
+    ``replay`` also its first item's decisions). Returns ``{"n_chunks",
+    "items", "verified", "missing", "upgraded", "steps"}``: the chunk count,
+    what a chunk counts (``"deals"`` or ``"matches"``), the indices
+    verified, those missing, whether the metadata was upgraded, and whether
+    steps files were verified.
     """
     check_path("path", path)
     upgrade, replay = check_flag("upgrade", upgrade), check_flag("replay", replay)
@@ -942,6 +945,7 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
         "verified": verified,
         "missing": missing,
         "upgraded": upgraded,
+        "steps": meta.get("trajectories") is True,
     }
 
 
