@@ -214,100 +214,120 @@ def check_replay(path, chunks=None) -> dict:
     actions reproduce the deals. ``ValueError`` naming the first
     difference; else ``{"chunks", "deals", "decisions"}`` counted.
     """
-    from trickgym.agents.rows import record_features
-
-    from ..games import game as make_game
-    from ..games.obs_features import feature_plan
-    from ..rng import derive_seed, seed_rng
-    from .dataset import read_dataset
-    from .lockstep import _start_deals
-    from .plan import rows_to_frame, spec_from_metadata
-    from .run_metadata import ADDED_KEYS
-    from .specs import SPECS
-
     check_path("path", path)
-    meta = _trajectory_metadata(path)
-    g = make_game(meta["game"], **meta["options"])
-    sim = SPECS[meta["game"]]
-    plan = feature_plan(g)
-    seed = np.uint64(seed_rng(meta["seed"]))
-    whole = meta["items"] == "matches"
-    k = g.kernels
-    n = g.n_seats
-    # The layout and the frame of the rows; the agents play no part in a replay.
-    spec = spec_from_metadata({**ADDED_KEYS, **meta, "agents": ["random"] * n})
+    replay = _Replay(path, _trajectory_metadata(path))
     totals = {"chunks": 0, "deals": 0, "decisions": 0}
     for index, table in _chunk_tables(path, None, chunks, shuffle_seed=None):
-        cols = {name: _numpy(table.column(name)) for name in table.column_names}
-        frame = read_dataset(path, chunks=[index])
-        start, stop = spec.chunk_range(index)
-        items = cols["match"] if whole else cols["deal"]
-        hand = cols["deal_in_match"] if whole else np.zeros(len(items), np.int32)
-        rows = np.zeros(len(frame), dtype=sim.row_dtype)
-        records = np.zeros(table.num_rows, dtype=g.obs_dtype)
-        states = np.zeros(1, dtype=g.state_dtype)
+        deals = replay.chunk(index, table)
+        totals["chunks"] += 1
+        totals["deals"] += deals
+        totals["decisions"] += table.num_rows
+    return totals
+
+
+class _Replay:
+    """A dataset's recorded decisions replayed through its game's kernels, chunk by chunk."""
+
+    def __init__(self, path, meta: dict):
+        from ..games import game as make_game
+        from ..games.obs_features import feature_plan
+        from ..rng import seed_rng
+        from .plan import spec_from_metadata
+        from .run_metadata import ADDED_KEYS
+        from .specs import SPECS
+
+        self.path, self.items = path, meta["items"]
+        self.game = make_game(meta["game"], **meta["options"])
+        self.sim = SPECS[meta["game"]]
+        self.plan = feature_plan(self.game)
+        self.seed = np.uint64(seed_rng(meta["seed"]))
+        self.whole = meta["items"] == "matches"
+        # The layout and the frame of the rows; the agents play no part in a replay.
+        agents = ["random"] * self.game.n_seats
+        self.spec = spec_from_metadata({**ADDED_KEYS, **meta, "agents": agents})
+
+    def chunk(self, index: int, table: pa.Table) -> int:
+        """Replay chunk ``index`` (its steps ``table``); the number of deals replayed."""
+        from trickgym.agents.rows import record_features
+
+        from .dataset import read_dataset
+        from .plan import rows_to_frame
+
+        g = self.game
+        self.cols = {name: _numpy(table.column(name)) for name in table.column_names}
+        self.ids = self.cols["match" if self.whole else "deal"]
+        self.hand = self.cols["deal_in_match"] if self.whole else np.zeros(len(self.ids))
+        self.records = np.zeros(table.num_rows, dtype=g.obs_dtype)
+        self.states = np.zeros(1, dtype=g.state_dtype)
+        self.j = 0
+        frame = read_dataset(self.path, chunks=[index])
+        rows = np.zeros(len(frame), dtype=self.sim.row_dtype)
         row = 0
-        j = 0
-        for item in range(start, stop):
-            if whole:
-                states[0] = g.new_match(np.uint64(derive_seed(seed, item, 0)), None)[0]
-            else:
-                one = np.zeros(1, dtype=np.int64)
-                _start_deals(states, one, one + item, seed, sim.deal_options(g))
+        for item in range(*self.spec.chunk_range(index)):
+            self._deal_item(item)
             played = 0
             while True:
-                first = j
-                while j < len(items) and items[j] == item and hand[j] == played:
-                    over, _, to_move = k.status_at(states, 0)
-                    where = f"{meta['items'][:-1]} {item}, decision {int(cols['step'][j])}"
-                    if over or int(to_move) != int(cols["seat"][j]):
-                        raise ValueError(
-                            f"replaying {where}: seat {int(cols['seat'][j])} recorded, but "
-                            f"{'the deal is over' if over else f'seat {int(to_move)} is to act'}"
-                        )
-                    if int(cols["step"][j]) != j - first:
-                        raise ValueError(f"replaying {where}: decisions out of order")
-                    if int(states[0]["phase"]) != int(cols["phase"][j]):
-                        raise ValueError(f"replaying {where}: another phase than recorded")
-                    cards, calls = k.legal_sets_at(states, 0)
-                    legal = g.action_mask(cards, calls).astype(bool)
-                    if not np.array_equal(legal, cols["mask"][j]):
-                        raise ValueError(f"replaying {where}: another legal mask than recorded")
-                    k.observe_at(states, 0, int(to_move), records, j)
-                    action = int(cols["action"][j])
-                    if not cols["mask"][j][action]:
-                        raise ValueError(f"replaying {where}: action {action} is not legal")
-                    k.apply_action_at(states, 0, action)
-                    j += 1
-                over, match_over, _ = k.status_at(states, 0)
-                if not over:
-                    raise ValueError(f"{meta['items'][:-1]} {item}: its decisions end mid-deal")
-                payoffs = states[0]["payoffs"][:n].astype(np.float32)
-                seats = cols["seat"][first:j].astype(np.int64)
-                if not np.array_equal(cols["payoff"][first:j], payoffs[seats]):
-                    raise ValueError(
-                        f"{meta['items'][:-1]} {item}: recorded payoffs differ from the deal's"
-                    )
+                match_over = self._play(item, played)
                 if row >= len(rows):
                     raise ValueError(f"chunk {index}: more deals replayed than its table holds")
-                if whole:
-                    sim.write_match_row(rows[row], states[0], item, played)
+                if self.whole:
+                    self.sim.write_match_row(rows[row], self.states[0], item, played)
                 else:
-                    sim.write_row(rows[row], states[0], item)
-                row += 1
-                played += 1
-                if not whole or match_over:
+                    self.sim.write_row(rows[row], self.states[0], item)
+                row, played = row + 1, played + 1
+                if not self.whole or match_over:
                     break
-                k.next_deal_at(states, 0)
-        if j != len(items) or row != len(rows):
+                g.kernels.next_deal_at(self.states, 0)
+        if self.j != len(self.ids) or row != len(rows):
             raise ValueError(f"chunk {index}: recorded decisions or rows left over after replay")
-        if not np.array_equal(record_features(g, plan, records), cols["features"]):
+        if not np.array_equal(record_features(g, self.plan, self.records), self.cols["features"]):
             raise ValueError(f"chunk {index}: recorded features differ from the replayed seats'")
-        replayed = rows_to_frame(spec, rows)
-        table_part = frame[replayed.columns]
-        if not replayed.equals(table_part):
+        replayed = rows_to_frame(self.spec, rows)
+        if not replayed.equals(frame[replayed.columns]):
             raise ValueError(f"chunk {index}: replayed deals give other rows than the table's")
-        totals["chunks"] += 1
-        totals["deals"] += len(rows)
-        totals["decisions"] += j
-    return totals
+        return len(rows)
+
+    def _deal_item(self, item: int) -> None:
+        """Deal item ``item`` (a deal, or a match's first deal) as the run dealt it."""
+        from ..rng import derive_seed
+        from .lockstep import _start_deals
+
+        if self.whole:
+            seed = np.uint64(derive_seed(self.seed, item, 0))
+            self.states[0] = self.game.new_match(seed, None)[0]
+        else:
+            one = np.zeros(1, dtype=np.int64)
+            _start_deals(self.states, one, one + item, self.seed, self.sim.deal_options(self.game))
+
+    def _play(self, item: int, played: int) -> bool:
+        """Apply the recorded decisions of the deal in play, checking each; whether the
+        match is over after it."""
+        g, k, cols, states = self.game, self.game.kernels, self.cols, self.states
+        first = self.j
+        while self.j < len(self.ids) and self.ids[self.j] == item and self.hand[self.j] == played:
+            j = self.j
+            over, _, to_move = k.status_at(states, 0)
+            where = f"replaying {self.items[:-1]} {item}, decision {int(cols['step'][j])}"
+            if over or int(to_move) != int(cols["seat"][j]):
+                now = "the deal is over" if over else f"seat {int(to_move)} is to act"
+                raise ValueError(f"{where}: seat {int(cols['seat'][j])} recorded, but {now}")
+            if int(cols["step"][j]) != j - first:
+                raise ValueError(f"{where}: decisions out of order")
+            if int(states[0]["phase"]) != int(cols["phase"][j]):
+                raise ValueError(f"{where}: another phase than recorded")
+            if not np.array_equal(g.action_mask(*k.legal_sets_at(states, 0)), cols["mask"][j]):
+                raise ValueError(f"{where}: another legal mask than recorded")
+            k.observe_at(states, 0, int(to_move), self.records, j)
+            action = int(cols["action"][j])
+            if not cols["mask"][j][action]:
+                raise ValueError(f"{where}: action {action} is not legal")
+            k.apply_action_at(states, 0, action)
+            self.j += 1
+        over, match_over, _ = k.status_at(states, 0)
+        if not over:
+            raise ValueError(f"{self.items[:-1]} {item}: its decisions end mid-deal")
+        payoffs = states[0]["payoffs"][: g.n_seats].astype(np.float32)
+        seats = cols["seat"][first : self.j].astype(np.int64)
+        if not np.array_equal(cols["payoff"][first : self.j], payoffs[seats]):
+            raise ValueError(f"{self.items[:-1]} {item}: recorded payoffs differ from the deal's")
+        return bool(match_over)
