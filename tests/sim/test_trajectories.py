@@ -225,3 +225,10 @@ def test_python_agents_and_the_cli(tmp_path, capsys):
     assert "decisions in _steps-*.parquet" in capsys.readouterr().out
     assert main(["verify", str(cli)]) == 0
     assert "with their steps files" in capsys.readouterr().out
+
+
+def test_a_steps_file_of_no_chunk_is_named(folder):
+    """A steps file beyond the run's chunks is refused by verify, not silently kept."""
+    shutil.copy(steps_file(folder, 0), folder / "_steps-000007-deals-000000000140.parquet")
+    with pytest.raises(ValueError, match="named as a steps file but is not one of this run's"):
+        verify_dataset(folder)

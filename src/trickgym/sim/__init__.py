@@ -226,7 +226,8 @@ def simulate(
         deal's payoff for that seat. The deals and the per-deal rows are
         those of the same run without it; chunks default to 256 deals (a
         decision's features weigh 3-8 KB in memory). Not with
-        ``dealing="match"``. Read them with
+        ``dealing="match"``. Python agents then play in this process,
+        whatever ``threads``. Read them with
         :func:`trickgym.sim.trajectories.iter_batches`; see
         :mod:`trickgym.sim.recording`.
     **options

@@ -923,7 +923,7 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
                     continue
         verified.append(index)
         found[str(index)] = _record(layout, index, data, steps)
-    problems = _grouped(problems) + step_problems
+    problems = _grouped(problems) + step_problems + _foreign_steps(folder, layout, meta)
     problems += [
         f"{name!r} is not part of the run (pandas.read_parquet of the folder would read it "
         "too); move it out of the folder"
@@ -947,6 +947,19 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
         "upgraded": upgraded,
         "steps": meta.get("trajectories") is True,
     }
+
+
+def _foreign_steps(folder: Path, layout, meta: dict) -> list[str]:
+    """Files named as steps files that are none of this run's (a run without trajectories
+    has none)."""
+    ours = meta.get("trajectories") is True
+    names = {steps_name(layout, i) for i in range(layout.n_chunks)} if ours else set()
+    return [
+        f"{name!r} is named as a steps file but is not one of this run's "
+        f"({'another run' if ours else 'the run records no trajectories'}); move it out"
+        for name in sorted(e.name for e in os.scandir(folder))
+        if _STEPS.match(name) and name not in names
+    ]
 
 
 def _grouped(problems: list[str]) -> list[str]:
