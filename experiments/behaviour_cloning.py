@@ -102,7 +102,11 @@ def save(path: Path, params: dict, game: str, options: dict) -> str:
     except ImportError:
         np.savez(path, **params)
         return "plain arrays (this trickgym has no save_policy)"
-    save_policy(path, params, game=game, obs_mode="features", bidding="policy", **options)
+    import trickgym
+
+    # the policy makes every decision (bids too), on the table it was trained on
+    table = trickgym.game(game, **options)
+    save_policy(path, params, game=table, bidding="policy", trainer="behaviour_cloning")
     return "with its settings"
 
 
