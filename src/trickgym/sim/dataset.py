@@ -914,7 +914,8 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
             try:
                 steps = _checked_steps(path, layout, index, meta)
             except ValueError as err:
-                step_problems.append(str(err).removeprefix(f"dataset {str(path)!r}: "))
+                problem = str(err).removeprefix(f"dataset {str(path)!r}: ")
+                step_problems.append(problem.removesuffix(f"; {_REDO}"))
                 continue
             if spec is not None:
                 problem = _replay_steps_problem(spec, index, steps)
