@@ -52,6 +52,13 @@ def test_decisions_replay_every_deal_and_keep_the_rows(game, tmp_path):
     assert steps.column_names == [*key, *trajectories.COLUMNS]
     assert steps.schema.field("features").type.list_size == info["n_features"]
     assert steps.schema.field("mask").type.list_size == info["n_actions"]
+    table = read_dataset(out)
+    if "payoff_0" in table:  # Solo Whist, Troggu: each decision's payoff is its seat's in the table
+        by_deal = table.set_index("deal")
+        deal, seat = steps.column("deal").to_numpy(), steps.column("seat").to_numpy()
+        payoffs = by_deal[[f"payoff_{s}" for s in range(seat.max() + 1)]].to_numpy()
+        rows = by_deal.index.get_indexer(deal)
+        assert np.array_equal(steps.column("payoff").to_numpy(), payoffs[rows, seat])
 
 
 @pytest.fixture(scope="module")
