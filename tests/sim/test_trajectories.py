@@ -239,3 +239,24 @@ def test_a_steps_file_of_no_chunk_is_named(folder):
     shutil.copy(steps_file(folder, 0), folder / "_steps-000007-deals-000000000140.parquet")
     with pytest.raises(ValueError, match="named as a steps file but is not one of this run's"):
         verify_dataset(folder)
+
+
+def test_dask_writes_the_same_files(tmp_path):
+    """Chunks and their steps come back from Dask workers byte for byte as a local run's."""
+    pytest.importorskip("distributed")
+    from run_helpers import local_cluster
+
+    kwargs = {"deals": 40, "agents": ["rule", "random"] * 2, "seed": 9, "chunk": 20}
+    simulate("solowhist", out=tmp_path / "local", trajectories=True, **kwargs)
+    stack, _, client = local_cluster()
+    with stack:
+        simulate(
+            "solowhist", out=tmp_path / "dask", trajectories=True, backend="dask",
+            scheduler=client, **kwargs,
+        )  # fmt: skip
+    local, dask = (
+        {f.name: f.read_bytes() for f in sorted((tmp_path / d).iterdir())}
+        for d in ("local", "dask")
+    )
+    assert len([n for n in local if n.startswith("_steps-")]) == 2
+    assert local == dask
