@@ -6,6 +6,15 @@ Layout of a dataset folder::
     chunk-000000-deals-000000000000.parquet     chunk 0: deals 0 .. chunk-1
     chunk-000001-deals-000000065536.parquet     chunk 1, named by its first deal
     ...
+    _steps-000000-deals-000000000000.parquet    with trajectories: chunk 0's decisions
+    ...
+
+A run with trajectories (:mod:`trickgym.sim.recording`) writes each
+chunk's decisions to its steps file just before the chunk file; the
+chunk's record then also holds ``steps_rows`` and ``steps_sha256``, the
+file carries the same settings stamp, and every check below covers it too
+(its record, its stamp, the deal ids it holds); a chunk whose steps file
+is missing or damaged is redone on resume.
 
 A chunk file is written under a hidden temporary name and renamed into
 place, so a killed run never leaves a half-written chunk; just before,

@@ -9,6 +9,9 @@ with the digest recomputed, or deleted with the format key and the records
 (making the folder look older), every stamped chunk differs. Folders of
 older versions (no ``format`` key, chunks unstamped) are still read, their
 chunks checked by content; only ``verify --replay`` tells their seed.
+A run with trajectories records ``"trajectories": true`` (so it is in the
+digest and the stamps) and each chunk's steps file in its record; runs
+without them record no such key, as before it existed.
 
 Every value is checked for its type and its range before anything is
 sized by it: a count of ``2**62`` or agents given as numbers are refused
