@@ -161,7 +161,7 @@ def main(argv=None) -> dict:
             data, args.batch, ["features", "mask", "action"], seats=seats,
             shuffle_seed=args.seed * 1000 + epoch, chunks=train,
         ):  # fmt: skip
-            loss, grads = net.loss_and_grads(b["features"], b["mask"], b["action"].astype(np.int64))
+            loss, grads = net.loss_and_grads(b["features"], b["mask"], b["action"])
             net.adam(grads, args.lr)
             losses.append(loss)
         acc, n_test = accuracy(net, data, test, 4096)

@@ -149,7 +149,7 @@ def test_batches(pristine):
     assert [len(b["action"]) for b in batches] == [500] * (n // 500) + [n % 500]
     first = batches[0]
     assert first["features"].dtype == np.float32 and first["features"].shape[0] == 500
-    assert first["mask"].dtype == bool
+    assert first["mask"].dtype == bool and first["action"].dtype == np.int64
     assert first["mask"][np.arange(500), first["action"]].all()  # every action was legal
     assert np.array_equal(
         np.concatenate([b["action"] for b in batches]), whole.column("action").to_numpy()

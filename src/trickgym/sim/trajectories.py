@@ -6,13 +6,14 @@ rows, a steps file of one row per decision (:mod:`trickgym.sim.recording`).
 :func:`iter_batches` reads them chunk by chunk, each file verified as
 :func:`trickgym.sim.read_dataset` verifies a chunk (its recorded SHA-256
 and row count, its settings stamp, the deal ids it holds), and yields
-dicts of numpy arrays:
+dicts of numpy arrays (whole numbers as int64, ready to index with; the
+files store them narrower):
 
-``deal`` (int64; whole matches: ``match`` int64 and ``deal_in_match`` int32)
+``deal`` (whole matches: ``match`` and ``deal_in_match``)
     The deal, keyed as in the per-deal table.
-``step`` (int32)
+``step``
     The decision's index in its deal, from 0.
-``seat``, ``phase`` (int8), ``action`` (int16)
+``seat``, ``phase``, ``action``
     The seat that acted, the phase it acted in (``game.phase_names``) and
     the action id it took.
 ``payoff`` (float32)
@@ -137,6 +138,11 @@ def _numpy(column: pa.ChunkedArray) -> np.ndarray:
     return array.to_numpy(zero_copy_only=False)
 
 
+def _widened(values: np.ndarray) -> np.ndarray:
+    """Whole numbers as int64 (an action id indexes a mask row without a cast)."""
+    return values.astype(np.int64) if values.dtype.kind in "iu" else values
+
+
 def iter_batches(
     path,
     batch_size: int = 4096,
@@ -172,7 +178,7 @@ def iter_batches(
     pending = None  # rows read and not yet given, fewer than a batch between chunks
     for _, table in _chunk_tables(path, read, chunks, shuffle_seed):
         names = table.column_names if wanted is None else wanted
-        arrays = {name: _numpy(table.column(name)) for name in table.column_names}
+        arrays = {name: _widened(_numpy(table.column(name))) for name in table.column_names}
         order = np.arange(table.num_rows)
         if seats is not None:
             order = np.flatnonzero(np.isin(arrays["seat"], seats))
