@@ -188,9 +188,13 @@ def _simulate(args) -> int:
         raise ValueError("--resume needs --out (the dataset folder to complete)")
     if args.rebuild_metadata and not args.resume:
         raise ValueError("--rebuild-metadata is for --resume (the run to complete)")
+    if args.trajectories and not args.out:
+        raise ValueError("--trajectories needs --out (the dataset folder to write them to)")
     if args.scheduler and args.backend != "dask":
         raise ValueError("--scheduler is for --backend dask")
     game, kwargs = _simulate_kwargs(args)
+    if args.trajectories:  # with an experiment file too: the rows stay the same
+        kwargs["trajectories"] = True
     from .costs import simulate_warning
 
     notice = simulate_warning(game, kwargs, args.threads)  # a long --dd run says so first
@@ -259,6 +263,13 @@ def _simulate(args) -> int:
                 f"ran {result.chunks_run}"
             )
         print(_wrote_line(args.out, spec))
+        if spec.trajectories:
+            from .sim.trajectories import steps_info
+
+            print(
+                f"with {steps_info(args.out)['decisions']:,} decisions in _steps-*.parquet "
+                "(read them with trickgym.sim.trajectories.iter_batches)"
+            )
     return 0
 
 
@@ -292,6 +303,7 @@ def _speed_line(deals: int, elapsed: float, warm_ups: list) -> str:
 
 
 _NOT_OPTIONS = {
+    "trajectories",
     "agents",
     "seed",
     "dealing",
@@ -396,6 +408,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="with --dd: search nodes per solver call before a row is flagged unsolved "
         "(default: Solo Whist 4000000, the others 4000000; 0: no budget)",
+    )
+    sim.add_argument(
+        "--trajectories",
+        action="store_true",
+        default=None,
+        help="with --out: also write every decision (seat, phase, observation features, legal "
+        "mask, action, the deal's payoff for the seat) beside each chunk, for offline RL and "
+        "behaviour cloning (trickgym.sim.trajectories.iter_batches reads them); chunks of 256 "
+        "deals by default",
     )
     sim.add_argument(
         "--experiment", default=None, metavar="FILE", help="a TOML file fixing the whole run"

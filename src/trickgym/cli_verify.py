@@ -21,6 +21,8 @@ def _verify(args) -> int:
     if args.replay and verified:
         items = "matches" if result["items"] == "matches" else "deals"
         line += f", and the first of their {items} replayed to the same rows"
+    if result.get("steps"):
+        line += ", with their steps files (trajectories)"
     if missing:
         line += f"; {len(missing)} missing (resume the run to complete it)"
     print(line)

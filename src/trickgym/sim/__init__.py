@@ -83,6 +83,7 @@ def simulate(
     columns: list[str] | None = None,
     dd: bool = False,
     dd_max_nodes: int | None = None,
+    trajectories: bool = False,
     **options,
 ):
     """Play ``deals`` deals (or ``matches`` whole matches); one row per deal.
@@ -217,6 +218,18 @@ def simulate(
         others: one full solve, default 4,000,000); ``0`` for none (a rare
         deal then takes very long). Answers past it are flagged (``-1`` /
         ``<NA>``, ``dd_status`` ``unsolved``), never guessed.
+    trajectories : bool
+        With ``out``: also record every decision of every deal, one file of
+        steps beside each chunk (``_steps-...parquet``): the deal, the
+        decision's index in it, the seat to act, the phase, that seat's
+        observation features, the legal mask, the action taken and the
+        deal's payoff for that seat. The deals and the per-deal rows are
+        those of the same run without it; chunks default to 256 deals (a
+        decision's features weigh 3-8 KB in memory). Not with
+        ``dealing="match"``. Python agents then play in this process,
+        whatever ``threads``. Read them with
+        :func:`trickgym.sim.trajectories.iter_batches`; see
+        :mod:`trickgym.sim.recording`.
     **options
         Game options (``unit=...``), validated by the game.
 
@@ -276,6 +289,12 @@ def simulate(
     _check_threads(threads)
     if columns is not None:
         check_column_list(columns)
+    trajectories = check_flag("trajectories", trajectories)
+    if trajectories and out is None:
+        raise ValueError(
+            "trajectories=True writes the decisions beside the chunks of a dataset: pass out= "
+            "(CLI: --out) the folder to write"
+        )
     spec = make_spec(
         game,
         deals,
@@ -289,6 +308,7 @@ def simulate(
         options,
         dd,
         dd_max_nodes,
+        trajectories,
     )
     if out is None:
         if columns is not None:  # check the names before any deal is played
@@ -456,7 +476,10 @@ def _write_dataset(
         written = 0
         try:
             for index, parquet in chunks:
-                dataset.write(index, parquet)
+                steps = None
+                if spec.trajectories:
+                    parquet, steps = parquet
+                dataset.write(index, parquet, steps)
                 written += 1
                 n = pq.ParquetFile(_buffer(parquet)).metadata.num_rows
                 rows += n

@@ -51,9 +51,22 @@ class ClusterLostError(RuntimeError):
 
 
 def chunk_result(spec: RunSpec, index: int, kind: str, tick=None):
-    """Chunk ``index`` as ``"rows"`` (numpy records) or ``"parquet"`` (file bytes)."""
-    rows = run_chunk_rows(spec, index, tick)
+    """Chunk ``index`` as ``"rows"`` (numpy records) or ``"parquet"`` (file bytes).
+
+    A run with trajectories gives ``"parquet"`` only, as a pair: the
+    chunk's file bytes and its steps file's.
+    """
+    rows = _play(spec, index, tick)
     return rows if kind == "rows" else _encode(spec, rows)
+
+
+def _play(spec: RunSpec, index: int, tick=None):
+    """Chunk ``index``'s rows, or ``(rows, steps)`` in a run with trajectories."""
+    if spec.trajectories:
+        from .recording import run_chunk_steps
+
+        return run_chunk_steps(spec, index, tick)
+    return run_chunk_rows(spec, index, tick)
 
 
 def _rows(rows):
@@ -61,9 +74,17 @@ def _rows(rows):
 
 
 def _encode(spec: RunSpec, rows):
-    from .dataset import frame_to_parquet
+    from .dataset import frame_to_parquet, table_to_parquet
     from .run_metadata import stamp
 
+    if spec.trajectories:
+        from .recording import steps_table
+
+        rows, steps = rows
+        return (
+            frame_to_parquet(rows_to_frame(spec, rows), stamp(spec)),
+            table_to_parquet(steps_table(steps, stamp(spec))),
+        )
     return frame_to_parquet(rows_to_frame(spec, rows), stamp(spec))
 
 
@@ -90,7 +111,8 @@ def run_local(
         numba.set_num_threads(threads)
     try:
         workers = numba.get_num_threads()
-        if workers > 1 and has_python_agents(spec):
+        # Trajectories are recorded here, with every seat's decisions (no worker processes).
+        if workers > 1 and has_python_agents(spec) and not spec.trajectories:
             from .python_pool import run_python
 
             finish = _rows if kind == "rows" else partial(_encode, spec)
@@ -103,7 +125,7 @@ def run_local(
         with ThreadPoolExecutor(max_workers=1) as encoder:
             pending = None
             for index in indices:
-                rows = run_chunk_rows(spec, index, tick)
+                rows = _play(spec, index, tick)
                 if pending is not None:
                     yield pending[0], pending[1].result()
                 pending = (index, encoder.submit(_encode, spec, rows))

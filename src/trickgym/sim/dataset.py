@@ -6,6 +6,15 @@ Layout of a dataset folder::
     chunk-000000-deals-000000000000.parquet     chunk 0: deals 0 .. chunk-1
     chunk-000001-deals-000000065536.parquet     chunk 1, named by its first deal
     ...
+    _steps-000000-deals-000000000000.parquet    with trajectories: chunk 0's decisions
+    ...
+
+A run with trajectories (:mod:`trickgym.sim.recording`) writes each
+chunk's decisions to its steps file just before the chunk file; the
+chunk's record then also holds ``steps_rows`` and ``steps_sha256``, the
+file carries the same settings stamp, and every check below covers it too
+(its record, its stamp, the deal ids it holds); a chunk whose steps file
+is missing or damaged is redone on resume.
 
 A chunk file is written under a hidden temporary name and renamed into
 place, so a killed run never leaves a half-written chunk; just before,
@@ -105,14 +114,21 @@ __all__ = [
     "frame_to_parquet",
     "read_dataset",
     "read_metadata",
+    "steps_name",
+    "table_to_parquet",
     "verify_dataset",
 ]
 
 DAMAGED_NAME = METADATA_NAME + ".damaged"  # unreadable metadata, kept aside by a rebuild
 _CHUNK = re.compile(r"^chunk-(\d{6,})-(deals|matches)-(\d{12,})\.parquet$")
+# A chunk's decisions in a run with trajectories (see steps_name); the leading ``_`` keeps
+# them out of ``pandas.read_parquet(folder)``, which reads the per-deal chunks.
+_STEPS = re.compile(r"^_steps-(\d{6,})-(deals|matches)-(\d{12,})\.parquet$")
 # A write's temporary file (see folder_io.write_atomic): left behind only by a killed run or a
 # full disk (``-RANDOM``: this version's unpredictable suffix).
-_TEMPORARY = re.compile(r"^\.(chunk-.*\.parquet|_trickgym_run\.json)\.tmp-\d+(-[0-9a-f]{8})?$")
+_TEMPORARY = re.compile(
+    r"^\.(chunk-.*\.parquet|_steps-.*\.parquet|_trickgym_run\.json)\.tmp-\d+(-[0-9a-f]{8})?$"
+)
 # A chunk file larger than this was not written by a run (a chunk holds at most 2**22 rows).
 MAX_CHUNK_BYTES = 1 << 32
 _REDO = "resume the run (resume=True, --resume) to redo it"
@@ -182,6 +198,18 @@ def chunk_name(spec, index: int) -> str:
     return f"chunk-{index:06d}-{spec.items}-{spec.chunk_range(index)[0]:012d}.parquet"
 
 
+def steps_name(spec, index: int) -> str:
+    """File name of chunk ``index``'s decisions (a run with trajectories): ``_steps-...``."""
+    return "_steps" + chunk_name(spec, index).removeprefix("chunk")
+
+
+def table_to_parquet(table: pa.Table) -> bytes:
+    """A table as Parquet file bytes, compressed as the chunks are (same table, same bytes)."""
+    sink = io.BytesIO()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue()
+
+
 def frame_to_parquet(frame: pd.DataFrame, settings_stamp: bytes | None = None) -> bytes:
     """A chunk's rows as Parquet file bytes (the same frame always gives the same bytes).
 
@@ -193,9 +221,7 @@ def frame_to_parquet(frame: pd.DataFrame, settings_stamp: bytes | None = None) -
         table = table.replace_schema_metadata(
             {**(table.schema.metadata or {}), STAMP_KEY: settings_stamp}
         )
-    sink = io.BytesIO()
-    pq.write_table(table, sink, compression="zstd")
-    return sink.getvalue()
+    return table_to_parquet(table)
 
 
 def read_metadata(path) -> dict:
@@ -277,10 +303,18 @@ def _read_chunk(file: Path) -> bytes:
     return read_regular(file, "chunk file", f"remove it and {_REDO}", MAX_CHUNK_BYTES)
 
 
-def _record(layout, index: int, parquet: bytes) -> dict:
-    """What the metadata records of a chunk: its first item, rows and SHA-256."""
+def _record(layout, index: int, parquet: bytes, steps: bytes | None = None) -> dict:
+    """What the metadata records of a chunk: its first item, rows and SHA-256.
+
+    With ``steps`` (the chunk's decisions, a run with trajectories) also
+    their rows and SHA-256.
+    """
     rows = pq.ParquetFile(pa.BufferReader(parquet)).metadata.num_rows
-    return {"first": layout.chunk_range(index)[0], "rows": rows, "sha256": _sha256(parquet)}
+    record = {"first": layout.chunk_range(index)[0], "rows": rows, "sha256": _sha256(parquet)}
+    if steps is not None:
+        record["steps_rows"] = pq.ParquetFile(pa.BufferReader(steps)).metadata.num_rows
+        record["steps_sha256"] = _sha256(steps)
+    return record
 
 
 def _stamp_of(parquet: bytes) -> bytes | None:
@@ -341,6 +375,61 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expecte
     return None
 
 
+# Decisions a steps file may hold: a deal has fewer than 256.
+MAX_STEP_ROWS = MAX_CHUNK_ROWS * 256
+
+
+def _steps_problem(layout, index: int, data: bytes, record: dict | None, expected) -> str | None:
+    """What is wrong with chunk ``index``'s steps file held in ``data`` (``None``: nothing).
+
+    Checked as :func:`_chunk_problem` checks a chunk: against its record
+    (``steps_sha256``, ``steps_rows``), its settings stamp (always written:
+    it must be ``expected``) and its content: its deal (or match) ids,
+    sorted, must cover exactly the chunk's range (every deal has a decision).
+    """
+    altered = record is not None and _sha256(data) != record["steps_sha256"]
+    key = "deal" if layout.items == "deals" else "match"
+    unreadable = f"is not a readable steps file (truncated or damaged: no {key!r} column to read)"
+    try:
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        rows = parquet.metadata.num_rows
+        held = (parquet.schema_arrow.metadata or {}).get(STAMP_KEY)
+    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
+        return "does not match its recorded SHA-256" if altered else unreadable
+    if expected is not None and held != expected:
+        return (
+            "was written with other settings than the metadata records (its settings stamp "
+            "differs or is missing): the metadata was edited after the run, or the file is "
+            "another run's"
+        )
+    if altered:
+        return "does not match its recorded SHA-256"
+    if record is not None and rows != record["steps_rows"]:
+        return f"has {rows} rows, its record {record['steps_rows']}"
+    start, stop = layout.chunk_range(index)
+    if not stop - start <= rows <= MAX_STEP_ROWS or _column_bytes(parquet, key) > 16 * rows + (
+        1 << 20
+    ):
+        return f"holds {rows} decisions, too few or too many for {layout.items} {start}..{stop - 1}"
+    try:
+        ids = parquet.read(columns=[key], use_threads=False).column(0).to_numpy()
+    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
+        return unreadable
+    ok = len(ids) > 0 and bool(np.all(np.diff(ids) >= 0))
+    ok = ok and np.array_equal(np.unique(ids), np.arange(start, stop))
+    if not ok:
+        return (
+            f"holds the decisions of other {layout.items} than {start}..{stop - 1} "
+            "(another chunk's content, or damaged)"
+        )
+    return None
+
+
+def _read_steps(file: Path) -> bytes:
+    """A steps file's bytes (``NotRegularFile`` if it is a link, a FIFO, a directory...)."""
+    return read_regular(file, "steps file", f"remove it and {_REDO}", MAX_CHUNK_BYTES)
+
+
 def _column_bytes(parquet, name: str) -> int:
     """Uncompressed bytes the footer declares for column ``name`` (what reading it allocates)."""
     meta = parquet.metadata
@@ -396,6 +485,7 @@ def _ours(name: str) -> bool:
     return bool(
         name in (METADATA_NAME, LOCK_NAME, DAMAGED_NAME)
         or _CHUNK.match(name)
+        or _STEPS.match(name)
         or _TEMPORARY.match(name)
     )
 
@@ -600,6 +690,9 @@ class Dataset:
                 problem = "is not recorded"
             else:
                 problem = _chunk_problem(self.spec, index, data, record, self._stamp)
+            steps = None
+            if problem is None and self.spec.trajectories:
+                steps, problem = self._steps_of(index, record)
             if problem is not None and _foreign(self.spec, index, data, self._stamp):
                 raise ValueError(
                     f"cannot resume into {str(self.path)!r}: chunk file {file.name} is an intact "
@@ -612,31 +705,58 @@ class Dataset:
                 self._chunks.pop(str(index), None)
                 continue
             if record is None:
-                self._chunks[str(index)] = _record(self.spec, index, data)
+                self._chunks[str(index)] = _record(self.spec, index, data, steps)
             done.append(index)
         self._write_metadata()
         return done
+
+    def _steps_of(self, index: int, record: dict | None) -> tuple[bytes | None, str | None]:
+        """``(bytes, problem)`` of chunk ``index``'s steps file (a run with trajectories).
+
+        A steps file that is missing, not a regular file (removed here) or
+        damaged is a problem: the chunk is then run again, with its steps.
+        """
+        file = self.path / steps_name(self.spec, index)
+        try:
+            data = _read_steps(file)
+        except FileNotFoundError:
+            return None, "has no steps file"
+        except NotRegularFile:
+            remove_entry(file)
+            return None, "has a steps file that is not a regular file"
+        return data, _steps_problem(self.spec, index, data, record, self._stamp)
 
     def missing(self) -> list[int]:
         """Indices of the chunks still to run (missing or damaged), in order."""
         done = set(self.finished())
         return [i for i in range(self.spec.n_chunks) if i not in done]
 
-    def write(self, index: int, parquet: bytes) -> None:
+    def write(self, index: int, parquet: bytes, steps: bytes | None = None) -> None:
         """Store chunk ``index`` (Parquet bytes from :func:`frame_to_parquet`) and record it.
 
+        ``steps``: the chunk's decisions (a run with trajectories), written
+        before the chunk file, so a chunk file in place always has its steps.
         ``ValueError`` (nothing written) if the bytes carry another run's
         settings stamp: a worker running another trickgym version.
         """
-        if _stamp_of(parquet) != self._stamp:
+        if (steps is not None) != self.spec.trajectories:
+            raise ValueError(
+                f"chunk {index} came back {'with' if steps is not None else 'without'} "
+                f"decisions, but the run has trajectories={self.spec.trajectories}"
+            )
+        if _stamp_of(parquet) != self._stamp or (
+            steps is not None and _stamp_of(steps) != self._stamp
+        ):
             raise ValueError(
                 f"chunk {index} came back computed with other settings than this run's (its "
                 "settings stamp differs): do the workers run the same trickgym version?"
             )
         # Recorded first: a chunk file in place always has its record (a kill between the
         # two leaves a record without a file, and the chunk is run again).
-        self._chunks[str(index)] = _record(self.spec, index, parquet)
+        self._chunks[str(index)] = _record(self.spec, index, parquet, steps)
         self._write_metadata()
+        if steps is not None:
+            _write_atomic(self.path / steps_name(self.spec, index), steps)
         _write_atomic(self.path / chunk_name(self.spec, index), parquet)
 
 
@@ -656,6 +776,39 @@ def _checked_chunk(path, layout, index: int, file: Path, meta: dict) -> bytes:
     if problem is not None:
         raise ValueError(f"dataset {str(path)!r}: chunk file {file.name} {problem}; {_REDO}")
     return data
+
+
+def _checked_steps(path, layout, index: int, meta: dict) -> bytes:
+    """Chunk ``index``'s steps file bytes, verified (``ValueError`` saying what is wrong)."""
+    name = steps_name(layout, index)
+    try:
+        data = _read_steps(Path(path) / name)
+    except FileNotFoundError:
+        raise ValueError(f"dataset {str(path)!r}: steps file {name} is missing; {_REDO}") from None
+    except NotRegularFile as err:
+        raise ValueError(f"dataset {str(path)!r}: {err}") from None
+    records = meta.get("chunks") or {}
+    problem = _steps_problem(
+        layout, index, data, records.get(str(index)), spec_digest(meta).encode()
+    )
+    if problem is not None:
+        raise ValueError(f"dataset {str(path)!r}: steps file {name} {problem}; {_REDO}")
+    return data
+
+
+def _replay_steps_problem(spec: RunSpec, index: int, data: bytes) -> str | None:
+    """``None`` if chunk ``index``'s first decisions are what replaying its first item gives."""
+    from .recording import run_chunk_steps, steps_table
+
+    part = spec.smallest_part(spec.chunk_range(index)[0])
+    expected = steps_table(run_chunk_steps(part, 0)[1])
+    got = pq.read_table(pa.BufferReader(data)).slice(0, expected.num_rows)
+    if got.replace_schema_metadata(None).equals(expected):
+        return None
+    return (
+        f"was not written with these settings: replaying its first {spec.items} gives other "
+        "decisions (the seed, agents, options or trickgym version differ)"
+    )
 
 
 def _check_chunk_list(chunks, n: int) -> list[int]:
@@ -736,10 +889,13 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
     registered, and the trickgym version that wrote it. ``upgrade`` writes
     the chunk records and the settings' digest into the metadata of a
     folder written before they were recorded (under the folder's lock; only
-    once every chunk present is intact). Returns ``{"n_chunks", "items",
-    "verified", "missing", "upgraded"}``: the chunk count, what a chunk
-    counts (``"deals"`` or ``"matches"``), the indices verified, those
-    missing, and whether the metadata was upgraded.
+    once every chunk present is intact). A run with trajectories has each
+    chunk's steps file checked too (record, stamp, deal ids; with
+    ``replay`` also its first item's decisions). Returns ``{"n_chunks",
+    "items", "verified", "missing", "upgraded", "steps"}``: the chunk count,
+    what a chunk counts (``"deals"`` or ``"matches"``), the indices
+    verified, those missing, whether the metadata was upgraded, and whether
+    steps files were verified.
     """
     check_path("path", path)
     upgrade, replay = check_flag("upgrade", upgrade), check_flag("replay", replay)
@@ -748,7 +904,7 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
     layout = _layout(meta)
     spec = spec_from_metadata({**ADDED_KEYS, **meta}) if replay else None
     files = _chunk_files(folder, layout, f"remove it, then {_REDO}")
-    problems, verified, found = [], [], {}
+    problems, step_problems, verified, found = [], [], [], {}
     for index, file in sorted(files.items()):
         try:
             data = _read_chunk(file)
@@ -761,9 +917,23 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
         if problem is not None:
             problems.append(f"chunk file {file.name} {problem}")
             continue
+        steps = None
+        if meta.get("trajectories") is True:
+            name = steps_name(layout, index)
+            try:
+                steps = _checked_steps(path, layout, index, meta)
+            except ValueError as err:
+                problem = str(err).removeprefix(f"dataset {str(path)!r}: ")
+                step_problems.append(problem.removesuffix(f"; {_REDO}"))
+                continue
+            if spec is not None:
+                problem = _replay_steps_problem(spec, index, steps)
+                if problem is not None:
+                    step_problems.append(f"steps file {name} {problem}")
+                    continue
         verified.append(index)
-        found[str(index)] = _record(layout, index, data)
-    problems = _grouped(problems)
+        found[str(index)] = _record(layout, index, data, steps)
+    problems = _grouped(problems) + step_problems + _foreign_steps(folder, layout, meta)
     problems += [
         f"{name!r} is not part of the run (pandas.read_parquet of the folder would read it "
         "too); move it out of the folder"
@@ -785,7 +955,21 @@ def verify_dataset(path, upgrade: bool = False, replay: bool = False) -> dict:
         "verified": verified,
         "missing": missing,
         "upgraded": upgraded,
+        "steps": meta.get("trajectories") is True,
     }
+
+
+def _foreign_steps(folder: Path, layout, meta: dict) -> list[str]:
+    """Files named as steps files that are none of this run's (a run without trajectories
+    has none)."""
+    ours = meta.get("trajectories") is True
+    names = {steps_name(layout, i) for i in range(layout.n_chunks)} if ours else set()
+    return [
+        f"{name!r} is named as a steps file but is not one of this run's "
+        f"({'another run' if ours else 'the run records no trajectories'}); move it out"
+        for name in sorted(e.name for e in os.scandir(folder))
+        if _STEPS.match(name) and name not in names
+    ]
 
 
 def _grouped(problems: list[str]) -> list[str]:

@@ -159,22 +159,29 @@ class _Lockstep:
         _advance(self.states, live, self.kinds, self.agent_rngs, self.params, self.oracle, to_move)
         return to_move
 
-    def decide(self, slots: np.ndarray, seats: np.ndarray) -> None:
+    def decide(self, slots: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The Python agents act in ``slots`` (seat ``seats[j]`` in slot ``slots[j]``).
 
         A batched agent seated more than once decides all its seats in one call.
+        Returns the actions played (``int64``, one per slot, in the order given).
         """
         k = self.game.kernels
         owner = self.group[seats]
+        played = np.empty(len(slots), dtype=np.int64)
         for g in np.unique(owner):
-            at, who = slots[owner == g], seats[owner == g]
+            which = owner == g
+            at, who = slots[which], seats[which]
             agent = self.agents[int(g)]
             if int(g) not in self.batched:
+                chosen = []
                 for s, p in zip(at, who, strict=True):
                     action = python_action(agent, self.game, self.states, s, int(p))
                     k.apply_action_at(self.states, s, action)
+                    chosen.append(action)
+                played[which] = chosen
                 continue
             actions = np.asarray(agent.act_rows(self.states, at, who, self.batch_rngs), np.int64)
+            played[which] = actions
             bad = apply_rows(self.states, at, actions)
             if bad >= 0:
                 cards, calls = k.legal_sets_at(self.states, at[bad])
@@ -183,6 +190,7 @@ class _Lockstep:
                     f"agent {agent!r} at seat {who[bad]} chose illegal action "
                     f"{int(actions[bad])}; legal: {legal}"
                 )
+        return played
 
 
 class _Deals:

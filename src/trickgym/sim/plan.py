@@ -41,6 +41,7 @@ DEFAULT_CHUNK_ROWS = 1 << 16  # rows per chunk aimed at by the default chunk siz
 # still keep the threads busy, and the progress bar and an interrupted run's
 # saved work advance every minute or so.
 DD_CHUNK_ROWS = 1 << 10
+TRAJECTORY_CHUNK_ROWS = 1 << 8  # deals per chunk of a run recording every decision
 MAX_CHUNK_ROWS = 1 << 22  # rows a chunk may hold (its buffers are allocated at once)
 # Deals (or matches) a run may count: about 10**12, days of work on a big cluster;
 # more is a typo (2**62) that would end in an OverflowError or a MemoryError.
@@ -76,6 +77,7 @@ class RunSpec:
     chunk: int
     dd: bool = False
     dd_max_nodes: int | None = None
+    trajectories: bool = False
 
     @property
     def n_chunks(self) -> int:
@@ -120,6 +122,9 @@ class RunSpec:
             "dd": self.dd,
             "dd_max_nodes": self.dd_max_nodes,
             "trickgym_version": __version__,
+            # Only when set: the settings (and so the digest and the chunk stamps) of
+            # every run without trajectories stay what earlier versions wrote.
+            **({"trajectories": True} if self.trajectories else {}),
         }
 
 
@@ -178,6 +183,7 @@ def spec_from_metadata(meta: dict) -> RunSpec:
         chunk=int(meta["chunk"]),
         dd=bool(meta.get("dd", False)),
         dd_max_nodes=meta.get("dd_max_nodes"),
+        trajectories=bool(meta.get("trajectories", False)),
     )
 
 
@@ -246,6 +252,7 @@ def make_spec(
     options: dict,
     dd: bool = False,
     dd_max_nodes=None,
+    trajectories: bool = False,
 ) -> RunSpec:
     """Validate ``simulate``'s arguments into a :class:`RunSpec` (clear errors first)."""
     from trickgym.agents.rule import params_matrix
@@ -284,14 +291,20 @@ def make_spec(
             )
         count = _check_count("matches", 100 if matches is None else matches, 1)
         rows_per_item = sim.slots(g) if sim.slots is not None else 16
-        default_chunk = max(1, DEFAULT_CHUNK_ROWS // rows_per_item)
+        default_chunk = max(1, _chunk_rows(dd, trajectories) // rows_per_item)
         unit, items = "match", "matches"
     else:
         count = _check_count("deals", 1000 if deals is None else deals, 1)
-        default_chunk = DD_CHUNK_ROWS if dd else DEFAULT_CHUNK_ROWS
+        default_chunk = _chunk_rows(dd, trajectories)
         rows_per_item = 1
         unit, items = "deal", "deals"
         if dealing == "match":
+            if trajectories:
+                raise ValueError(
+                    "trajectories=True records independent deals or whole matches; with "
+                    "dealing='match' (pack='bga') a passed-out deal has no row to key its "
+                    "decisions: use dealing='shuffled'"
+                )
             if sim.match_block is None:
                 raise ValueError(
                     f"dealing='match' is not available for {game}; use dealing='shuffled'"
@@ -333,7 +346,17 @@ def make_spec(
         chunk=int(default_chunk if chunk is None else chunk),
         dd=bool(dd),
         dd_max_nodes=dd_max_nodes,
+        trajectories=bool(trajectories),
     )
+
+
+def _chunk_rows(dd: bool, trajectories: bool) -> int:
+    """Rows (deals) a chunk holds by default: fewer when each costs more, or weighs more."""
+    if trajectories:
+        # a decision's features are 3-8 KB: 256 deals of about 60 decisions each are
+        # at most some 130 MB in memory, a few MB on disk
+        return TRAJECTORY_CHUNK_ROWS
+    return DD_CHUNK_ROWS if dd else DEFAULT_CHUNK_ROWS
 
 
 def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:

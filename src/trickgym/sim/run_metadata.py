@@ -9,6 +9,9 @@ with the digest recomputed, or deleted with the format key and the records
 (making the folder look older), every stamped chunk differs. Folders of
 older versions (no ``format`` key, chunks unstamped) are still read, their
 chunks checked by content; only ``verify --replay`` tells their seed.
+A run with trajectories records ``"trajectories": true`` (so it is in the
+digest and the stamps) and each chunk's steps file in its record; runs
+without them record no such key, as before it existed.
 
 Every value is checked for its type and its range before anything is
 sized by it: a count of ``2**62`` or agents given as numbers are refused
@@ -109,7 +112,8 @@ def check_metadata(file: Path, meta: dict, max_chunks: int, max_items: int) -> N
         )
     required = ["game", "agents", "seed", "items", "first", "count", "chunk", "n_chunks"]
     if version >= 2:
-        required += [*_ALL_SPEC_KEYS, SPEC_DIGEST, "chunks"]
+        required += [*(k for k in _ALL_SPEC_KEYS if k not in _OPTIONAL_KEYS), SPEC_DIGEST]
+        required.append("chunks")
     for key in required:
         if key not in meta:
             bad(f"no {key!r}, which a folder of format {version} always has")
@@ -155,10 +159,15 @@ def _check_layout(meta: dict, max_chunks: int, max_items: int, bad) -> None:
 
 
 def _check_records(meta: dict, bad) -> None:
-    """The chunk records: one per chunk index at most, each ``{first, rows, sha256}``."""
+    """The chunk records: one per chunk index at most, each ``{first, rows, sha256}``.
+
+    A run with trajectories also records each chunk's steps file:
+    ``steps_rows`` and ``steps_sha256``.
+    """
     records = meta.get("chunks")
     if records is None:
         return
+    keys = RECORD_KEYS + (STEPS_RECORD_KEYS if meta.get("trajectories") is True else ())
     if not isinstance(records, dict):
         bad("'chunks' is not a JSON object")
     n = meta["n_chunks"]
@@ -169,16 +178,24 @@ def _check_records(meta: dict, bad) -> None:
         first = meta["first"] + index * meta["chunk"]
         ok = (
             isinstance(record, dict)
-            and sorted(record) == ["first", "rows", "sha256"]
+            and sorted(record) == sorted(keys)
             and is_int(record["first"])
             and record["first"] == first
             and is_int(record["rows"])
             and 1 <= record["rows"] <= 2**40
             and isinstance(record["sha256"], str)
             and _SHA256.match(record["sha256"]) is not None
+            and all(_steps_field_ok(record, k) for k in keys[len(RECORD_KEYS) :])
         )
         if not ok:
             bad(f"the record of chunk {key} is {_short(record)}")
+
+
+def _steps_field_ok(record: dict, key: str) -> bool:
+    value = record[key]
+    if key == "steps_rows":
+        return is_int(value) and 1 <= value <= 2**40
+    return isinstance(value, str) and _SHA256.match(value) is not None
 
 
 def _short(value) -> str:
@@ -273,5 +290,10 @@ _FIELD_CHECKS = {
     "dd": _flag,
     "dd_max_nodes": _nodes,
     "trickgym_version": _version,
+    "trajectories": _flag,
 }
 _ALL_SPEC_KEYS = (*_FIELD_CHECKS, "items", "first", "count", "chunk", "n_chunks")
+# Settings recorded only when set (their absence is the old behaviour, and keeps the digest).
+_OPTIONAL_KEYS = ("trajectories",)
+RECORD_KEYS = ("first", "rows", "sha256")  # what a chunk's record holds
+STEPS_RECORD_KEYS = ("steps_rows", "steps_sha256")  # and, with trajectories, its steps file
