@@ -4,6 +4,11 @@ Example::
 
     trickgym evaluate --game solowhist --policy experiments/results/cleanrl/policy.npz
     trickgym evaluate --game troggu --players 5 --policy p.npz --opponents random,rule
+    trickgym evaluate --policy p.npz --bidding policy   # not the bidding the file records
+    trickgym evaluate --policy 'policy:p.npz?bidding=rule'   # the same, as an agent name
+
+The policy bids as its file's settings say (``--bidding`` or the name's
+``?bidding=`` overrides them); a file trained for another table is refused.
 """
 
 from __future__ import annotations
