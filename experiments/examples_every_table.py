@@ -4,7 +4,7 @@ Run (needs the ``train`` extra; one process at a time, so a shared machine
 stays usable)::
 
     python experiments/examples_every_table.py [--steps 3000] [--num-envs 16]
-        [--out experiments/results/every_table] [--only cleanrl|sb3]
+        [--out experiments/results/every_table] [--only cleanrl|sb3] [--tables phat,...]
 
 For each of Solo Whist, Troggu at 3 to 8 players, Phat, Pinochle kitty and
 Pinochle exchange, and each of ``experiments/cleanrl_masked_ppo.py`` and
@@ -57,9 +57,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--num-envs", type=int, default=16)
-    ap.add_argument("--eval-deals", type=int, default=50)
+    ap.add_argument("--eval-deals", type=int, default=50, help="deals (Phat: matches)")
     ap.add_argument("--out", default="experiments/results/every_table")
     ap.add_argument("--only", choices=sorted(SCRIPTS), default=None)
+    ap.add_argument("--tables", default=None, help="comma list of table names (default: all)")
     args = ap.parse_args()
     trickgym_cli = shutil.which("trickgym", path=str(Path(sys.executable).parent))
     if trickgym_cli is None:
@@ -73,6 +74,8 @@ def main() -> None:
         if args.only and trainer != args.only:
             continue
         for name, env, flags in TABLES:
+            if args.tables and name not in args.tables.split(","):
+                continue
             folder = out / trainer / name
             folder.mkdir(parents=True, exist_ok=True)
             trained, train_s = run(
@@ -83,12 +86,13 @@ def main() -> None:
                 folder / "train.log",
             )  # fmt: skip
             game = env.split("/")[1].split("-")[0].lower()
+            count = "--matches" if game == "phat" else "--deals"  # Phat: whole matches
             evaluated, eval_s = (False, 0.0)
             if trained:
                 evaluated, eval_s = run(
                     [trickgym_cli, "evaluate", "--game", game, *flags,
                      "--policy", str(folder / "policy.npz"), "--opponents", "random,rule",
-                     "--deals", str(args.eval_deals), "--quiet"],
+                     count, str(args.eval_deals), "--quiet"],
                     folder / "evaluate.log",
                 )  # fmt: skip
             steps = last_env_steps(folder / "curve.csv")
