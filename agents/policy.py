@@ -7,7 +7,8 @@ one of:
 - a path to a ``.npz`` file of a tanh MLP, ``w0, b0, w1, b1, ..., wK, bK``
   (``w0`` is ``float[n_features, h0]``, ..., ``wK`` ``float[hK-1,
   n_actions]``; tanh between the layers, none after the last), the format
-  ``experiments/cleanrl_masked_ppo.py`` writes (``policy.npz``);
+  :func:`save_policy` writes (``policy.npz`` of
+  ``experiments/cleanrl_masked_ppo.py`` and ``sb3_masked_ppo.py``);
 - the same weights as a dict of arrays (:class:`MLPPolicy`);
 - any callable ``policy(features, action_mask)`` taking ``float32[k,
   n_features]`` and ``bool[k, n_actions]`` and returning ``k`` integer
@@ -15,19 +16,42 @@ one of:
   logit is played): a PyTorch module wrapped in ``torch.no_grad()``, a
   JAX function, a lookup table.
 
+Settings. :func:`save_policy` stores, beside the weights, what the policy
+was trained for (:class:`PolicySettings`, JSON in the array
+``trickgym_settings``): the game and its table options (Troggu's
+``players``, Pinochle's ``mode``), the observation mode, and its
+``bidding``: ``"policy"`` (it makes every decision) or ``"rule"`` (trained
+with the envs' ``bidding="rule"``: the rule agent bids, discards and calls
+for it, it plays the cards). Every loader uses them: the file plays with
+its own bidding unless told otherwise, and playing it at another game or
+table is refused, naming both. A file of bare ``w0, b0, ...`` arrays (no
+settings, as written before them) still loads: its ``settings`` is
+``None`` and it bids with the policy, as before.
+
 :class:`PolicyAgent` (``policy_agent(game, policy)``) plays it at one seat:
 it encodes the seat's observation record as the features observation, so it
 acts only on that seat's information. The agent is usable everywhere an
 agent is: ``simulate`` (threads, Dask), ``tournament``, the single, vector
-and PettingZoo envs, ``trickgym play``. By name: ``"policy:PATH.npz"`` is an
-agent name wherever names are taken (``--agents policy:out/policy.npz,rule``),
-and ``register_agent("mine", from_policy(callable_or_path))`` names any
+and PettingZoo envs, ``trickgym play``. By name, wherever agent names are
+taken (``--agents policy:out/policy.npz,rule``, ``opponents=``, comma
+lists):
+
+- ``policy:PATH``: the policy file at PATH, with the bidding its settings
+  give (``policy`` for a file without settings);
+- ``policy:PATH?bidding=rule`` or ``policy:PATH?bidding=policy``: the same
+  file with that bidding whatever its settings say.
+
+``register_agent("mine", from_policy(callable_or_path))`` names any
 policy. :func:`trickgym.evaluate` plays one against ``random``, ``rule`` and
-``pimc`` in duplicate tournaments.
+``pimc`` in duplicate tournaments (``bidding=`` there, ``--bidding`` in
+``trickgym evaluate``, overrides the file's as the name's ``?bidding=`` does).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,15 +59,27 @@ import numpy as np
 
 __all__ = [
     "POLICY_PREFIX",
+    "SETTINGS_KEY",
     "MLPPolicy",
     "PolicyAgent",
+    "PolicySettings",
     "RuleBiddingPolicyAgent",
     "from_policy",
     "load_policy",
+    "parse_policy_name",
     "policy_agent",
+    "save_policy",
 ]
 
 POLICY_PREFIX = "policy:"  # agent names "policy:PATH" play the policy file at PATH
+#: The array of a policy file holding its settings (JSON text, a 0-d unicode array).
+SETTINGS_KEY = "trickgym_settings"
+#: The settings' format number: a file of a later format is refused, never half-read.
+SETTINGS_FORMAT = 1
+BIDDINGS = ("policy", "rule")
+OBS_MODES = ("features",)  # what a policy agent encodes for its policy
+#: The agent-name forms of a policy file (named in every message about a bad one).
+NAME_FORMS = "policy:PATH, policy:PATH?bidding=rule or policy:PATH?bidding=policy"
 
 
 class MLPPolicy:
@@ -51,7 +87,11 @@ class MLPPolicy:
 
     Called as ``policy(features, action_mask)``, it returns
     ``float[k, n_actions]`` logits (tanh after every layer but the last).
+    ``settings``: what it was trained for (:class:`PolicySettings`, from
+    :func:`load_policy`), or ``None`` (weights alone).
     """
+
+    settings: PolicySettings | None = None
 
     def __init__(self, weights, source: str = "weights"):
         if not hasattr(weights, "keys"):
@@ -131,9 +171,102 @@ def _is_real(a: np.ndarray) -> bool:
 
 #: What to do about a bad policy file (the end of every message about one).
 POLICY_HINT = (
-    "give the policy.npz that experiments/cleanrl_masked_ppo.py or sb3_masked_ppo.py writes "
-    "(arrays w0, b0, ..., wK, bK)"
+    "give the policy.npz that trickgym.agents.policy.save_policy writes (as "
+    "experiments/cleanrl_masked_ppo.py and sb3_masked_ppo.py do: arrays w0, b0, ..., wK, bK "
+    "and their settings)"
 )
+
+
+@dataclasses.dataclass(frozen=True)
+class PolicySettings:
+    """What a policy file was trained for (written by :func:`save_policy`).
+
+    ``game`` and ``options`` (the table options that differ from the
+    defaults, as ``trickgym.game(game, **options)`` takes them),
+    ``obs_mode`` (``"features"``), ``bidding`` (``"policy"`` or
+    ``"rule"``), the network's ``n_features`` and ``n_actions``, and
+    ``extra``: free JSON values (trainer, steps, seed...). ``format`` is
+    :data:`SETTINGS_FORMAT`.
+    """
+
+    format: int
+    game: str
+    options: dict
+    obs_mode: str
+    bidding: str
+    n_features: int
+    n_actions: int
+    extra: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def table(self) -> str:
+        """The game and its options for people: ``"troggu players=5"``."""
+        return table_label(self.game, self.options)
+
+    def to_json(self) -> str:
+        """The settings as the JSON text stored in the file."""
+        return json.dumps(dataclasses.asdict(self), allow_nan=False, sort_keys=True)
+
+
+def table_label(name: str, options: dict) -> str:
+    """``"troggu players=5"``: a game's name and its non-default options."""
+    return " ".join([name, *(f"{k}={v}" for k, v in sorted(options.items()))])
+
+
+def save_policy(
+    path, weights, *, game, obs_mode: str = "features", bidding: str = "policy", **extra
+) -> Path:
+    """Write ``weights`` (``{"w0", "b0", ..., "wK", "bK"}``) and their settings to ``path``.
+
+    ``game``: the trickgym ``Game`` the policy was trained on
+    (``env.unwrapped.game``; a name for a game without required options):
+    its name and its non-default table options are recorded. ``bidding``:
+    ``"rule"`` for a policy trained with the envs' ``bidding="rule"``,
+    ``"policy"`` if it makes every decision. ``**extra``: JSON values to
+    keep (``trainer="cleanrl"``, ``steps=20000``, ``seed=1``). The weights
+    must fit the game's features and actions. The folder is created; the
+    file is written whole or not at all (a temporary file renamed). Returns
+    the path. :func:`load_policy` reads it back.
+    """
+    from trickgym.checks import check_choice, check_path
+    from trickgym.games.obs_features import feature_plan
+
+    game = _as_game(game)
+    obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
+    bidding = check_choice("bidding", bidding, BIDDINGS)
+    path = Path(check_path("path", path, "file path"))
+    policy = MLPPolicy(weights)
+    _check_fits(policy, game, feature_plan(game).size)
+    for key, value in extra.items():
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"save_policy: extra {key}={value!r} is not a JSON value (give numbers, "
+                "strings, booleans, None, lists or dicts of them)"
+            ) from None
+    settings = PolicySettings(
+        format=SETTINGS_FORMAT,
+        game=game.name,
+        options=game.non_default_options(),
+        obs_mode=obs_mode,
+        bidding=bidding,
+        n_features=policy.n_inputs,
+        n_actions=policy.n_outputs,
+        extra=dict(extra),
+    )
+    arrays = {f"{p}{k}": np.asarray(weights[f"{p}{k}"]) for k in range(len(policy.layers))
+              for p in "wb"}  # fmt: skip
+    arrays[SETTINGS_KEY] = np.array(settings.to_json())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "wb") as f:  # a file object: np.savez appends no ".npz"
+            np.savez(f, **arrays)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
 
 
 def load_policy(path) -> MLPPolicy:
@@ -141,12 +274,76 @@ def load_policy(path) -> MLPPolicy:
 
     The file is read by :func:`trickgym.npzfile.load_npz`: a missing, empty,
     non-zip, damaged or oversized file is refused before anything is allocated.
+    Its ``settings`` are read too (:class:`PolicySettings`; ``None`` for a
+    file of weights alone); malformed settings are refused, naming the file
+    and the value.
     """
     from trickgym.npzfile import load_npz, npz_path
 
     where = f"policy file {str(npz_path(path, 'policy path'))!r}"
     weights = load_npz(path, "policy file", POLICY_HINT)
-    return MLPPolicy(weights, source=where)
+    stored = weights.pop(SETTINGS_KEY, None)
+    policy = MLPPolicy(weights, source=where)
+    if stored is not None:
+        policy.settings = _read_settings(stored, policy, where)
+    return policy
+
+
+_SETTINGS_TYPES = {
+    "format": int,
+    "game": str,
+    "options": dict,
+    "obs_mode": str,
+    "bidding": str,
+    "n_features": int,
+    "n_actions": int,
+    "extra": dict,
+}
+
+
+def _read_settings(stored: np.ndarray, policy: MLPPolicy, where: str) -> PolicySettings:
+    """The checked :class:`PolicySettings` of a file's settings array."""
+    from trickgym.checks import check_choice
+    from trickgym.games import GAMES
+
+    def bad(what: str) -> ValueError:
+        return ValueError(f"{where}: {SETTINGS_KEY} {what}; {POLICY_HINT}")
+
+    if stored.ndim != 0 or stored.dtype.kind != "U":
+        raise bad(f"must be a 0-d unicode array of JSON, got {stored.dtype}{list(stored.shape)}")
+    try:
+        data = json.loads(str(stored))
+    except ValueError as err:
+        raise bad(f"is not JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise bad(f"must be a JSON object, got {type(data).__name__}")
+    unknown = sorted(set(data) - set(_SETTINGS_TYPES))
+    if unknown:
+        raise bad(f"has unknown key(s) {', '.join(map(repr, unknown))}; known: "
+                  f"{', '.join(_SETTINGS_TYPES)}")  # fmt: skip
+    if data.get("format") != SETTINGS_FORMAT or type(data.get("format")) is not int:
+        raise bad(f"has format {data.get('format')!r}; this trickgym reads format "
+                  f"{SETTINGS_FORMAT} (a newer trickgym may read it)")  # fmt: skip
+    data.setdefault("extra", {})
+    for key, kind in _SETTINGS_TYPES.items():
+        if key not in data:
+            raise bad(f"lacks {key!r}")
+        if type(data[key]) is not kind:
+            raise bad(f"{key} must be a JSON {kind.__name__}, got {data[key]!r}")
+    try:
+        check_choice("game", data["game"], tuple(sorted(GAMES)))
+        check_choice("obs_mode", data["obs_mode"], OBS_MODES)
+        check_choice("bidding", data["bidding"], BIDDINGS)
+        import trickgym
+
+        trickgym.game(data["game"], **data["options"])  # the options are a table of the game
+    except (ValueError, TypeError) as err:
+        raise bad(f"holds a bad value: {err}") from None
+    shape = (data["n_features"], data["n_actions"])
+    if shape != (policy.n_inputs, policy.n_outputs):
+        raise bad(f"says {shape[0]} features to {shape[1]} actions but the weights map "
+                  f"{policy.n_inputs} to {policy.n_outputs}")  # fmt: skip
+    return PolicySettings(**data)
 
 
 def _as_policy(policy) -> Callable:
@@ -174,20 +371,14 @@ class PolicyAgent:
     """
 
     def __init__(self, game, policy):
-        from trickgym.api import Game
         from trickgym.games.obs_features import feature_plan
 
-        if isinstance(game, str):
-            import trickgym
-
-            game = trickgym.game(game)
-        if not isinstance(game, Game):
-            raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
-        self.game = game
+        self.game = _as_game(game)
         self.policy = _as_policy(policy)
-        self.plan = feature_plan(game)
+        self.plan = feature_plan(self.game)
         if isinstance(self.policy, MLPPolicy):
-            _check_fits(self.policy, game, self.plan.size)
+            _check_table(self.policy, self.game)
+            _check_fits(self.policy, self.game, self.plan.size)
 
     def __repr__(self) -> str:
         return f"PolicyAgent({self.game.name}, {self.policy!r})"
@@ -260,6 +451,34 @@ class PolicyAgent:
         return int(self.act_batch(features, np.asarray(action_mask)[None, :])[0])
 
 
+def _as_game(game):
+    """A trickgym ``Game`` from a ``Game`` or a game name."""
+    from trickgym.api import Game
+
+    if isinstance(game, str):
+        import trickgym
+
+        game = trickgym.game(game)
+    if not isinstance(game, Game):
+        raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
+    return game
+
+
+def _check_table(policy: MLPPolicy, game) -> None:
+    """Refuse a policy whose settings name another game or table than ``game``'s."""
+    s = policy.settings
+    if s is None:
+        return
+    import trickgym
+
+    if s.game != game.name or trickgym.game(s.game, **s.options).options != game.options:
+        raise ValueError(
+            f"{policy.source} was trained for {s.table}; this table is "
+            f"{table_label(game.name, game.non_default_options())} (play it at the table it "
+            "was trained for, or train one for this table)"
+        )
+
+
 def _check_fits(policy: MLPPolicy, game, n_features: int) -> None:
     if policy.n_inputs != n_features or policy.n_outputs != game.n_actions:
         raise ValueError(
@@ -320,33 +539,38 @@ class RuleBiddingPolicyAgent(PolicyAgent):
         return self.act_record(observation.reshape(-1)[:1], action_mask)
 
 
-BIDDINGS = ("policy", "rule")
+def resolve_bidding(policy, bidding: str | None) -> str:
+    """``bidding`` if given (checked), else the policy file's, else ``"policy"``."""
+    from trickgym.checks import check_choice
+
+    if bidding is not None:
+        return check_choice("bidding", bidding, BIDDINGS)
+    settings = getattr(policy, "settings", None) if isinstance(policy, MLPPolicy) else None
+    return settings.bidding if settings is not None else "policy"
 
 
-def policy_agent(game, policy, bidding: str = "policy") -> PolicyAgent:
+def policy_agent(game, policy, bidding: str | None = None) -> PolicyAgent:
     """An agent playing ``policy`` at a seat of ``game`` (a name or ``Game``).
 
     ``bidding="rule"``: the rule agent makes the decisions before the card
     play (:class:`RuleBiddingPolicyAgent`), as the envs' ``bidding="rule"``
-    did for the learner; ``"policy"`` (default): the policy makes them all.
+    did for the learner; ``"policy"``: the policy makes them all; ``None``
+    (default): the policy file's settings say (``"policy"`` without them).
     """
-    from trickgym.checks import check_choice
+    resolve_bidding(None, bidding)  # a bad value is named before the file is read
+    loaded = _as_policy(policy)
+    cls = RuleBiddingPolicyAgent if resolve_bidding(loaded, bidding) == "rule" else PolicyAgent
+    return cls(game, loaded)
 
-    bidding = check_choice("bidding", bidding, BIDDINGS)
-    cls = RuleBiddingPolicyAgent if bidding == "rule" else PolicyAgent
-    return cls(game, policy)
 
-
-def from_policy(policy, bidding: str = "policy") -> Callable[..., PolicyAgent]:
+def from_policy(policy, bidding: str | None = None) -> Callable[..., PolicyAgent]:
     """A ``factory(game)`` for ``register_agent(name, from_policy(policy))``.
 
     A path is loaded once here (a missing or malformed file fails now, not
     at the first deal); every seat gets an agent sharing it (see
-    :func:`policy_agent` for ``bidding``).
+    :func:`policy_agent` for ``bidding``: by default the file's).
     """
-    from trickgym.checks import check_choice
-
-    check_choice("bidding", bidding, BIDDINGS)
+    resolve_bidding(None, bidding)
     loaded = _as_policy(policy)
 
     def factory(game):
@@ -355,11 +579,42 @@ def from_policy(policy, bidding: str = "policy") -> Callable[..., PolicyAgent]:
     return factory
 
 
-def policy_from_name(game, name: str) -> PolicyAgent:
-    """The agent of a ``"policy:PATH"`` name (what ``make_agent`` calls)."""
-    path = name[len(POLICY_PREFIX) :]
+def parse_policy_name(name: str) -> tuple[str, str | None]:
+    """``(path, bidding)`` of a ``"policy:PATH[?bidding=rule|policy]"`` agent name.
+
+    ``bidding`` is ``None`` when the name gives none (the file's settings
+    decide). A name of another form raises ``ValueError`` naming the forms.
+    """
+    if not isinstance(name, str) or not name.startswith(POLICY_PREFIX):
+        raise ValueError(f"agent name {name!r} is not a policy name; the forms: {NAME_FORMS}")
+    path, mark, query = name[len(POLICY_PREFIX) :].rpartition("?")
+    if not mark:
+        path, query = query, None
     if not path:
         raise ValueError(
-            f"agent name {name!r} names no file: write policy:PATH, e.g. policy:out/policy.npz"
+            f"agent name {name!r} names no file: write {NAME_FORMS}, e.g. policy:out/policy.npz"
         )
-    return PolicyAgent(game, path)
+    if query is None:
+        return path, None
+    key, _, value = query.partition("=")
+    if key != "bidding" or value not in BIDDINGS:
+        raise ValueError(
+            f"agent name {name!r}: {query!r} is not bidding=rule or bidding=policy; "
+            f"the forms: {NAME_FORMS}"
+        )
+    return path, value
+
+
+def policy_from_name(game, name: str, bidding: str | None = None) -> PolicyAgent:
+    """The agent of a ``"policy:PATH"`` name (what ``make_agent`` calls).
+
+    The bidding is ``bidding`` if given, else the name's ``?bidding=``,
+    else the file's settings; a name and a ``bidding`` that disagree are refused.
+    """
+    path, named = parse_policy_name(name)
+    if bidding is not None and named is not None and bidding != named:
+        raise ValueError(
+            f"agent name {name!r} says bidding={named} but bidding={bidding!r} was given: "
+            "give one of them"
+        )
+    return policy_agent(game, path, bidding if bidding is not None else named)

@@ -14,7 +14,9 @@ factories of the names it uses to its worker processes (they must be
 picklable: a module-level function or a ``functools.partial`` of one).
 
 ``"policy:PATH"`` names a policy's weights file (``trickgym.agents.policy``):
-no registration needed, and it resolves on any worker that can read PATH.
+no registration needed, and it resolves on any worker that can read PATH;
+it bids as the file's settings say, ``"policy:PATH?bidding=rule"`` (or
+``=policy``) as told.
 """
 
 from __future__ import annotations
@@ -98,14 +100,15 @@ def make_agent(name: str, game, **kwargs):
     A built-in name is returned as is (the simulator runs it compiled; it
     takes no options: they are refused, never ignored); a registered name
     calls its factory; ``"policy:PATH"`` plays the policy file at PATH (a
-    :class:`trickgym.agents.policy.PolicyAgent`). An unknown name, or an
+    :class:`trickgym.agents.policy.PolicyAgent`; its option ``bidding``
+    overrides the file's). An unknown name, or an
     option the factory does not take, raises ``ValueError`` listing the
     known ones.
     """
     if not is_agent_name(name):
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents())} "
-            "or policy:PATH (a policy's .npz weights)"
+            "or policy:PATH[?bidding=rule|policy] (a policy's .npz weights)"
         )
     if name in KINDS:
         if kwargs:
@@ -122,9 +125,12 @@ def make_agent(name: str, game, **kwargs):
     if name not in _FACTORIES:  # "policy:PATH"
         from .policy import policy_from_name
 
-        if kwargs:
-            raise ValueError(f"agent {name!r} takes no options, got {sorted(kwargs)}")
-        return policy_from_name(game, name)
+        unknown = sorted(set(kwargs) - {"bidding"})
+        if unknown:
+            raise ValueError(
+                f"agent {name!r} has no option {', '.join(unknown)}; its options: bidding"
+            )
+        return policy_from_name(game, name, **kwargs)
     factory = _FACTORIES[name]
     check_options(name, factory, game, kwargs)
     return factory(game, **kwargs)

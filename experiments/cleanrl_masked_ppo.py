@@ -1,8 +1,11 @@
 """Masked PPO in PyTorch on the native vector env, CleanRL style (one file, no framework).
 
 Run: ``python experiments/cleanrl_masked_ppo.py [--env trickgym/SoloWhist-v0]
-[--num-envs 64] [--steps 200000] [--bidding rule] [--self-play]
-[--out experiments/results/cleanrl]``. Needs the ``train`` extra.
+[--players N] [--mode kitty|exchange] [--num-envs 64] [--steps 200000]
+[--bidding rule|learner] [--self-play] [--threads 1]
+[--out experiments/results/cleanrl]``. Needs the ``train`` extra. Every game
+and table: ``--env trickgym/Troggu-v0 --players 5`` (3..8),
+``--env trickgym/Pinochle-v0 --mode exchange``, ``trickgym/Phat-v0``.
 
 What it shows, and what a CleanRL user would otherwise trip on:
 
@@ -10,38 +13,56 @@ What it shows, and what a CleanRL user would otherwise trip on:
   ``action_mask`` that is never all zero (a masked categorical needs one);
 - ``autoreset_mode=SAME_STEP``: every step is a real step of the learner, so
   no step has to be masked out of the loss;
-- ``--bidding rule``: the rule agent bids, the network plays the cards (a
-  curriculum);
+- ``--bidding rule`` (default): the rule agent bids, the network plays the
+  cards (a curriculum); ``--bidding learner``: the network makes every decision;
 - ``--self-play``: the opponents are snapshots of the network (a
   :class:`trickgym.envs.league.League` of its numpy weights), refreshed every
   ``--snapshot-every`` updates;
-- the env's threads leave ``torch.get_num_threads()`` as set.
+- ``--steps`` is run exactly (rounded up to whole steps of the ``--num-envs``
+  envs; the last update's rollout is shorter when they do not fill whole
+  rollouts of ``--rollout`` steps);
+- torch runs ``--threads`` threads (default 1), and the env's threads leave
+  ``torch.get_num_threads()`` as set.
 
-At the end it writes the policy's weights as numpy arrays (``policy.npz``:
-``w0, b0, w1, b1, w2, b2`` of a tanh MLP) and the learning curve
-(``curve.csv``: update, env steps, mean episode reward over the update),
-then plays the policy with no PyTorch (``trickgym.evaluate``: duplicate
-tournaments against ``--eval-agents``, default random, rule and pimc;
-``--eval-deals 0`` skips it) and writes the table (``evaluation.csv``).
-The same file plays anywhere an agent name is taken:
-``trickgym tournament --competitors policy:OUT/policy.npz,rule``.
+It logs the learning curve as ``experiments/sb3_masked_ppo.py`` does
+(``experiments/ppo_common.py``): ``curve.csv`` with one row per update,
+columns ``update, env_steps, episodes, mean_episode_reward,
+mean_episode_length, env_steps_per_second``, printed under the same names.
+At the end it writes the policy (``policy.npz``: ``w0, b0, w1, b1, w2, b2``
+of a tanh MLP, with its settings: game, table options, ``obs_mode``
+``"features"`` and bidding ``rule`` or ``policy``,
+:func:`trickgym.agents.policy.save_policy`), then plays it with no PyTorch
+(``trickgym.evaluate``: duplicate tournaments against ``--eval-agents``,
+default random, rule and pimc; ``--eval-slow-deals 0`` leaves pimc out,
+``--eval-deals 0`` skips the evaluation) and writes the table
+(``evaluation.csv``). The file plays anywhere an agent name is taken, with
+the bidding it was trained with: ``trickgym tournament --competitors
+policy:OUT/policy.npz,rule``, ``trickgym evaluate --policy OUT/policy.npz``.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import time
+import math
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import torch
 from gymnasium.vector import AutoresetMode
+from ppo_common import (
+    Curve,
+    add_common_args,
+    check_args,
+    save_and_evaluate,
+    set_threads,
+    table_options,
+    vector_steps,
+)
 from torch import nn
 from trickgym.envs.league import League
 
-import trickgym  # registers the env ids
+import trickgym  # noqa: F401  (registers the env ids)
 
 
 class Policy(nn.Module):
@@ -81,9 +102,7 @@ def numpy_policy(weights, obs, mask) -> np.ndarray:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--env", default="trickgym/SoloWhist-v0")
-    ap.add_argument("--num-envs", type=int, default=64)
-    ap.add_argument("--steps", type=int, default=200_000, help="env steps in all (default 200k)")
+    add_common_args(ap, steps=200_000, out="experiments/results/cleanrl")
     ap.add_argument("--rollout", type=int, default=64, help="steps per env per update")
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-4)
@@ -94,25 +113,20 @@ def main() -> None:
     ap.add_argument("--clip", type=float, default=0.2)
     ap.add_argument("--ent", type=float, default=0.01)
     ap.add_argument("--reward-scale", type=float, default=0.1)
-    ap.add_argument("--bidding", choices=("learner", "rule"), default="rule")
-    ap.add_argument("--opponents", default="rule")
     ap.add_argument("--self-play", action="store_true", help="opponents: snapshots of the policy")
     ap.add_argument("--snapshot-every", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    ap.add_argument("--out", default="experiments/results/cleanrl")
-    ap.add_argument("--eval-deals", type=int, default=1000, help="0: no evaluation")
-    ap.add_argument("--eval-slow-deals", type=int, default=20, help="deals against pimc")
-    ap.add_argument("--eval-agents", default="random,rule,pimc", help="opponents to evaluate on")
     args = ap.parse_args()
+    check_args(ap, args)
+    if args.rollout < 1:
+        ap.error(f"--rollout must be >= 1, got {args.rollout}")
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    set_threads(args)
     league = League(numpy_policy, seed=args.seed) if args.self_play else None
     envs = gym.make_vec(
         args.env, num_envs=args.num_envs, vectorization_mode="vector_entry_point",
         opponents=league.opponent if league else args.opponents, obs_mode="features",
-        autoreset_mode=AutoresetMode.SAME_STEP, bidding=args.bidding,
+        autoreset_mode=AutoresetMode.SAME_STEP, bidding=args.bidding, **table_options(args),
     )  # fmt: skip
     n, T = args.num_envs, args.rollout
     n_in = envs.single_observation_space["features"].shape[0]
@@ -129,76 +143,72 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     obs, _ = envs.reset(seed=args.seed)
-    updates = max(1, args.steps // (n * T))
-    started = time.perf_counter()
-    with open(out / "curve.csv", "w", newline="") as f:
-        log = csv.writer(f)
-        log.writerow(["update", "env_steps", "mean_episode_reward", "episodes"])
-        for update in range(1, updates + 1):
-            ep_rewards = []
-            for t in range(T):
-                x = torch.from_numpy(obs["features"])
-                mask = torch.from_numpy(obs["action_mask"].astype(bool))
-                with torch.no_grad():
-                    d = policy.dist(x, mask)
-                    action = d.sample()
-                    val_buf[t] = policy.critic(x).squeeze(-1)
-                obs_buf[t], mask_buf[t], act_buf[t] = x, mask, action
-                logp_buf[t] = d.log_prob(action)
-                obs, reward, terminated, truncated, _ = envs.step(action.numpy())
-                done = terminated | truncated
-                rew_buf[t] = torch.from_numpy(reward * args.reward_scale).float()
-                done_buf[t] = torch.from_numpy(done).float()
-                ep_rewards += reward[done].tolist()
+    # Exactly the steps asked (rounded up to whole vector steps): the last update's
+    # rollout is shorter when they do not fill whole rollouts.
+    total = vector_steps(args)
+    updates = math.ceil(total / T)
+    curve = Curve(out, updates)
+    returns, lengths = np.zeros(n), np.zeros(n, dtype=np.int64)
+    done_steps = 0
+    for update in range(1, updates + 1):
+        L = min(T, total - done_steps)  # this update's rollout length
+        for t in range(L):
+            x = torch.from_numpy(obs["features"])
+            mask = torch.from_numpy(obs["action_mask"].astype(bool))
             with torch.no_grad():
-                next_val = policy.critic(torch.from_numpy(obs["features"])).squeeze(-1)
-            adv = torch.zeros_like(rew_buf)
-            gae = torch.zeros(n)
-            for t in reversed(range(T)):
-                nv = next_val if t == T - 1 else val_buf[t + 1]
-                live = 1.0 - done_buf[t]
-                delta = rew_buf[t] + args.gamma * nv * live - val_buf[t]
-                gae = delta + args.gamma * args.lam * live * gae
-                adv[t] = gae
-            ret = adv + val_buf
-            b_obs, b_mask = obs_buf.reshape(T * n, n_in), mask_buf.reshape(T * n, n_actions)
-            b_act, b_logp = act_buf.reshape(-1), logp_buf.reshape(-1)
-            b_adv, b_ret = adv.reshape(-1), ret.reshape(-1)
-            for _ in range(args.epochs):
-                order = torch.randperm(T * n)
-                for mb in order.chunk(args.minibatches):
-                    d = policy.dist(b_obs[mb], b_mask[mb])
-                    ratio = (d.log_prob(b_act[mb]) - b_logp[mb]).exp()
-                    a = (b_adv[mb] - b_adv[mb].mean()) / (b_adv[mb].std() + 1e-8)
-                    pg = -torch.min(ratio * a, ratio.clamp(1 - args.clip, 1 + args.clip) * a)
-                    v = policy.critic(b_obs[mb]).squeeze(-1)
-                    loss = pg.mean() + 0.5 * ((v - b_ret[mb]) ** 2).mean()
-                    loss = loss - args.ent * d.entropy().mean()
-                    opt.zero_grad()
-                    loss.backward()
-                    nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-                    opt.step()
-            if league and update % args.snapshot_every == 0:
-                league.add(policy.numpy_weights())
-                league.draw()
-            mean = float(np.mean(ep_rewards)) if ep_rewards else float("nan")
-            log.writerow([update, update * n * T, mean, len(ep_rewards)])
-            if update % 10 == 0 or update == updates:
-                rate = update * n * T / (time.perf_counter() - started)
-                print(f"update {update}/{updates}: mean episode reward {mean:+.2f} "
-                      f"({len(ep_rewards)} episodes), {rate:,.0f} env steps/s")  # fmt: skip
-    np.savez(out / "policy.npz", **policy.numpy_weights())
-    print(f"wrote {out / 'policy.npz'} and {out / 'curve.csv'}")
-    if args.eval_deals:
-        # The policy file as a trickgym agent, no PyTorch: duplicate tournaments on fresh deals.
-        report = trickgym.evaluate(
-            out / "policy.npz", envs.unwrapped.game, opponents=args.eval_agents.split(","),
-            deals=args.eval_deals, slow_deals=args.eval_slow_deals, seed=args.seed + 1,
-            bidding="rule" if args.bidding == "rule" else "policy",  # as it was trained
-        )  # fmt: skip
-        print(report.format())
-        report.table.to_csv(out / "evaluation.csv")
-        print(f"wrote {out / 'evaluation.csv'}")
+                d = policy.dist(x, mask)
+                action = d.sample()
+                val_buf[t] = policy.critic(x).squeeze(-1)
+            obs_buf[t], mask_buf[t], act_buf[t] = x, mask, action
+            logp_buf[t] = d.log_prob(action)
+            obs, reward, terminated, truncated, _ = envs.step(action.numpy())
+            done = terminated | truncated
+            rew_buf[t] = torch.from_numpy(reward * args.reward_scale).float()
+            done_buf[t] = torch.from_numpy(done).float()
+            returns += reward
+            lengths += 1
+            for i in np.flatnonzero(done):
+                curve.episode(returns[i], lengths[i])
+            returns[done], lengths[done] = 0.0, 0
+        done_steps += L
+        with torch.no_grad():
+            next_val = policy.critic(torch.from_numpy(obs["features"])).squeeze(-1)
+        adv = torch.zeros((L, n))
+        gae = torch.zeros(n)
+        for t in reversed(range(L)):
+            nv = next_val if t == L - 1 else val_buf[t + 1]
+            live = 1.0 - done_buf[t]
+            delta = rew_buf[t] + args.gamma * nv * live - val_buf[t]
+            gae = delta + args.gamma * args.lam * live * gae
+            adv[t] = gae
+        ret = adv + val_buf[:L]
+        b_obs, b_mask = obs_buf[:L].reshape(L * n, n_in), mask_buf[:L].reshape(L * n, n_actions)
+        b_act, b_logp = act_buf[:L].reshape(-1), logp_buf[:L].reshape(-1)
+        b_adv, b_ret = adv.reshape(-1), ret.reshape(-1)
+        for _ in range(args.epochs):
+            order = torch.randperm(L * n)
+            for mb in order.chunk(args.minibatches):
+                d = policy.dist(b_obs[mb], b_mask[mb])
+                ratio = (d.log_prob(b_act[mb]) - b_logp[mb]).exp()
+                a = (b_adv[mb] - b_adv[mb].mean()) / (b_adv[mb].std(correction=0) + 1e-8)
+                pg = -torch.min(ratio * a, ratio.clamp(1 - args.clip, 1 + args.clip) * a)
+                v = policy.critic(b_obs[mb]).squeeze(-1)
+                loss = pg.mean() + 0.5 * ((v - b_ret[mb]) ** 2).mean()
+                loss = loss - args.ent * d.entropy().mean()
+                opt.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+                opt.step()
+        if league and update % args.snapshot_every == 0:
+            league.add(policy.numpy_weights())
+            league.draw()
+        curve.row(update, done_steps * n)
+    curve.close()
+    if done_steps * n != args.steps:
+        print(f"ran {done_steps * n:,} env steps ({args.steps:,} asked, rounded up to whole "
+              f"steps of the {n} envs)")  # fmt: skip
+    save_and_evaluate(args, policy.numpy_weights(), envs.unwrapped.game, trainer="cleanrl",
+                      env_steps=done_steps * n)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -561,7 +561,7 @@ def api_cases() -> list:
         (0, -1, 2**41, 2.5, "3", True, None),
         lambda v: evaluate(slow_deals=v),
     )
-    add("evaluate.bidding", ("", "x", None, 1), lambda v: evaluate(bidding=v))
+    add("evaluate.bidding", ("", "x", 1), lambda v: evaluate(bidding=v))  # None: the file's
     add("evaluate.deals", (0, 2**41, "1e6"), lambda v: evaluate(deals=v))
     add("warm.game", ("", ",", "nope", "solowhist,", 5, [], ["solowhist", ""], [5]),
         lambda v: warm(v, progress=False))  # fmt: skip

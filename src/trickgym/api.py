@@ -191,6 +191,23 @@ class Game:
     def __repr__(self) -> str:
         return f"trickgym.game({self.name!r}, {self.options})"
 
+    def non_default_options(self) -> dict:
+        """The options that differ from what ``trickgym.game(name, **required)`` gives.
+
+        ``trickgym.game(self.name, **game.non_default_options())`` is this table
+        again; an option derived from another (Troggu's ``num_deals`` from
+        ``players``) is left out while it has its derived value.
+        """
+        fields = dataclasses.fields(self.options)
+        required = {f.name: getattr(self.options, f.name) for f in fields
+                    if f.default is dataclasses.MISSING}  # fmt: skip
+        defaults = type(self.options)(**required)
+        return {
+            f.name: getattr(self.options, f.name)
+            for f in fields
+            if f.name in required or getattr(self.options, f.name) != getattr(defaults, f.name)
+        }
+
     @property
     def tag(self) -> str:
         """The game's name, with its table size where that is an option (``"troggu-5p"``)."""

@@ -4,6 +4,11 @@ Example::
 
     trickgym evaluate --game solowhist --policy experiments/results/cleanrl/policy.npz
     trickgym evaluate --game troggu --players 5 --policy p.npz --opponents random,rule
+    trickgym evaluate --policy p.npz --bidding policy   # not the bidding the file records
+    trickgym evaluate --policy 'policy:p.npz?bidding=rule'   # the same, as an agent name
+
+The policy bids as its file's settings say (``--bidding`` or the name's
+``?bidding=`` overrides them); a file trained for another table is refused.
 """
 
 from __future__ import annotations
@@ -54,8 +59,9 @@ def add_parser(sub) -> None:
     e.add_argument(
         "--policy",
         required=True,
-        help="the policy: an .npz of MLP weights w0, b0, ... (as "
-        "experiments/cleanrl_masked_ppo.py writes) or an agent name (learnt, policy:PATH)",
+        help="the policy: an .npz of MLP weights w0, b0, ... and their settings (as "
+        "experiments/cleanrl_masked_ppo.py writes) or an agent name (learnt, policy:PATH, "
+        "policy:PATH?bidding=rule)",
     )
     e.add_argument(
         "--opponents",
@@ -76,9 +82,11 @@ def add_parser(sub) -> None:
     e.add_argument(
         "--bidding",
         choices=("policy", "rule"),
-        default="policy",
-        help="rule: the rule agent makes the policy's decisions before the card play "
-        "(a policy trained with bidding='rule')",
+        default=None,
+        help="who makes the policy's decisions before the card play: rule (the rule agent, "
+        "for a policy trained with bidding='rule') or policy; default: what the policy file's "
+        "settings say (policy for a file without them). Agent names take it too: "
+        "policy:PATH?bidding=rule",
     )
     e.add_argument(
         "--threads", type=whole_number, default=None, help="threads to use (default: all cores)"

@@ -73,40 +73,51 @@ class EvaluationReport:
         return "\n".join(lines)
 
 
-def _as_agent(policy, game: str, options: dict, bidding: str):
-    """``(agent, label)``: an agent name or object as is; a policy made a policy agent."""
+def _as_agent(policy, game: str, options: dict, bidding: str | None):
+    """``(agent, label)``: an agent name or object as is; a policy made a policy agent.
+
+    A ``policy:PATH`` name given no ``bidding`` stays a name (the tournament
+    makes its agents, with the file's bidding, checking its table); with one,
+    it is made here.
+    """
     from trickgym.agents import is_agent
-    from trickgym.agents.policy import BIDDINGS, POLICY_PREFIX, policy_agent
+    from trickgym.agents.policy import (
+        POLICY_PREFIX,
+        parse_policy_name,
+        policy_agent,
+        policy_from_name,
+        resolve_bidding,
+    )
     from trickgym.agents.registry import is_agent_name
 
-    from .checks import check_choice
     from .games import game as make_game
 
-    bidding = check_choice("bidding", bidding, BIDDINGS)
-    if bidding == "rule" and isinstance(policy, str) and policy.startswith(POLICY_PREFIX):
-        policy = policy[len(POLICY_PREFIX) :]
+    resolve_bidding(None, bidding)  # a bad value is named before anything is read
+    table = make_game(game, **options)  # a bad option is named before any deal
+    if isinstance(policy, str) and policy.startswith(POLICY_PREFIX):
+        path, _ = parse_policy_name(policy)
+        agent = policy_from_name(table, policy, bidding)  # a bad file fails before any deal
+        if bidding is None:
+            return policy, _label(policy, agent, prefix="")
+        return agent, _label(path, agent)
     if (isinstance(policy, str) and is_agent_name(policy)) or is_agent(policy):
         if bidding == "rule":
             raise ValueError(
                 f"bidding='rule' is for a policy (weights or a callable), not the agent "
                 f"{policy!r}, which makes its own bids"
             )
-        make_game(game, **options)  # a bad option is named before any deal
         return policy, policy if isinstance(policy, str) else type(policy).__name__
+    agent = policy_agent(table, policy, bidding)
     label = str(policy) if isinstance(policy, str | Path) else type(policy).__name__
-    label = f"policy {label}" + (" (rule bidding)" if bidding == "rule" else "")
-    return policy_agent(make_game(game, **options), policy, bidding), label
+    return agent, _label(label, agent)
 
 
-def _set_options(game) -> dict:
-    """A ``Game``'s options that differ from their defaults (what ``trickgym.game`` was given)."""
-    import dataclasses
+def _label(what: str, agent, prefix: str = "policy ") -> str:
+    """``"policy PATH"``, with ``" (rule bidding)"`` if the rule agent bids for it."""
+    from trickgym.agents.policy import RuleBiddingPolicyAgent
 
-    return {
-        f.name: getattr(game.options, f.name)
-        for f in dataclasses.fields(game.options)
-        if f.default is dataclasses.MISSING or getattr(game.options, f.name) != f.default
-    }
+    rule = isinstance(agent, RuleBiddingPolicyAgent)
+    return f"{prefix}{what}" + (" (rule bidding)" if rule else "")
 
 
 def evaluate(
@@ -117,7 +128,7 @@ def evaluate(
     deals: int = 1000,
     slow_deals: int = 20,
     seed: int = 0,
-    bidding: str = "policy",
+    bidding: str | None = None,
     threads: int | None = None,
     progress: bool | None = None,
     **options,
@@ -137,9 +148,13 @@ def evaluate(
     tournament (Phat: matches) against the compiled opponents;
     ``slow_deals`` against Python or solving ones (``pimc``, ``ismcts``,
     ``learnt``, ``oracle``). Every tournament plays the deals of ``seed``.
-    ``bidding="rule"``: the rule agent makes the policy's decisions before
-    the card play (for a policy trained with the envs' ``bidding="rule"``),
-    so the table measures its card play.
+    ``bidding``: by default the policy file's settings say
+    (:func:`trickgym.agents.policy.save_policy`; ``"policy"`` for a file
+    without settings or a callable). ``"rule"``: the rule agent makes the
+    policy's decisions before the card play (for a policy trained with the
+    envs' ``bidding="rule"``), so the table measures its card play;
+    ``"policy"``: the policy makes them all. A file trained for another
+    game or table is refused.
     ``progress``: the simulations' bars (default: in a terminal or a
     notebook). ``**options``: the game's table options (Troggu's
     ``players``). Returns an :class:`EvaluationReport`; ``print(r.format())``.
@@ -149,7 +164,7 @@ def evaluate(
     from .games import GAMES
 
     if isinstance(game, Game):  # e.g. env.unwrapped.game: its name and its options
-        options = {**_set_options(game), **options}
+        options = {**game.non_default_options(), **options}
         game = game.name
     if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")

@@ -57,18 +57,29 @@ def test_cleanrl_example_runs_and_writes_numpy_weights(tmp_path):
     import sys
     from pathlib import Path
 
+    from trickgym.agents.policy import load_policy
+
     script = Path(__file__).resolve().parents[2] / "experiments" / "cleanrl_masked_ppo.py"
-    subprocess.run(
-        [sys.executable, str(script), "--steps", "2048", "--num-envs", "8", "--rollout", "32",
+    run = subprocess.run(
+        [sys.executable, str(script), "--steps", "2000", "--num-envs", "8", "--rollout", "32",
          "--hidden", "32", "--self-play", "--snapshot-every", "2", "--out", str(tmp_path),
-         "--eval-deals", "10", "--eval-agents", "random,rule"],
+         "--eval-deals", "10", "--eval-agents", "random,rule,pimc", "--eval-slow-deals", "0"],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
     weights = np.load(tmp_path / "policy.npz")
     assert weights["w0"].shape == (1123, 32) and weights["w2"].shape == (32, 66)
-    assert (tmp_path / "curve.csv").read_text().count("\n") == 2048 // (8 * 32) + 1
+    settings = load_policy(tmp_path / "policy.npz").settings
+    assert (settings.game, settings.bidding, settings.extra["env_steps"]) == ("solowhist", "rule",
+                                                                              2000)  # fmt: skip
+    # 2,000 steps exactly: 7 rollouts of 32 steps of 8 envs, then one of 26 steps.
+    curve = (tmp_path / "curve.csv").read_text().splitlines()
+    assert curve[0] == CURVE and len(curve) == 9 and curve[-1].startswith("8,2000,")
+    assert "not evaluating against pimc" in run.stdout
     table = (tmp_path / "evaluation.csv").read_text().splitlines()
     assert table[0].startswith("opponent,deals") and len(table) == 3  # ends with trickgym.evaluate
+
+
+CURVE = "update,env_steps,episodes,mean_episode_reward,mean_episode_length,env_steps_per_second"
 
 
 def test_sb3_example_runs_and_evaluates(tmp_path):
@@ -76,15 +87,22 @@ def test_sb3_example_runs_and_evaluates(tmp_path):
     import sys
     from pathlib import Path
 
+    from trickgym.agents.policy import load_policy
+
     script = Path(__file__).resolve().parents[2] / "experiments" / "sb3_masked_ppo.py"
     subprocess.run(
-        [sys.executable, str(script), "--steps", "512", "--num-envs", "8", "--out", str(tmp_path),
-         "--eval-deals", "10", "--eval-agents", "random,rule"],
+        [sys.executable, str(script), "--env", "trickgym/Troggu-v0", "--players", "4",
+         "--steps", "600", "--num-envs", "8", "--n-steps", "32", "--batch-size", "64",
+         "--bidding", "learner", "--out", str(tmp_path), "--eval-deals", "4",
+         "--eval-agents", "random,rule"],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
-    weights = np.load(tmp_path / "policy.npz")
-    assert (
-        weights["w0"].shape[0] == 1123 and weights[f"w{len(weights.files) // 2 - 1}"].shape[1] == 66
-    )
+    policy = load_policy(tmp_path / "policy.npz")
+    assert policy.n_outputs == 66
+    settings = policy.settings
+    assert (settings.table, settings.bidding) == ("troggu players=4", "policy")
+    # 600 steps: two rollouts of 256 learnt from, then 88 steps run but not learnt from.
+    curve = (tmp_path / "curve.csv").read_text().splitlines()
+    assert curve[0] == CURVE and len(curve) == 4 and curve[-1].startswith("3,600,")
     table = (tmp_path / "evaluation.csv").read_text().splitlines()
     assert table[0].startswith("opponent,deals") and len(table) == 3
