@@ -38,13 +38,13 @@ lists):
 
 - ``policy:PATH``: the policy file at PATH, with the bidding its settings
   give (``policy`` for a file without settings);
-- ``policy:PATH?bidding=rule`` or ``policy:PATH?bidding=policy``: the same
+- ``policy:PATH:bidding=rule`` or ``policy:PATH:bidding=policy``: the same
   file with that bidding whatever its settings say.
 
 ``register_agent("mine", from_policy(callable_or_path))`` names any
 policy. :func:`trickgym.evaluate` plays one against ``random``, ``rule`` and
 ``pimc`` in duplicate tournaments (``bidding=`` there, ``--bidding`` in
-``trickgym evaluate``, overrides the file's as the name's ``?bidding=`` does).
+``trickgym evaluate``, overrides the file's as the name's ``:bidding=`` does).
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ SETTINGS_FORMAT = 1
 BIDDINGS = ("policy", "rule")
 OBS_MODES = ("features",)  # what a policy agent encodes for its policy
 #: The agent-name forms of a policy file (named in every message about a bad one).
-NAME_FORMS = "policy:PATH, policy:PATH?bidding=rule or policy:PATH?bidding=policy"
+BIDDING_MARK = ":bidding="  # policy:PATH:bidding=rule overrides the file's bidding
+NAME_FORMS = "policy:PATH, policy:PATH:bidding=rule or policy:PATH:bidding=policy"
 
 
 class MLPPolicy:
@@ -580,26 +581,26 @@ def from_policy(policy, bidding: str | None = None) -> Callable[..., PolicyAgent
 
 
 def parse_policy_name(name: str) -> tuple[str, str | None]:
-    """``(path, bidding)`` of a ``"policy:PATH[?bidding=rule|policy]"`` agent name.
+    """``(path, bidding)`` of a ``"policy:PATH[:bidding=rule|policy]"`` agent name.
 
     ``bidding`` is ``None`` when the name gives none (the file's settings
     decide). A name of another form raises ``ValueError`` naming the forms.
     """
     if not isinstance(name, str) or not name.startswith(POLICY_PREFIX):
         raise ValueError(f"agent name {name!r} is not a policy name; the forms: {NAME_FORMS}")
-    path, mark, query = name[len(POLICY_PREFIX) :].rpartition("?")
+    # ":bidding=" rather than a URL's "?": a shell leaves a colon alone, unquoted.
+    path, mark, value = name[len(POLICY_PREFIX) :].rpartition(BIDDING_MARK)
     if not mark:
-        path, query = query, None
+        path, value = value, None
     if not path:
         raise ValueError(
             f"agent name {name!r} names no file: write {NAME_FORMS}, e.g. policy:out/policy.npz"
         )
-    if query is None:
+    if value is None:
         return path, None
-    key, _, value = query.partition("=")
-    if key != "bidding" or value not in BIDDINGS:
+    if value not in BIDDINGS:
         raise ValueError(
-            f"agent name {name!r}: {query!r} is not bidding=rule or bidding=policy; "
+            f"agent name {name!r}: bidding={value!r} is not bidding=rule or bidding=policy; "
             f"the forms: {NAME_FORMS}"
         )
     return path, value
@@ -608,7 +609,7 @@ def parse_policy_name(name: str) -> tuple[str, str | None]:
 def policy_from_name(game, name: str, bidding: str | None = None) -> PolicyAgent:
     """The agent of a ``"policy:PATH"`` name (what ``make_agent`` calls).
 
-    The bidding is ``bidding`` if given, else the name's ``?bidding=``,
+    The bidding is ``bidding`` if given, else the name's ``:bidding=``,
     else the file's settings; a name and a ``bidding`` that disagree are refused.
     """
     path, named = parse_policy_name(name)

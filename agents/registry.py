@@ -15,7 +15,7 @@ picklable: a module-level function or a ``functools.partial`` of one).
 
 ``"policy:PATH"`` names a policy's weights file (``trickgym.agents.policy``):
 no registration needed, and it resolves on any worker that can read PATH;
-it bids as the file's settings say, ``"policy:PATH?bidding=rule"`` (or
+it bids as the file's settings say, ``"policy:PATH:bidding=rule"`` (or
 ``=policy``) as told.
 """
 
@@ -108,7 +108,7 @@ def make_agent(name: str, game, **kwargs):
     if not is_agent_name(name):
         raise ValueError(
             f"unknown agent {name!r}; known agents: {', '.join(known_agents())} "
-            "or policy:PATH[?bidding=rule|policy] (a policy's .npz weights)"
+            "or policy:PATH[:bidding=rule|policy] (a policy's .npz weights)"
         )
     if name in KINDS:
         if kwargs:

@@ -5,10 +5,10 @@ Example::
     trickgym evaluate --game solowhist --policy experiments/results/cleanrl/policy.npz
     trickgym evaluate --game troggu --players 5 --policy p.npz --opponents random,rule
     trickgym evaluate --policy p.npz --bidding policy   # not the bidding the file records
-    trickgym evaluate --policy 'policy:p.npz?bidding=rule'   # the same, as an agent name
+    trickgym evaluate --policy policy:p.npz:bidding=policy   # the same, as an agent name
 
 The policy bids as its file's settings say (``--bidding`` or the name's
-``?bidding=`` overrides them); a file trained for another table is refused.
+``:bidding=`` overrides them); a file trained for another table is refused.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def add_parser(sub) -> None:
         required=True,
         help="the policy: an .npz of MLP weights w0, b0, ... and their settings (as "
         "experiments/cleanrl_masked_ppo.py writes) or an agent name (learnt, policy:PATH, "
-        "policy:PATH?bidding=rule)",
+        "policy:PATH:bidding=rule)",
     )
     e.add_argument(
         "--opponents",
@@ -86,7 +86,7 @@ def add_parser(sub) -> None:
         help="who makes the policy's decisions before the card play: rule (the rule agent, "
         "for a policy trained with bidding='rule') or policy; default: what the policy file's "
         "settings say (policy for a file without them). Agent names take it too: "
-        "policy:PATH?bidding=rule",
+        "policy:PATH:bidding=rule",
     )
     e.add_argument(
         "--threads", type=whole_number, default=None, help="threads to use (default: all cores)"

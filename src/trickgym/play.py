@@ -53,7 +53,7 @@ def _opponents(agents, seat: int, n: int) -> dict[int, str]:
         if name not in known and not is_python_name(name):
             raise ValueError(
                 f"unknown agent {name!r}; known agents: {', '.join(known)} "
-                "or policy:PATH[?bidding=rule|policy] (a policy's .npz weights)"
+                "or policy:PATH[:bidding=rule|policy] (a policy's .npz weights)"
             )
     return {(seat + 1 + i) % n: name for i, name in enumerate(names)}
 

@@ -78,7 +78,7 @@ def _seat_agents(agents, n: int) -> list:
         if isinstance(name, str) and name not in known and not is_python_name(name):
             raise ValueError(
                 f"unknown agent {name!r}; known agents: {', '.join(known)} "
-                "or policy:PATH[?bidding=rule|policy] (a policy's .npz weights)"
+                "or policy:PATH[:bidding=rule|policy] (a policy's .npz weights)"
             )
     return seats
 

@@ -134,13 +134,13 @@ def test_policy_names_take_a_bidding(tmp_path, solowhist):
     path = save_policy(tmp_path / "p.npz", mlp_weights(solowhist), game=solowhist,
                        bidding="rule")  # fmt: skip
     assert isinstance(make_agent(f"policy:{path}", solowhist), RuleBiddingPolicyAgent)
-    assert type(make_agent(f"policy:{path}?bidding=policy", solowhist)) is PolicyAgent
+    assert type(make_agent(f"policy:{path}:bidding=policy", solowhist)) is PolicyAgent
     assert type(make_agent(f"policy:{path}", solowhist, bidding="policy")) is PolicyAgent
-    forms = r"the forms: policy:PATH, policy:PATH\?bidding=rule or policy:PATH\?bidding=policy"
-    with pytest.raises(ValueError, match=r"'bidding=cards' is not bidding=rule.*" + forms):
-        make_agent(f"policy:{path}?bidding=cards", solowhist)
+    forms = r"the forms: policy:PATH, policy:PATH:bidding=rule or policy:PATH:bidding=policy"
+    with pytest.raises(ValueError, match=r"bidding='cards' is not bidding=rule.*" + forms):
+        make_agent(f"policy:{path}:bidding=cards", solowhist)
     with pytest.raises(ValueError, match=r"says bidding=policy but bidding='rule' was given"):
-        make_agent(f"policy:{path}?bidding=policy", solowhist, bidding="rule")
+        make_agent(f"policy:{path}:bidding=policy", solowhist, bidding="rule")
     with pytest.raises(ValueError, match=r"has no option samples; its options: bidding"):
         make_agent(f"policy:{path}", solowhist, samples=3)
 
@@ -157,7 +157,7 @@ def test_rule_bidding_file_scores_exactly_as_the_weights_with_rule_bidding(tmp_p
     assert by_file.table.equals(wrapped.table) and "(rule bidding)" in by_file.policy
     by_name = trickgym.evaluate(f"policy:{path}", "solowhist", **kw)
     assert by_name.table.equals(wrapped.table)
-    as_policy = trickgym.evaluate(f"policy:{path}?bidding=policy", "solowhist", **kw)
+    as_policy = trickgym.evaluate(f"policy:{path}:bidding=policy", "solowhist", **kw)
     assert as_policy.table.equals(trickgym.evaluate(plain, "solowhist", **kw).table)
     assert not as_policy.table.equals(wrapped.table)  # the bidding matters to the score
 
@@ -188,7 +188,7 @@ def test_rule_bidding_file_scores_exactly_as_the_weights_with_rule_bidding(tmp_p
     wrapped_agent = policy_agent(solowhist, weights, "rule")
     assert single(f"policy:{path}") == single(wrapped_agent)
     assert vector(f"policy:{path}") == vector(wrapped_agent)
-    assert single(f"policy:{path}") != single(f"policy:{path}?bidding=policy")
+    assert single(f"policy:{path}") != single(f"policy:{path}:bidding=policy")
 
 
 def test_cli_evaluate_takes_the_files_bidding_and_an_override(tmp_path, solowhist, capsys):

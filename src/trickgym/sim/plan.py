@@ -229,7 +229,7 @@ def _per_seat_agents(agents, n_seats: int) -> tuple:
             if a not in known and not is_python_name(a):
                 raise ValueError(
                     f"unknown agent {a!r}; known agents: {', '.join(known)} "
-                    "or policy:PATH[?bidding=rule|policy] (a policy's .npz weights)"
+                    "or policy:PATH[:bidding=rule|policy] (a policy's .npz weights)"
                 )
         elif not is_agent(a):
             raise ValueError(
