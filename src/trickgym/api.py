@@ -201,6 +201,38 @@ class Game:
         """The observation table ``{key: (shape, dtype, low, high)}`` (the encode module's)."""
         return self.obs_layout.obs_shapes
 
+    @property
+    def payoff_bound(self) -> int:
+        """The largest magnitude of a seat's payoff for one deal at these options.
+
+        Derived from the game's scoring rules (``rules.payoff_bound``), not
+        measured: no deal pays a seat more, or costs it more. The envs'
+        default illegal-action penalty.
+        """
+        raise NotImplementedError
+
+    @property
+    def obs_ranges(self) -> dict[str, tuple[int, int]]:
+        """Each observation key's ``(low, high)`` at these options, as the envs' episodes see it.
+
+        The encode module's ``OBS_SHAPES`` bounds, narrowed by the game
+        (:meth:`_obs_ranges`) where the true range depends on the options:
+        scores, bids, meld. The envs' observation spaces and the feature
+        columns' bounds (:mod:`trickgym.games.obs_features`) come from it.
+        """
+        ranges = {k: (int(lo), int(hi)) for k, (_s, _d, lo, hi) in self.obs_shapes.items()}
+        ranges.update(self._obs_ranges())
+        return ranges
+
+    def _obs_ranges(self) -> dict[str, tuple[int, int]]:
+        """The ranges of :attr:`obs_ranges` that the options decide (default: none)."""
+        return {}
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``(contract, declarer)`` of a state record: its name (``""`` while there is
+        none) and the declaring seat (-1 for none): what the envs' ``info`` carries."""
+        raise NotImplementedError
+
     def has_side(self, record) -> bool:
         """Whether the deal of ``record`` (a state or observation record) has a declaring side.
 
