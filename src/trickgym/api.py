@@ -228,10 +228,28 @@ class Game:
         """The ranges of :attr:`obs_ranges` that the options decide (default: none)."""
         return {}
 
+    #: The state fields :meth:`contract_of` reads (at most three, each -1 .. 2**20-2):
+    #: the vector env names the contracts of a batch once per distinct value of them.
+    contract_fields: tuple[str, ...] = ()
+
     def contract_of(self, record) -> tuple[str, int]:
         """``(contract, declarer)`` of a state record: its name (``""`` while there is
-        none) and the declaring seat (-1 for none): what the envs' ``info`` carries."""
+        none) and the declaring seat (-1 for none): what the envs' ``info`` carries.
+        It reads only the fields of :attr:`contract_fields`."""
         raise NotImplementedError
+
+    def contracts_of(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`contract_of` of every record of ``states``: ``(object[n], int64[n])``,
+        each distinct value of :attr:`contract_fields` named once."""
+        key = np.zeros(states.shape[0], dtype=np.int64)
+        for i, field in enumerate(self.contract_fields):
+            key |= (states[field].astype(np.int64) + 1) << (20 * i)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        named = [self.contract_of(states[i]) for i in first]
+        names = np.empty(len(named), dtype=object)
+        names[:] = [name for name, _ in named]
+        declarers = np.array([seat for _, seat in named], dtype=np.int64)
+        return names[inverse], declarers[inverse]
 
     def has_side(self, record) -> bool:
         """Whether the deal of ``record`` (a state or observation record) has a declaring side.

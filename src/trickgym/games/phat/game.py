@@ -118,6 +118,8 @@ class Phat(Game):
             "games_won": (0, o.games_in_match),
         }
 
+    contract_fields = ("trumps", "pitcher")
+
     def contract_of(self, record) -> tuple[str, int]:
         """``(contract, declarer)``: ``"Trumps S"`` once the pitch names trumps, and the
         pitcher (see ``Game.contract_of``)."""

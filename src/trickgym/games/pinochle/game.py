@@ -239,6 +239,8 @@ class Pinochle(Game):
             "scores": (low, high),
         }
 
+    contract_fields = ("declarer", "bid", "trumps")
+
     def contract_of(self, record) -> tuple[str, int]:
         """``(contract, declarer)``: the bid (``"300"``), with its trumps once named
         (``"300 S"``); see ``Game.contract_of``."""

@@ -148,6 +148,8 @@ class SoloWhist(Game):
         b = self.payoff_bound
         return {"scores": (-b, b)}
 
+    contract_fields = ("contract", "declarer", "phase")
+
     def contract_of(self, record) -> tuple[str, int]:
         """``(contract, declarer)``: see ``Game.contract_of``; a passed-out deal is
         ``"Passed out"`` once over."""

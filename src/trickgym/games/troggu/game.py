@@ -145,6 +145,8 @@ class Troggu(Game):
         b = self.payoff_bound
         return {"scores": (-b, b), "tricks_won": (0, HAND_SIZE[self.n_seats])}
 
+    contract_fields = ("contract", "declarer")
+
     def contract_of(self, record) -> tuple[str, int]:
         """``(contract, declarer)``: see ``Game.contract_of`` (Misère has no declarer)."""
         c = int(record["contract"])
