@@ -23,7 +23,7 @@ import numpy as np
 from trickgym.envs import ENV_IDS
 
 from .games import GAMES, game
-from .games.feature_docs import key_meanings
+from .games.feature_docs import feature_encoding, key_meanings
 from .games.obs_features import feature_plan
 
 __all__ = ["MEASURED", "spec_markdown"]
@@ -216,12 +216,15 @@ def _features(g) -> list[str]:
         f"{plan.size} columns (`float32`); per key of `FEATURES`, the bounds of its "
         "block of columns:",
         "",
-        "| columns | key | low | high |",
-        "|---|---|---|---|",
+        "| columns | key | encoding | low | high |",
+        "|---|---|---|---|---|",
     ]
-    for (key, _kind, _arg), lo, hi in zip(g.features, starts[:-1], starts[1:], strict=True):
+    for (key, kind, arg), lo, hi in zip(g.features, starts[:-1], starts[1:], strict=True):
         low, high = float(plan.low[lo:hi].min()), float(plan.high[lo:hi].max())
-        out.append(f"| {_span(lo, hi - 1)} | `{key}` | {_num(low)} | {_num(high)} |")
+        out.append(
+            f"| {_span(lo, hi - 1)} | `{key}` | {feature_encoding(kind, arg)} | {_num(low)} | "
+            f"{_num(high)} |"
+        )
     return [*out, ""]
 
 
