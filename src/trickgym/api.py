@@ -139,7 +139,9 @@ class Game:
     ``"deals"`` or ``"matches"``), ``partnership`` (two fixed teams, NS and
     EW), ``advisor`` (the module of the hand advisor's part for the game,
     :mod:`trickgym.advisor`, or None), ``bid_words`` (:class:`BidWords`:
-    what the analysis calls a bid and its maker), and override :meth:`has_side` and
+    what the analysis calls a bid and its maker), for the envs
+    :attr:`payoff_bound`, :meth:`contract_of` with :attr:`contract_fields` and
+    :meth:`_obs_ranges` (``docs/spec.md``), and override :meth:`has_side` and
     :attr:`tag` where the game needs to. The rule agent's ``rule_options``
     class and its ``rule_kernel`` come from the bindings module, which sits
     above the agents (see :class:`_FromBindings`).
