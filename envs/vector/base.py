@@ -211,7 +211,8 @@ class TrickVectorEnv(VectorEnv):
         ``action_space.sample()`` draws a legal action for every sub-env.
         ``step`` takes one integer id ``0 .. n_actions-1`` per sub-env and
         refuses anything else (``ValueError``, nothing stepped); an illegal
-        id inside that range follows ``illegal_action``.
+        id inside that range follows ``illegal_action``. Every game's ids and
+        names, observation ranges and reward scale: ``docs/spec.md``.
 
     Seeding
         ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (or with
