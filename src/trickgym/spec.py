@@ -38,6 +38,12 @@ _TABLES = {
     "pinochle": [{}, {"mode": "exchange"}],
 }
 
+_NOTES = {
+    "troggu": "Seat numbers and per-seat rows span 8 seats at every table, so the spaces "
+    "are the same from 3 to 8 players: rows of seats past the table are padding (-1 or 0), "
+    "and their feature columns are bounded to 0.",
+}
+
 #: Seat payoffs per deal measured by ``trickgym simulate`` (5,000 deals, seed 1,
 #: one thread; Phat 1,000 matches), every seat of every deal pooled:
 #: ``{tag: {agents: (deals, min, p1, p50, p99, max, % below -100)}}``. Not
@@ -275,6 +281,8 @@ def _game_section(name: str) -> list[str]:
     out = [f"## {g.title} (`{name}`)", ""]
     if shown:
         out += [f"Shown for {shown}; the actions and keys are the same at every table.", ""]
+    if name in _NOTES:
+        out += [_NOTES[name], ""]
     out += ["### Actions", "", *_actions(g)]
     out += ["### Observation", "", *_observation(g, name, set(varying))]
     out += ["### Features", "", *_features(g)]
