@@ -39,7 +39,7 @@ _TABLES = {
 }
 
 _NOTES = {
-    "troggu": "Seat numbers and per-seat rows span 8 seats at every table, so the spaces "
+    "troggu": "Seat numbers and per-seat rows span 8 seats at every table, so the shapes "
     "are the same from 3 to 8 players: rows of seats past the table are padding (-1 or 0), "
     "and their feature columns are bounded to 0.",
 }
