@@ -73,7 +73,7 @@ def as_space_values(observation: dict, box_keys) -> dict:
     return observation
 
 
-def observation_space(obs_shapes: dict) -> spaces.Dict:
+def observation_space(obs_shapes: dict, ranges: dict | None = None) -> spaces.Dict:
     """The ``Dict`` space of a game's observations from its ``OBS_SHAPES`` table.
 
     ``OBS_SHAPES`` maps each key to ``(shape, dtype, low, high)``: scalars
@@ -81,9 +81,12 @@ def observation_space(obs_shapes: dict) -> spaces.Dict:
     Troggu's ``n_players`` from 3) a one-value ``Box`` (``int64[1]``): a
     ``Discrete`` not starting at 0 breaks learners that one-hot it, and a
     shape ``()`` ``Box`` their flattening (Stable-Baselines3); arrays ``Box``.
+    ``ranges`` (``Game.obs_ranges``) narrows the bounds to a game's options.
     """
     entries = {}
     for key, (shape, dtype, low, high) in obs_shapes.items():
+        if ranges is not None and key in ranges:
+            low, high = ranges[key]
         if shape == () and low == 0:
             entries[key] = spaces.Discrete(high + 1)
         elif shape == ():
@@ -134,8 +137,12 @@ class TrickEnv(gym.Env):
         an illegal move: anything else (``-1``, ``n_actions``, ``2**70``,
         ``1.5``, ``True``) raises ``ValueError`` in either mode, changing
         nothing.
-    illegal_penalty : float
-        See ``illegal_action``; ``0 .. PENALTY_MAX`` (1e9).
+    illegal_penalty : float or None
+        See ``illegal_action``; ``0 .. PENALTY_MAX`` (1e9). ``None``
+        (default): :attr:`reward_bound`, the largest reward magnitude an
+        episode can give (the game's ``payoff_bound`` at these options), so
+        an illegal move never scores better than legal play. Per game and
+        table in ``docs/spec.md``.
     rule_options : optional
         Settings of built-in rule opponents (the game's ``RuleOptions``):
         one object, or a list with one per seat.
@@ -149,6 +156,13 @@ class TrickEnv(gym.Env):
         marks action 0, a placeholder.
     **options
         The game's table options, validated by the game.
+
+    Info
+        ``reset`` and ``step`` return ``{"contract": str, "declarer": int,
+        "legal_actions": int}``: the contract's name (``""`` while there is
+        none), the declaring seat (-1 for none; Phat: the pitcher) and the
+        learner's number of legal actions (0 once the episode is over), and
+        ``"illegal_action": True`` after an illegal move (``docs/spec.md``).
     """
 
     # An instance property, not a class dict: gymnasium.make checks a class dict's
@@ -170,7 +184,7 @@ class TrickEnv(gym.Env):
         opponents="random",
         render_mode: str | None = None,
         illegal_action: str = "terminate",
-        illegal_penalty: float = 100.0,
+        illegal_penalty: float | None = None,
         rule_options=None,
         obs_mode: str = "dict",
         **options,
@@ -179,8 +193,12 @@ class TrickEnv(gym.Env):
         illegal_action = check_choice("illegal_action", illegal_action, ("terminate", "raise"))
         render_mode = check_choice("render_mode", render_mode, (None, *_METADATA["render_modes"]))
         self.illegal_action = illegal_action
-        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
+        if illegal_penalty is not None:
+            illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
         self.game = self.make_game(**options)
+        self.illegal_penalty = (
+            float(self.reward_bound) if illegal_penalty is None else illegal_penalty
+        )
         n = self.game.n_seats
         seat = check_seat(seat, n)
         self.random_seat = seat == "random"
@@ -201,7 +219,7 @@ class TrickEnv(gym.Env):
             self._features = feature_plan(self.game)
             self.observation_space = features_space(self.game)
         else:
-            self.observation_space = observation_space(self.obs_shapes)
+            self.observation_space = observation_space(self.obs_shapes, self.game.obs_ranges)
         self._box_keys = box_scalar_keys(self.obs_shapes)
         self._array = np.zeros(1, dtype=self.game.state_dtype)
         self._obs = np.zeros(1, dtype=self.game.obs_dtype)
@@ -261,6 +279,17 @@ class TrickEnv(gym.Env):
             else:
                 agents[seat] = agent
         return kinds, agents
+
+    @property
+    def reward_bound(self) -> float:
+        """The largest reward magnitude of an episode: the game's ``payoff_bound``."""
+        return float(self.game.payoff_bound)
+
+    def _info(self) -> dict:
+        """The ``info`` of ``reset`` and ``step``: contract, declarer, legal-action count."""
+        contract, declarer = self.game.contract_of(self._array[0])
+        legal = int(self.action_masks().sum())
+        return {"contract": contract, "declarer": declarer, "legal_actions": legal}
 
     @property
     def state(self) -> trickgym.api.State:
@@ -333,8 +362,10 @@ class TrickEnv(gym.Env):
         start_deal(self._agents, int(draws[0]), 0)
         self._started = True
         self._advance()
-        # The seat drawn, where it changes (a fixed seat's info stays as the vector env's).
-        return self._observation(), ({"seat": self.seat} if self.random_seat else {})
+        info = self._info()
+        if self.random_seat:  # the seat drawn (a fixed seat's info stays as the vector env's)
+            info["seat"] = self.seat
+        return self._observation(), info
 
     def step(self, action):
         """Act for the learning seat, then let the others play until its next turn."""
@@ -348,13 +379,14 @@ class TrickEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise ValueError(f"illegal action {action} for seat {self.seat}; legal: {legal}")
             self._started = False
-            return self._observation(), -self.illegal_penalty, True, False, {"illegal_action": True}
+            info = {**self._info(), "illegal_action": True}
+            return self._observation(), -self.illegal_penalty, True, False, info
         self._apply_at(self._array, 0, action)
         self._advance()
         terminated = self._deal_over() and self._episode_over()
         reward = self._episode_reward() if terminated else 0.0
         self._started = not terminated
-        return self._observation(), reward, terminated, False, {}
+        return self._observation(), reward, terminated, False, self._info()
 
     def _current_mask(self):
         if not self._started:

@@ -20,17 +20,25 @@ Observation
     all zeros except for the agent to act.
 
 Actions
-    The game's action ids (``Discrete(n_actions)``); only those in the
-    mask are legal. An illegal action ends the episode for every agent, the
-    offender receiving ``-illegal_penalty`` and ``info["illegal_action"] =
-    True`` (``illegal_action="raise"`` raises ``ValueError`` instead, with
-    the state unchanged). An id outside ``0 .. n_actions-1`` (or not an
+    The game's action ids (``Discrete(n_actions)``, every id named in
+    ``docs/spec.md``); only those in the mask are legal. An illegal action
+    ends the episode for every agent, the offender receiving
+    ``-illegal_penalty`` (default: the game's ``payoff_bound``, the largest
+    payoff magnitude of a deal) and ``info["illegal_action"] = True``
+    (``illegal_action="raise"`` raises ``ValueError`` instead, with the
+    state unchanged). An id outside ``0 .. n_actions-1`` (or not an
     integer) raises ``ValueError`` in either mode, changing nothing.
 
 Rewards and episodes
     One deal per episode, from a new match (as the Gymnasium envs): each
     agent's reward, when the deal ends, is its payoff for the deal (the
     team's margin in Phat and Pinochle); 0 before.
+
+Infos
+    Every agent's info holds ``"contract"`` (its name, ``""`` while there
+    is none), ``"declarer"`` (the seat, -1 for none) and
+    ``"legal_actions"`` (the agent's number of legal actions: 0 unless it
+    is to act), and the offender's ``"illegal_action": True``.
 
 Seeding
     ``reset(seed=s)`` seeds the env's generator; each reset draws the deal
@@ -94,7 +102,8 @@ class TrickAECEnv(AECEnv):
         ``"ansi"``: :meth:`render` returns a text picture of the table;
         ``"rgb_array"``: its picture as ``uint8[H, W, 3]`` (:mod:`trickgym.pictures`).
     illegal_action : ``"terminate"`` or ``"raise"``
-    illegal_penalty : float
+    illegal_penalty : float or None
+        Default: the game's ``payoff_bound`` (see Actions).
     obs_mode : ``"dict"`` or ``"features"``
         ``"features"``: ``"observation"`` is the seat's network-ready float32
         vector (:mod:`trickgym.games.obs_features`, seats relative to it),
@@ -115,7 +124,7 @@ class TrickAECEnv(AECEnv):
         game: str,
         render_mode: str | None = None,
         illegal_action: str = "terminate",
-        illegal_penalty: float = 100.0,
+        illegal_penalty: float | None = None,
         obs_mode: str = "dict",
         **options,
     ):
@@ -130,7 +139,11 @@ class TrickAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": f"trickgym_{game}_v0"}
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
+        self.illegal_penalty = (
+            float(self.game.payoff_bound)
+            if illegal_penalty is None
+            else check_real("illegal_penalty", illegal_penalty, 0, PENALTY_MAX)
+        )
         n = self.game.n_seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
@@ -141,7 +154,7 @@ class TrickAECEnv(AECEnv):
             self._features = feature_plan(self.game)
             inner = spaces.Box(self._features.low, self._features.high, dtype=np.float32)
         else:
-            inner = dict_space(shapes)
+            inner = dict_space(shapes, self.game.obs_ranges)
         mask = spaces.Box(0, 1, shape=mask_shape[0], dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": inner, "action_mask": mask})
@@ -190,6 +203,8 @@ class TrickAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[int(to_move)]
         if over:  # cannot happen in these games, but keep the API whole
             self._end({})
+        else:
+            self._set_infos()
 
     def observe(self, agent: str) -> dict:
         """``agent``'s observation: ``{"observation": {...}, "action_mask": int8[n]}``."""
@@ -203,11 +218,25 @@ class TrickAECEnv(AECEnv):
         mask = encoded.pop("action_mask")
         return {"observation": as_space_values(encoded, self._box_keys), "action_mask": mask}
 
+    def _set_infos(self, extra: dict | None = None, over: bool = False) -> None:
+        """Every agent's info: the contract, the declarer, its legal-action count
+        (0 unless it is to act, or once ``over``), and its ``extra`` entries."""
+        contract, declarer = self.game.contract_of(self._array[0])
+        kernels = self.game.kernels
+        to_move = -1 if over else int(kernels.status_at(self._array, 0)[2])
+        legal = 0
+        if to_move >= 0:
+            legal = int(self.game.action_mask(*kernels.legal_sets_at(self._array, 0)).sum())
+        for a in self.agents:
+            count = legal if self._seat[a] == to_move else 0
+            info = {"contract": contract, "declarer": declarer, "legal_actions": count}
+            self.infos[a] = {**info, **(extra or {}).get(a, {})}
+
     def _end(self, infos: dict) -> None:
         """The deal is over: every agent terminates."""
         for a in self.agents:
             self.terminations[a] = True
-            self.infos[a] = infos.get(a, {})
+        self._set_infos(infos, over=True)
 
     def check_running(self) -> None:
         """ValueError unless a deal is under way: before ``reset()``, or once every agent
@@ -250,6 +279,7 @@ class TrickAECEnv(AECEnv):
                 self._end({})
             else:
                 self.agent_selection = self.possible_agents[int(to_move)]
+                self._set_infos()
         self._accumulate_rewards()
 
     def render(self):

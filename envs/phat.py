@@ -17,7 +17,7 @@ class PhatEnv(TrickEnv):
 
     ``gymnasium.make("trickgym/Phat-v0", seat=0, opponents="random",
     episode="deal", render_mode=None, illegal_action="terminate",
-    illegal_penalty=100.0, games_in_match=1, target=181)``. Teams are NS
+    illegal_penalty=None, games_in_match=1, target=181)``. Teams are NS
     (seats 0, 2) and EW (1, 3); ``opponents`` is one agent or a list of 3 for
     the seats ``seat+1, seat+2, seat+3`` (so the partner is the second).
 
@@ -26,7 +26,10 @@ class PhatEnv(TrickEnv):
         2..A). The pitcher's first card sets trumps. Only the cards in
         ``observation["action_mask"]`` are legal (``action_space.sample()``
         draws among them); an illegal one ends the episode with reward
-        ``-illegal_penalty`` (or raises with ``illegal_action="raise"``).
+        ``-illegal_penalty`` (or raises with ``illegal_action="raise"``):
+        by default the game's ``payoff_bound`` (120 at target 181, the most a
+        deal can cost a seat), 1 with ``episode="game"``. Every id, the
+        observation ranges, the reward scale and ``info``: ``docs/spec.md``.
 
     Observation
         ``Dict`` of the seat's information set; see
@@ -74,6 +77,11 @@ class PhatEnv(TrickEnv):
         draw = self.np_random.integers(0, 2**63, dtype=np.uint64)
         self._array = self.game.new_match(draw)
         self._match_live = True
+
+    @property
+    def reward_bound(self) -> float:
+        """The largest reward magnitude: a deal's payoff, or 1 for a ``"game"`` episode."""
+        return 1.0 if self.episode == "game" else super().reward_bound
 
     def _episode_over(self) -> bool:
         return self.episode == "deal" or bool(self._array[0]["game_over"])

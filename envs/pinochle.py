@@ -27,7 +27,11 @@ class PinochleEnv(TrickEnv):
         legal). Only actions in ``observation["action_mask"]`` are legal
         (``action_space.sample()`` draws among them); an illegal one ends the
         episode with reward ``-illegal_penalty`` (or raises with
-        ``illegal_action="raise"``).
+        ``illegal_action="raise"``), by default the game's ``payoff_bound``
+        (4,320 in kitty mode, 4,840 in exchange mode at ``max_bid=990``: the
+        most a hand can cost a seat). Cards come in two identical copies on
+        adjacent ids (``0`` and ``1`` are both ``9S``); every id, the
+        observation ranges, the reward scale and ``info``: ``docs/spec.md``.
 
     Observation
         ``Dict`` of the seat's information set; see

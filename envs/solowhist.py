@@ -19,7 +19,7 @@ class SoloWhistEnv(TrickEnv):
     """Solo Whist, one deal per episode, from one seat's point of view.
 
     ``gymnasium.make("trickgym/SoloWhist-v0", seat=0, opponents="random",
-    render_mode=None, illegal_action="terminate", illegal_penalty=100.0,
+    render_mode=None, illegal_action="terminate", illegal_penalty=None,
     **options)``. The other three seats are played by ``opponents``: a
     built-in agent name (``"random"``), an object with ``act(observation,
     action_mask)``, or a list of three of those (for the seats after ``seat``
@@ -35,9 +35,11 @@ class SoloWhistEnv(TrickEnv):
         Cop re-entry), ``62..65`` name trumps ♠ ♥ ♦ ♣ (Abundance). Only the
         actions in ``observation["action_mask"]`` are legal (and
         ``action_space.sample()`` draws among them). An illegal action ends
-        the episode with reward ``-illegal_penalty`` and
+        the episode with reward ``-illegal_penalty`` (default: the game's
+        ``payoff_bound``, 93 at unit 5: the most a deal can cost a seat) and
         ``info["illegal_action"] = True`` (PettingZoo's convention), or raises
-        ``ValueError`` with ``illegal_action="raise"``.
+        ``ValueError`` with ``illegal_action="raise"``. Every id, the
+        observation ranges, the reward scale and ``info``: ``docs/spec.md``.
 
     Observation
         ``Dict`` of the seat's information set; see

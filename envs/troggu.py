@@ -14,7 +14,7 @@ class TrogguEnv(TrickEnv):
 
     ``gymnasium.make("trickgym/Troggu-v0", players=5, seat=0,
     opponents="random", render_mode=None, illegal_action="terminate",
-    illegal_penalty=100.0)``. ``players`` (3..8, required) is the game's
+    illegal_penalty=None)``. ``players`` (3..8, required) is the game's
     table option; ``seat`` is ``0 .. players-1`` (seats are numbered in
     playing order, anticlockwise). The other ``players - 1`` seats are played
     by ``opponents``: a built-in agent name (``"random"``), an object with
@@ -46,9 +46,11 @@ class TrogguEnv(TrickEnv):
         Kings only all four), or name it as the partner's trump (partner
         call, 7-8 players: II..XX, ids ``1..19``). ``trickgym.game("troggu")
         .action_name(a)`` gives the name of any id. An illegal action ends the
-        episode with reward ``-illegal_penalty`` and
-        ``info["illegal_action"] = True``, or raises ``ValueError`` with
-        ``illegal_action="raise"``.
+        episode with reward ``-illegal_penalty`` (default: the game's
+        ``payoff_bound``, ``60 * (players - 1)``: the most a deal can cost a
+        seat) and ``info["illegal_action"] = True``, or raises ``ValueError``
+        with ``illegal_action="raise"``. Every id, the observation ranges, the
+        reward scale per table and ``info``: ``docs/spec.md``.
 
     Observation
         ``Dict`` of the seat's information set; see

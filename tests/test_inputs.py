@@ -162,7 +162,7 @@ def test_env_step_accepts_numpy_and_0d_actions():
     env.step(action)
 
 
-@pytest.mark.parametrize("penalty", [float("nan"), float("inf"), -1, "100", None])
+@pytest.mark.parametrize("penalty", [float("nan"), float("inf"), -1, "100"])
 def test_illegal_penalty_must_be_finite(penalty):
     with pytest.raises(ValueError, match="illegal_penalty must be a finite number"):
         gym.make("trickgym/SoloWhist-v0", illegal_penalty=penalty)

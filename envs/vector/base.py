@@ -145,7 +145,8 @@ class TrickVectorEnv(VectorEnv):
     num_envs : int
         Batch size, ``1 .. MAX_ENVS`` (``2**20``).
     seat, opponents, illegal_action, illegal_penalty, rule_options, **options
-        As for the game's single env. Built-in opponents (``"random"``,
+        As for the game's single env (``illegal_penalty`` defaults to the
+        game's ``payoff_bound``, as there). Built-in opponents (``"random"``,
         ``"rule"``, ``"oracle"``) run inside the compiled step; Python agents
         (``"pimc"``, ``"learnt"``, ``"policy:PATH"``, agent objects) outside
         it (see Opponents).
@@ -211,7 +212,8 @@ class TrickVectorEnv(VectorEnv):
         ``action_space.sample()`` draws a legal action for every sub-env.
         ``step`` takes one integer id ``0 .. n_actions-1`` per sub-env and
         refuses anything else (``ValueError``, nothing stepped); an illegal
-        id inside that range follows ``illegal_action``.
+        id inside that range follows ``illegal_action``. Every game's ids and
+        names, observation ranges and reward scale: ``docs/spec.md``.
 
     Seeding
         ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (or with
@@ -224,7 +226,15 @@ class TrickVectorEnv(VectorEnv):
     Infos
         ``{}``, or with an illegal action (``illegal_action="terminate"``)
         ``{"illegal_action": bool[n], "_illegal_action": bool[n]}`` as
-        ``SyncVectorEnv`` would give.
+        ``SyncVectorEnv`` would give. With ``deal_infos=True``, ``reset`` and
+        ``step`` also give the single env's info per sub-env in gymnasium's
+        vector convention, as ``SyncVectorEnv`` does: ``"contract"``
+        (``object[n]`` of names), ``"declarer"`` and ``"legal_actions"``
+        (``int64[n]``), each with its ``"_<key>"`` mask (all True). After an
+        autoreset they describe the new episode (``SAME_STEP``: the ended
+        one's are not kept). Opt-in, as naming the contracts is Python work
+        every step: measured 0.41x of the steps per second without them at 64
+        envs, 0.67x at 1024 (Solo Whist, rule opponents, one thread, CPU time).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -243,16 +253,18 @@ class TrickVectorEnv(VectorEnv):
         seat: int = 0,
         opponents="random",
         illegal_action: str = "terminate",
-        illegal_penalty: float = 100.0,
+        illegal_penalty: float | None = None,
         rule_options=None,
         copy: bool = True,
         parallel: bool | None = None,
         obs_mode: str = "dict",
         autoreset_mode=AutoresetMode.NEXT_STEP,
         bidding: str = "learner",
+        deal_infos: bool = False,
         **options,
     ):
         num_envs = check_num_envs(num_envs)
+        self.deal_infos = check_flag("deal_infos", deal_infos)
         bidding = check_choice("bidding", bidding, ("learner", "rule"))
         modes = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
         by_value = {m.value: m for m in modes}  # "NextStep", as gymnasium's make_vec spells it
@@ -489,7 +501,7 @@ class TrickVectorEnv(VectorEnv):
         self._play_python_seats(fresh=which)
         self._started = True
         self._encode_features()
-        return self._observations, {}
+        return self._observations, self._add_deal_infos({})
 
     def _reset_rows(self, which: np.ndarray, seed_given: np.ndarray) -> None:
         """The reset kernel on the envs in ``which`` (it encodes only their rows)."""
@@ -686,6 +698,7 @@ class TrickVectorEnv(VectorEnv):
         if self.autoreset_mode == AutoresetMode.SAME_STEP and self._terminated.any():
             self._reset_ended(infos)
         self._encode_features()
+        self._add_deal_infos(infos)
         return (
             self._observations,
             self._rewards.copy(),
@@ -693,6 +706,24 @@ class TrickVectorEnv(VectorEnv):
             self._truncated.copy(),
             infos,
         )
+
+    def _add_deal_infos(self, infos: dict) -> dict:
+        """With ``deal_infos``: each sub-env's contract, declarer and legal-action count."""
+        if not self.deal_infos:
+            return infos
+        n = self.num_envs
+        contracts, declarers = self.game.contracts_of(self._states)
+        legal = self._buf[:, self._layout.slices["action_mask"]].sum(axis=1, dtype=np.int64)
+        legal[self._autoreset] = 0  # ended, awaiting its reset: the features mode's placeholder
+        everywhere = np.ones(n, dtype=bool)
+        for key, values in (
+            ("contract", contracts),
+            ("declarer", declarers),
+            ("legal_actions", legal),
+        ):
+            infos[key] = values
+            infos[f"_{key}"] = everywhere
+        return infos
 
     def _reset_ended(self, infos: dict) -> None:
         """SAME_STEP: keep the ended episodes' last observations, start their next ones."""

@@ -139,7 +139,9 @@ class Game:
     ``"deals"`` or ``"matches"``), ``partnership`` (two fixed teams, NS and
     EW), ``advisor`` (the module of the hand advisor's part for the game,
     :mod:`trickgym.advisor`, or None), ``bid_words`` (:class:`BidWords`:
-    what the analysis calls a bid and its maker), and override :meth:`has_side` and
+    what the analysis calls a bid and its maker), for the envs
+    :attr:`payoff_bound`, :meth:`contract_of` with :attr:`contract_fields` and
+    :meth:`_obs_ranges` (``docs/spec.md``), and override :meth:`has_side` and
     :attr:`tag` where the game needs to. The rule agent's ``rule_options``
     class and its ``rule_kernel`` come from the bindings module, which sits
     above the agents (see :class:`_FromBindings`).
@@ -217,6 +219,56 @@ class Game:
     def obs_shapes(self) -> dict:
         """The observation table ``{key: (shape, dtype, low, high)}`` (the encode module's)."""
         return self.obs_layout.obs_shapes
+
+    @property
+    def payoff_bound(self) -> int:
+        """The largest magnitude of a seat's payoff for one deal at these options.
+
+        Derived from the game's scoring rules (``rules.payoff_bound``), not
+        measured: no deal pays a seat more, or costs it more. The envs'
+        default illegal-action penalty.
+        """
+        raise NotImplementedError
+
+    @property
+    def obs_ranges(self) -> dict[str, tuple[int, int]]:
+        """Each observation key's ``(low, high)`` at these options, as the envs' episodes see it.
+
+        The encode module's ``OBS_SHAPES`` bounds, narrowed by the game
+        (:meth:`_obs_ranges`) where the true range depends on the options:
+        scores, bids, meld. The envs' observation spaces and the feature
+        columns' bounds (:mod:`trickgym.games.obs_features`) come from it.
+        """
+        ranges = {k: (int(lo), int(hi)) for k, (_s, _d, lo, hi) in self.obs_shapes.items()}
+        ranges.update(self._obs_ranges())
+        return ranges
+
+    def _obs_ranges(self) -> dict[str, tuple[int, int]]:
+        """The ranges of :attr:`obs_ranges` that the options decide (default: none)."""
+        return {}
+
+    #: The state fields :meth:`contract_of` reads (at most three, each -1 .. 2**20-2):
+    #: the vector env names the contracts of a batch once per distinct value of them.
+    contract_fields: tuple[str, ...] = ()
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``(contract, declarer)`` of a state record: its name (``""`` while there is
+        none) and the declaring seat (-1 for none): what the envs' ``info`` carries.
+        It reads only the fields of :attr:`contract_fields`."""
+        raise NotImplementedError
+
+    def contracts_of(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`contract_of` of every record of ``states``: ``(object[n], int64[n])``,
+        each distinct value of :attr:`contract_fields` named once."""
+        key = np.zeros(states.shape[0], dtype=np.int64)
+        for i, field in enumerate(self.contract_fields):
+            key |= (states[field].astype(np.int64) + 1) << (20 * i)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        named = [self.contract_of(states[i]) for i in first]
+        names = np.empty(len(named), dtype=object)
+        names[:] = [name for name, _ in named]
+        declarers = np.array([seat for _, seat in named], dtype=np.int64)
+        return names[inverse], declarers[inverse]
 
     def has_side(self, record) -> bool:
         """Whether the deal of ``record`` (a state or observation record) has a declaring side.

@@ -149,7 +149,9 @@ def test_random_episodes(case):
         env.action_space.seed(seat)
         for episode in range(6):
             obs, info = env.reset(seed=100 * seat + episode)
-            assert info == {} and env.observation_space.contains(obs) and obs["seat"] == seat
+            assert env.observation_space.contains(obs) and obs["seat"] == seat
+            assert set(info) == {"contract", "declarer", "legal_actions"}
+            assert info["legal_actions"] == obs["action_mask"].sum()
             done = False
             while not done:
                 mask = obs["action_mask"]
@@ -243,13 +245,17 @@ def test_illegal_action_raise(case):
 
 
 def test_illegal_action_terminates(case):
-    """By default an illegal action ends the episode with reward -100 (or the penalty set)."""
+    """By default an illegal action ends the episode with the worst payoff's reward (or
+    the penalty set)."""
     env = make(case)
     obs, _ = env.reset(seed=3)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, terminated, truncated, info = env.step(illegal)
-    assert (reward, terminated, truncated) == (-100.0, True, False)
-    assert info == {"illegal_action": True}
+    assert (reward, terminated, truncated) == (-env.reward_bound, True, False)
+    assert env.reward_bound == (
+        1 if getattr(env, "episode", "deal") == "game" else env.game.payoff_bound
+    )
+    assert info["illegal_action"] is True and info["legal_actions"] == 0
     with pytest.raises(ValueError, match="reset"):
         env.step(int(legal(obs["action_mask"])[0]))
     env = make(case, illegal_penalty=7)
@@ -347,7 +353,7 @@ def test_vector_env_steps_like_single_envs(case):
     Sub-env ``i`` of ``reset(seed=s)`` is the single env seeded ``s + i``;
     later episodes (autoreset) draw from each sub-env's own generator. Rule
     and random opponents, and a few illegal actions for the illegal-action
-    path.
+    path. With ``deal_infos=True`` the infos are ``SyncVectorEnv``'s too.
     """
     n_envs, steps = 4, 40
     n = n_seats(case)
@@ -358,6 +364,7 @@ def test_vector_env_steps_like_single_envs(case):
         num_envs=n_envs,
         vectorization_mode="vector_entry_point",
         parallel=False,
+        deal_infos=True,
         **options,
     )
     sync = SyncVectorEnv(
@@ -367,9 +374,12 @@ def test_vector_env_steps_like_single_envs(case):
     assert native.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     assert native.observation_space == sync.observation_space
     rng = np.random.default_rng(7)
-    obs_n, _ = native.reset(seed=11)
-    obs_s, _ = sync.reset(seed=11)
+    obs_n, info_n = native.reset(seed=11)
+    obs_s, info_s = sync.reset(seed=11)
     assert_obs_equal(obs_n, obs_s, "reset")
+    assert info_n.keys() == info_s.keys()
+    for key in info_n:
+        np.testing.assert_array_equal(info_n[key], info_s[key])
     assert native.observation_space.contains(obs_n)
     episodes = 0
     for t in range(steps):

@@ -95,7 +95,7 @@ CONSTRUCTOR = [
     ("opponents", [None, 5, True, "nobody", [], ["random"] * 5, 1.5], KINDS[:2]),
     ("render_mode", ["human", True, 1, 5, "ANSI", ["ansi"]], ["single", "aec"]),
     ("illegal_action", ["ignore", None, True, 0, "Raise", ["raise"]], KINDS),
-    ("illegal_penalty", [float("nan"), float("inf"), -1, 1e300, "100", None, True], KINDS),
+    ("illegal_penalty", [float("nan"), float("inf"), -1, 1e300, "100", True], KINDS),
     ("obs_mode", ["flat", None, True, 0, ["dict"]], KINDS),
     ("rule_options", [5, "fitted", [None, None]], KINDS[:2]),
     ("num_envs", [0, -1, True, 1.5, "2", None, 2**40, *BIG, float("nan")], ["vector"]),

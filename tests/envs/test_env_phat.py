@@ -50,7 +50,8 @@ def test_registered_and_defaults():
     assert (env.seat, env.episode, env.n_seats) == (0, "deal", 4)
     assert env.game.options.target == 181 and env.game.options.games_in_match == 1
     obs, info = env.reset(seed=0)
-    assert info == {} and obs["seat"] == 0 and obs["hand"].sum() == 13
+    assert info["declarer"] == obs["pitcher"] and info["legal_actions"] == obs["action_mask"].sum()
+    assert obs["seat"] == 0 and obs["hand"].sum() == 13
     assert make().render() is None
     assert env.action_space.n == N_CARDS
 

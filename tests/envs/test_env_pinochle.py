@@ -160,7 +160,7 @@ def test_bids_above_max_bid_are_never_legal():
     obs, _ = env.reset(seed=3)
     assert not obs["action_mask"][BID_BASE + 6 :].any()
     _, reward, terminated, _, info = env.step(127)
-    assert (reward, terminated, info) == (-7.0, True, {"illegal_action": True})
+    assert (reward, terminated, info["illegal_action"]) == (-7.0, True, True)
 
 
 # ------------------------------------------------------------ private fields

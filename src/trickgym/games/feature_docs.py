@@ -18,7 +18,7 @@ import sys
 from . import GAMES, game
 from .obs_features import feature_plan
 
-__all__ = ["features_markdown", "key_meanings"]
+__all__ = ["feature_encoding", "features_markdown", "key_meanings"]
 
 # Options that make a game; the columns do not depend on them (Troggu pads
 # to 8 seats, both Pinochle modes share one layout: the page says so).
@@ -45,7 +45,8 @@ as `trickgym.games.obs_features.feature_names(game)` gives them.
 Seats are relative to the observer: `+0` is the observing seat, `+1` the
 next to play after it, and so on (`team+0`: the observer's team). One-hot
 blocks are all zero when the value is none (`-1`). Scaled columns are the
-value divided by the number after `/` and may leave `[0, 1]`.
+value divided by the number after `/` and may leave `[0, 1]`: the bounds of
+every block (the `Box` the envs declare) are in [spec.md](spec.md).
 """
 
 _ENCODINGS = {
@@ -77,7 +78,7 @@ def key_meanings(module) -> dict[str, str]:
     return {k: v.replace("``", "`") for k, v in meanings.items()}  # reST literals to Markdown
 
 
-def _encoding(kind: str, arg) -> str:
+def feature_encoding(kind: str, arg) -> str:
     """How one ``FEATURES`` entry becomes columns, in words."""
     per_seat = (isinstance(arg, tuple) and arg[-1] in ("seats", "teams")) or arg == "seats"
     if kind == "onehot":
@@ -119,7 +120,8 @@ def _game_section(name: str) -> list[str]:
     out += ["| columns | key | encoding | meaning |", "|---|---|---|---|"]
     for (key, kind, arg), lo, hi in zip(g.features, starts[:-1], starts[1:], strict=True):
         out.append(
-            f"| {_span(lo, hi - 1)} | `{key}` | {_encoding(kind, arg)} | {meanings.get(key, '')} |"
+            f"| {_span(lo, hi - 1)} | `{key}` | {feature_encoding(kind, arg)} | "
+            f"{meanings.get(key, '')} |"
         )
     out += ["", "| columns | block | items |", "|---|---|---|"]
     for (_key, kind, _arg), lo, hi in zip(g.features, starts[:-1], starts[1:], strict=True):

@@ -227,7 +227,10 @@ def features_space(game):
 
     ``{"features": Box(float32[size]), "action_mask": Box(int8[n_actions])}``.
     Features are 0/1 except the scaled columns (counts, points and scores
-    over a game's scale), which may leave ``[0, 1]``.
+    over a game's scale), which may leave ``[0, 1]``. Each column's bounds
+    are the range its value can take at the game's options (the key's
+    ``Game.obs_ranges`` over the scale; 0 for seats past the table), as
+    ``docs/spec.md`` lists them.
     """
     from gymnasium import spaces
 
@@ -251,14 +254,19 @@ def _card_labels(deck) -> list[str]:
 
 
 def feature_plan(game) -> FeaturePlan:
-    """The :class:`FeaturePlan` of a game (from its encode module's ``FEATURES``), cached."""
-    cached = _PLANS.get(game.name)
+    """The :class:`FeaturePlan` of a game (from its encode module's ``FEATURES``), cached.
+
+    The columns are the game's; their bounds depend on its options (a
+    scaled score's range follows the unit, the table size, the bids).
+    """
+    key = (game.name, game.options)
+    cached = _PLANS.get(key)
     if cached is None:
-        cached = _PLANS[game.name] = _build(game)
+        cached = _PLANS[key] = _build(game)
     return cached
 
 
-_PLANS: dict[str, FeaturePlan] = {}
+_PLANS: dict[tuple, FeaturePlan] = {}
 
 
 def feature_names(game) -> list[str]:
@@ -269,6 +277,7 @@ def feature_names(game) -> list[str]:
 def _build(game) -> FeaturePlan:
     layout = game.obs_layout
     shapes = layout.obs_shapes
+    ranges = game.obs_ranges
     deck = game.deck
     cards = _card_labels(deck)
     players = int(shapes["seat"][3]) + 1  # seats 0 .. high
@@ -283,7 +292,10 @@ def _build(game) -> FeaturePlan:
     lows: list[float] = []
     highs: list[float] = []
 
-    def add(new_names, lo=0.0, hi=1.0):
+    def add(new_names, lo=0.0, hi=1.0, seat=0):
+        # Relative seats past the table's (Troggu's padding rows) stay 0.
+        if seat >= game.n_seats:
+            lo = hi = 0.0
         names.extend(new_names)
         lows.extend([lo] * len(new_names))
         highs.extend([hi] * len(new_names))
@@ -320,7 +332,7 @@ def _build(game) -> FeaturePlan:
                 item_labels = [str(j) for j in range(width)]
             for k in range(count):
                 prefix = f"{key}[{rel(k, rot)}]" if count > 1 else key
-                add([f"{prefix}[{lab}]" for lab in item_labels])
+                add([f"{prefix}[{lab}]" for lab in item_labels], seat=k if rot else 0)
             rows.append((_BITS, src, off, count, width, width, 0, 0, rot, dst))
             scales.append(1.0)
         elif kind == "onehot":
@@ -329,11 +341,15 @@ def _build(game) -> FeaturePlan:
             count = int(np.prod(shape)) if shape else 1
             for k in range(count):
                 prefix = key if not shape else f"{key}[{rel(k, rot) if rot else k}]"
-                add([f"{prefix}={value_label(key, v)}" for v in range(lo, hi + 1)])
+                add(
+                    [f"{prefix}={value_label(key, v)}" for v in range(lo, hi + 1)],
+                    seat=k if rot else 0,
+                )
             rows.append((_ONEHOT, src, off, count, 1, hi - lo + 1, lo, hi, rot, dst))
             scales.append(1.0)
         elif kind == "seat":
-            add([f"{key}=+{j}" for j in range(players)])
+            for j in range(players):
+                add([f"{key}=+{j}"], seat=j)
             rows.append((_SEAT, src, off, 1, 1, players, 0, 0, _ROT_NONE, dst))
             scales.append(1.0)
         elif kind == "scaled":
@@ -343,15 +359,16 @@ def _build(game) -> FeaturePlan:
             prefixes = [
                 key if not shape else f"{key}[{rel(k, rot) if rot else k}]" for k in range(count)
             ]
-            add(
-                [f"{p}/{scale:g}" for p in prefixes], shapes[key][2] / scale, shapes[key][3] / scale
-            )
+            lo, hi = ranges[key]
+            for k, p in enumerate(prefixes):
+                add([f"{p}/{scale:g}"], lo / scale, hi / scale, seat=k if rot == _ROT_SEATS else 0)
             rows.append((_SCALED, src, off, count, 1, 1, 0, 0, rot, dst))
             scales.append(float(scale))
         elif kind == "calls":
             slots = shape[0]
             for k in range(slots):
-                add([f"{key}[{k}].seat=+{j}" for j in range(players)])
+                for j in range(players):
+                    add([f"{key}[{k}].seat=+{j}"], seat=j)
                 add(
                     [
                         f"{key}[{k}].call={game.action_name(deck.n_cards + v)}"
@@ -362,8 +379,8 @@ def _build(game) -> FeaturePlan:
             scales.append(1.0)
         elif kind == "last_bid":
             for j in range(players):
-                add([f"{key}[+{j}].bid", f"{key}[+{j}].passed"])
-                add([f"{key}[+{j}].last/{arg:g}"], 0.0, shapes[key][3] / arg)
+                add([f"{key}[+{j}].bid", f"{key}[+{j}].passed"], seat=j)
+                add([f"{key}[+{j}].last/{arg:g}"], 0.0, ranges[key][1] / arg, seat=j)
             rows.append((_LAST_BID, src, off, shape[0], 2, 3, 0, 0, _ROT_NONE, dst))
             scales.append(float(arg))
         else:

@@ -103,6 +103,29 @@ class Phat(Game):
         rules.init_match(array[0], seed, opts.target, opts.games_in_match, dealer)
         return array
 
+    @property
+    def payoff_bound(self) -> int:
+        """The largest payoff magnitude of a seat in one deal (``rules.payoff_bound``)."""
+        return rules.payoff_bound(self.options.target)
+
+    def _obs_ranges(self):
+        # A game's scores end below the target plus one deal's margin; the env's
+        # deal episodes go on through the match.
+        o = self.options
+        return {
+            "scores": (0, o.target - 1 + self.payoff_bound),
+            "carry": (0, rules.max_carry(o.target)),
+            "games_won": (0, o.games_in_match),
+        }
+
+    contract_fields = ("trumps", "pitcher")
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``(contract, declarer)``: ``"Trumps S"`` once the pitch names trumps, and the
+        pitcher (see ``Game.contract_of``)."""
+        t = int(record["trumps"])
+        return (f"Trumps {STANDARD.suit_letters[t]}" if t >= 0 else ""), int(record["pitcher"])
+
     def _title(self, state, symbols, color):
         r = state.record
         trumps = STANDARD.suit_symbols[r["trumps"]] if r["trumps"] >= 0 else "not pitched"

@@ -237,6 +237,31 @@ def _end_deal(state, winner):
     state.to_move = -1
 
 
+def deal_phat() -> int:
+    """Phat in one deal's 52 cards: the same 80 whichever suit is trumps (§2)."""
+    return max(sum(int(phat_value(c, t)) for c in range(N_CARDS)) for t in range(4))
+
+
+def max_carry(target: int) -> int:
+    """The largest muck carry-over a deal of a game to ``target`` can start with (PH-D3).
+
+    A played-out deal adds its :func:`deal_phat` to the two scores, so
+    while both stay below the target at most ``2 * (target - 1) // 80``
+    deals end without a winner, each carrying :data:`MUCK_BONUS` at most
+    (a won game resets the carry).
+    """
+    return MUCK_BONUS * (2 * (target - 1) // deal_phat())
+
+
+def payoff_bound(target: int) -> int:
+    """The largest payoff magnitude of a seat in one deal of a game to ``target``.
+
+    A team's margin is at most every phat of the deal plus the muck bonus
+    with the largest carry: ``80 + 8 + max_carry(target)`` (120 at 181).
+    """
+    return deal_phat() + MUCK_BONUS + max_carry(target)
+
+
 # ---------------------------------------------------------------------- observe
 
 

@@ -31,6 +31,7 @@ from .constants import (
     TRUMP,
 )
 from .encode import FEATURE_LABELS, FEATURES, LAYOUT, encode_kernel
+from .meld import HAND_MELD_MAX
 from .state import OBS_DTYPE, STATE_DTYPE
 
 __all__ = ["Pinochle", "PinochleOptions"]
@@ -220,6 +221,34 @@ class Pinochle(Game):
         array = np.zeros(1, dtype=STATE_DTYPE)
         rules.init_match(array[0], seed, *self.rule_args(), self.options.target, dealer)
         return array
+
+    @property
+    def payoff_bound(self) -> int:
+        """The largest payoff magnitude of a seat in one hand (``rules.payoff_bound``)."""
+        return rules.payoff_bound(MODES.index(self.options.mode), self.options.max_bid)
+
+    def _obs_ranges(self):
+        # Every env episode is one hand of a new match: scores are 0, then its scores.
+        o = self.options
+        mode = MODES.index(o.mode)
+        low, high = rules.hand_score_range(mode, o.max_bid)
+        return {
+            "meld": (0, HAND_MELD_MAX[rules.meld_hand_size(mode)]),
+            "bids": (0, o.max_bid),
+            "auction": (-1, o.max_bid),
+            "scores": (low, high),
+        }
+
+    contract_fields = ("declarer", "bid", "trumps")
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``(contract, declarer)``: the bid (``"300"``), with its trumps once named
+        (``"300 S"``); see ``Game.contract_of``."""
+        d = int(record["declarer"])
+        if d < 0:
+            return "", -1
+        t = int(record["trumps"])
+        return f"{int(record['bid'])}{' ' + SUIT_LETTERS[t] if t >= 0 else ''}", d
 
     def _title(self, state, symbols, color):
         r = state.record

@@ -25,7 +25,13 @@ from .constants import (
     TEN,
 )
 
-__all__ = ["meld"]
+__all__ = ["HAND_MELD_MAX", "meld"]
+
+# The most meld one hand holds, by its size when the hands meld (kitty 11, exchange 12
+# cards): a double run with both jacks of diamonds (trumps spades) or both queens of
+# spades (trumps diamonds), 1800 with 12 cards, and 1540 with 11. Found by trying every
+# hand of the cards meld reads (experiments/pinochle_meld_max.py).
+HAND_MELD_MAX = {11: 1540, 12: 1800}
 
 _SPADES, _DIAMONDS = 0, 2
 _AROUND_SINGLE = np.array([0, 40, 60, 80, 0, 100], dtype=np.int64)  # by rank

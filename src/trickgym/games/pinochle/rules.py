@@ -34,7 +34,7 @@ from .constants import (
     TRUMP,
     TRUMP_BASE,
 )
-from .meld import meld
+from .meld import HAND_MELD_MAX, meld
 
 SUIT_OF = PINOCHLE.suit_of.copy()
 SUIT_MASKS = PINOCHLE.suit_masks.copy()
@@ -386,6 +386,29 @@ def _score_hand(state, last_team):
         state.winner = dc if reached_dc else 1 - dc
     state.phase = HAND_OVER
     state.to_move = -1
+
+
+def meld_hand_size(mode: int) -> int:
+    """Cards each hand holds when it melds: 11 in kitty mode (0), 12 in exchange mode (1)."""
+    return (N_CARDS - (KITTY_SIZE if mode == KITTY_MODE else 0)) // 4
+
+
+def hand_score_range(mode: int, max_bid: int) -> tuple[int, int]:
+    """``(low, high)`` of a team's score for one hand (``mode``: 0 kitty, 1 exchange).
+
+    Minus the highest bid when set; at most the meld of two hands
+    (:data:`~trickgym.games.pinochle.meld.HAND_MELD_MAX` each) plus every
+    counter and the last trick (250) otherwise.
+    """
+    counters = int(counter_points(~np.uint64(0) >> np.uint64(64 - N_CARDS))) + LAST_TRICK_POINTS
+    return -max_bid, 2 * HAND_MELD_MAX[meld_hand_size(mode)] + counters
+
+
+def payoff_bound(mode: int, max_bid: int) -> int:
+    """The largest payoff magnitude of a seat in one hand: a payoff is its team's
+    score minus the other's, both in :func:`hand_score_range`."""
+    low, high = hand_score_range(mode, max_bid)
+    return high - low
 
 
 # ---------------------------------------------------------------------- observe

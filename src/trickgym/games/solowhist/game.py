@@ -20,6 +20,7 @@ from .constants import (
     CALL_NAMES,
     CONTRACT_NAMES,
     COP_OFFER,
+    DEAL_OVER,
     N_ACTIONS,
     N_SEATS,
     PHASE_NAMES,
@@ -136,6 +137,26 @@ class SoloWhist(Game):
             dealer,
         )
         return array
+
+    @property
+    def payoff_bound(self) -> int:
+        """The largest payoff magnitude of a seat in one deal (``rules.payoff_bound``)."""
+        return rules.payoff_bound(self.options.unit)
+
+    def _obs_ranges(self):
+        # Every env episode is a one-deal match: scores are 0, then the deal's payoffs.
+        b = self.payoff_bound
+        return {"scores": (-b, b)}
+
+    contract_fields = ("contract", "declarer", "phase")
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``(contract, declarer)``: see ``Game.contract_of``; a passed-out deal is
+        ``"Passed out"`` once over."""
+        c = int(record["contract"])
+        if c == 0:
+            return ("Passed out" if record["phase"] == DEAL_OVER else ""), -1
+        return CONTRACT_NAMES[c], int(record["declarer"])
 
     def _title(self, state, symbols, color):
         r = state.record

@@ -34,6 +34,7 @@ from .constants import (
     MISERE,
     MISERE_OUVERTE,
     N_CARDS,
+    N_CONTRACTS,
     N_TRICKS,
     NO_CONTRACT,
     PASS,
@@ -453,6 +454,23 @@ def deal_payoffs(contract, declarers, tricks, unit, out):
     for s in range(4):
         out[s] = declarer_gets if (declarers >> s) & 1 else -sign * a
     return made
+
+
+def payoff_bound(unit: int) -> int:
+    """The largest payoff magnitude of a seat in one deal at this ``unit``.
+
+    Every contract settled at every trick count by :func:`deal_payoffs`
+    (Prop & Cop by its two declarers, the others by a lone one): an
+    Abundance that takes no trick is the worst, ``3 * (3 * unit + 16)``.
+    """
+    out = np.zeros(4, dtype=np.int64)
+    worst = 0
+    for contract in range(PROP_COP, N_CONTRACTS):
+        declarers = 0b0011 if contract == PROP_COP else 0b0001
+        for tricks in range(N_TRICKS + 1):
+            deal_payoffs(contract, declarers, tricks, unit, out)
+            worst = max(worst, int(np.abs(out).max()))
+    return worst
 
 
 @njit(cache=True)

@@ -135,6 +135,23 @@ class Troggu(Game):
         rules.init_match(array[0], seed, self.n_seats, n_deals, dealer)
         return array
 
+    @property
+    def payoff_bound(self) -> int:
+        """The largest payoff magnitude of a seat in one deal (``rules.payoff_bound``)."""
+        return rules.payoff_bound(self.n_seats)
+
+    def _obs_ranges(self):
+        # Every env episode is a one-deal match: scores are 0, then the deal's payoffs.
+        b = self.payoff_bound
+        return {"scores": (-b, b), "tricks_won": (0, HAND_SIZE[self.n_seats])}
+
+    contract_fields = ("contract", "declarer")
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``(contract, declarer)``: see ``Game.contract_of`` (Misère has no declarer)."""
+        c = int(record["contract"])
+        return (CONTRACT_NAMES[c] if c else ""), int(record["declarer"])
+
     def _title(self, state, symbols, color):
         r = state.record
         deal = int(r["deal_index"]) + (0 if state.is_over else 1)

@@ -477,6 +477,30 @@ def misere_payoffs(points, n, out):
         out[s] = -10 * (n - n_top) if points[s] == most else 10 * n_top
 
 
+def payoff_bound(n: int) -> int:
+    """The largest payoff magnitude of a seat in one deal at a table of ``n``.
+
+    Every declared contract (with and without a partner) settled by
+    :func:`declarer_payoffs` at every point total, with no trick, some and
+    all of them, and every Misère split by :func:`misere_payoffs`: a lone
+    Soloist taking every trick (or none) is the worst, ``(n - 1) * 60``.
+    """
+    out = np.zeros(n, dtype=np.int64)
+    worst = 0
+    n_tricks = HAND_SIZE[n]
+    for contract in (TAPP, FORCED_TAPP, SOLO):
+        for partner in (-1, 1):
+            for points in range(TOTAL_POINTS + 1):
+                for tricks in (0, n_tricks // 2, n_tricks):
+                    declarer_payoffs(contract, n, 0, partner, points, tricks, n_tricks, out)
+                    worst = max(worst, int(np.abs(out).max()))
+    for n_top in range(1, n + 1):
+        points = np.array([1] * n_top + [0] * (n - n_top), dtype=np.int64)
+        misere_payoffs(points, n, out)
+        worst = max(worst, int(np.abs(out).max()))
+    return worst
+
+
 # ---------------------------------------------------------------------- observe
 
 
