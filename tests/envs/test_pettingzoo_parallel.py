@@ -99,9 +99,10 @@ def test_illegal_action():
     agent = env.agent_selection
     bad = int(np.flatnonzero(observations[agent]["action_mask"] == 0)[0])
     _, rewards, terminations, _, infos = env.step({agent: bad})
-    assert rewards == {a: (-100.0 if a == agent else 0.0) for a in env.possible_agents}
+    penalty = float(env.aec_env.game.payoff_bound)  # the default: the game's worst payoff
+    assert rewards == {a: (-penalty if a == agent else 0.0) for a in env.possible_agents}
     assert all(terminations.values()) and env.agents == []
-    assert infos[agent] == {"illegal_action": True}
+    assert infos[agent]["illegal_action"] is True
     with pytest.raises(ValueError, match="the episode is over"):
         env.step({agent: bad})
     strict = tz.solowhist_parallel_env(illegal_action="raise")
