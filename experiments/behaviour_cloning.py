@@ -95,19 +95,14 @@ def accuracy(net: MLP, folder, chunks, batch: int) -> tuple[float, int]:
     return right / max(total, 1), total
 
 
-def save(path: Path, params: dict, game: str, options: dict) -> str:
-    """``policy.npz``: with the settings embedded if this trickgym can, else the plain arrays."""
-    try:
-        from trickgym.agents.policy import save_policy
-    except ImportError:
-        np.savez(path, **params)
-        return "plain arrays (this trickgym has no save_policy)"
+def save(path: Path, params: dict, game: str, options: dict) -> None:
+    """``policy.npz`` with its settings: the table it was trained on, and that it bids."""
+    from trickgym.agents.policy import save_policy
+
     import trickgym
 
-    # the policy makes every decision (bids too), on the table it was trained on
     table = trickgym.game(game, **options)
     save_policy(path, params, game=table, bidding="policy", trainer="behaviour_cloning")
-    return "with its settings"
 
 
 def main(argv=None) -> dict:
@@ -171,8 +166,8 @@ def main(argv=None) -> dict:
             f"of {n_test:,} decisions ({time.perf_counter() - start:.1f} s)"
         )
     policy = out / "policy.npz"
-    how = save(policy, net.params, args.game, options)
-    print(f"wrote {policy} ({how})")
+    save(policy, net.params, args.game, options)
+    print(f"wrote {policy} (with its settings)")
     result = {"held_out_accuracy": history[-1]["held_out"] if history else None, "epochs": history}
     if args.eval_deals > 0:
         report = trickgym.evaluate(
