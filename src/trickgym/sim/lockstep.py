@@ -22,7 +22,7 @@ from numba import njit
 
 from trickgym import protocol
 from trickgym.agents import AGENT_SEED_STREAM, python_action, start_deal
-from trickgym.agents.loops import oracle_flag, play_until
+from trickgym.agents.loops import act, oracle_flag, play_until
 from trickgym.agents.rows import apply_rows, batched, stream_seeds
 from trickgym.rng import derive_seed, seed_agents
 
@@ -34,6 +34,22 @@ __all__ = ["DEFAULT_SLOTS", "play_lockstep"]
 # round's calls cost little beside its decisions, few enough that a run's first
 # rows come soon and the states stay in cache (a Troggu state is ~1 KB).
 DEFAULT_SLOTS = 2048
+
+
+# Here rather than in recording.py: that module reaches the run planner, and no kernel
+# module may (tests/test_kernel_cache.py), or editing it would recompile the kernels.
+@njit(cache=True)
+def builtin_actions(states, slots, seats, kinds, agent_rngs, params, oracle, out):
+    """``out[j]``: built-in agent ``kinds[seats[j]]``'s action in ``states[slots[j]]``.
+
+    Draws from the generators the compiled loops use (``agent_rngs[slot, seat]``),
+    so each deal plays as it does there.
+    """
+    obs = protocol.new_obs(states[slots[0]])
+    for j in range(slots.shape[0]):
+        i = slots[j]
+        p = seats[j]
+        out[j] = act(kinds[p], states[i], p, agent_rngs[i, p], obs, params, oracle)
 
 
 @njit(cache=True)

@@ -19,33 +19,16 @@ position among its match's deals, in play order) for whole matches.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from trickgym import protocol
-from trickgym.agents.loops import act
 from trickgym.agents.rows import apply_rows, record_features, seen_rows
 
-from .lockstep import _BOOKS, DEFAULT_SLOTS, _advance, _Lockstep
+from .lockstep import _BOOKS, DEFAULT_SLOTS, _advance, _Lockstep, builtin_actions
 
 __all__ = ["STEP_COLUMNS", "record_part", "run_chunk_steps", "steps_table"]
 
 #: The columns of a steps table after the deal's key (``deal``, or ``match``
 #: and ``deal_in_match``), in order.
 STEP_COLUMNS = ("step", "seat", "phase", "action", "payoff", "features", "mask")
-
-
-@njit(cache=True)
-def _builtin_actions(states, slots, seats, kinds, agent_rngs, params, oracle, out):
-    """``out[j]``: built-in agent ``kinds[seats[j]]``'s action in ``states[slots[j]]``.
-
-    Draws from the generators the compiled loops use (``agent_rngs[slot, seat]``),
-    so each deal plays as it does there.
-    """
-    obs = protocol.new_obs(states[slots[0]])
-    for j in range(slots.shape[0]):
-        i = slots[j]
-        p = seats[j]
-        out[j] = act(kinds[p], states[i], p, agent_rngs[i, p], obs, params, oracle)
 
 
 def record_part(game, sim, seed, items, agents, kinds, params, unit, tick, plan):
@@ -121,7 +104,7 @@ def record_part(game, sim, seed, items, agents, kinds, params, unit, tick, plan)
         mine = builtin[who]
         if mine.any():
             chosen = np.empty(int(mine.sum()), dtype=np.int64)
-            _builtin_actions(
+            builtin_actions(
                 run.states, at[mine], who[mine], kinds, run.agent_rngs, run.params, oracle, chosen
             )
             if apply_rows(run.states, at[mine], chosen) >= 0:  # never: built-in agents play legally
