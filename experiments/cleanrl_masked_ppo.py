@@ -17,7 +17,9 @@ What it shows, and what a CleanRL user would otherwise trip on:
   cards (a curriculum); ``--bidding learner``: the network makes every decision;
 - ``--self-play``: the opponents are snapshots of the network (a
   :class:`trickgym.envs.league.League` of its numpy weights), refreshed every
-  ``--snapshot-every`` updates;
+  ``--snapshot-every`` updates; every finished episode updates the Elo ratings of
+  the learner and of the snapshot it played (``League.record``), written to
+  ``league.csv`` at the end;
 - ``--steps`` is run exactly (rounded up to whole steps of the ``--num-envs``
   envs; the last update's rollout is shorter when they do not fill whole
   rollouts of ``--rollout`` steps);
@@ -169,6 +171,8 @@ def main() -> None:
             lengths += 1
             for i in np.flatnonzero(done):
                 curve.episode(returns[i], lengths[i])
+            if league and done.any():  # rate the learner against the snapshot that played
+                league.record(returns[done])
             returns[done], lengths[done] = 0.0, 0
         done_steps += L
         with torch.no_grad():
@@ -204,11 +208,26 @@ def main() -> None:
             league.draw()
         curve.row(update, done_steps * n)
     curve.close()
+    if league:
+        write_league(league, out / "league.csv")
     if done_steps * n != args.steps:
         print(f"ran {done_steps * n:,} env steps ({args.steps:,} asked, rounded up to whole "
               f"steps of the {n} envs)")  # fmt: skip
     save_and_evaluate(args, policy.numpy_weights(), envs.unwrapped.game, trainer="cleanrl",
                       env_steps=done_steps * n)  # fmt: skip
+
+
+def write_league(league: League, path: Path) -> None:
+    """The self-play league's Elo ratings and the learner's results against each snapshot."""
+    import csv
+
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["snapshot", "rating", "wins", "draws", "losses"])
+        out.writerow(["learner", f"{league.learner_rating:.1f}", "", "", ""])
+        for i, (rating, tally) in enumerate(zip(league.ratings, league.results, strict=True)):
+            out.writerow([i, f"{rating:.1f}", tally["wins"], tally["draws"], tally["losses"]])
+    print(f"learner Elo {league.learner_rating:.0f} against its snapshots; wrote {path}")
 
 
 if __name__ == "__main__":
