@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents import RandomAgent
+from trickgym.agents import RandomAgent, register_agent
 
 import trickgym
 from trickgym.cli import main
@@ -43,6 +43,17 @@ def test_zero_sum_standings_and_rows():
     means = report.standings["mean"]
     assert means.sum() == pytest.approx(0.0, abs=1e-9)  # two agents, equal seats: zero-sum
     assert set(report.rows["seating"]) == {0, 1} and len(report.rows) == 80
+
+
+def test_report_columns_align_whatever_the_names():
+    """A long agent name (policy:PATH) widens the name column instead of running into it."""
+    long_name = "policy-with-a-name-longer-than-the-column"
+    register_agent(long_name, lambda game: RandomAgent(5), replace=True)
+    lines = tournament("solowhist", [long_name, "rule"], deals=20, seed=1).format().splitlines()
+    assert len({ln.index("[") for ln in lines[2:5]}) == 1  # the intervals line up
+    bids = lines[lines.index("") + 1 :]
+    assert all(ln.split()[0] in (long_name, "rule", "declarer") for ln in bids)
+    assert len({ln.rindex("[") for ln in bids[1:]}) == 1
 
 
 def test_lazy_package_attributes():

@@ -51,28 +51,32 @@ class TournamentReport:
     def format(self) -> str:
         """The report as aligned text."""
         unit = game_class(self.game).run_unit
+        d = self.difference
+        # The first column as wide as its longest name (a policy:PATH name runs long).
+        names = [str(n) for n in (*self.standings.index, d.name, "declarer")]
+        names += [str(agent) for agent, _ in self.bids.index]
+        w = max(14, max(map(len, names)) + 2)
         lines = [
             f"duplicate tournament: {self.game}, {int(self.standings['deals'].iloc[0]):,} "
             f"{unit}, every seating",
-            f"{'agent':<14}{'mean payoff/deal':>18}   95% interval",
+            f"{'agent':<{w}}{'mean payoff/deal':>18}   95% interval",
         ]
         for name, row in self.standings.iterrows():
             lines.append(
-                f"{name!s:<14}{row['mean']:>18.3f}   [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+                f"{name!s:<{w}}{row['mean']:>18.3f}   [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
             )
-        d = self.difference
         lines.append(
-            f"{d.name!s:<14}{d['mean']:>18.3f}   [{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
+            f"{d.name!s:<{w}}{d['mean']:>18.3f}   [{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
             f"   ({'significant' if _significant(d) else 'not significant'})"
         )
         if len(self.bids):
             lines.append("")
-            lines.append(f"{'declarer':<14}{'contract':<22}{'count':>8}{'made %':>9}   95% Wilson")
+            lines.append(f"{'declarer':<{w}}{'contract':<22}{'count':>8}{'made %':>9}   95% Wilson")
             for (agent, contract), row in self.bids.iterrows():
                 if np.isnan(row["made_pct"]):
                     continue
                 lines.append(
-                    f"{agent!s:<14}{contract!s:<22}{int(row['count']):>8}{row['made_pct']:>8.1f}%"
+                    f"{agent!s:<{w}}{contract!s:<22}{int(row['count']):>8}{row['made_pct']:>8.1f}%"
                     f"   [{row['ci_low_pct']:.1f}, {row['ci_high_pct']:.1f}]"
                 )
         return "\n".join(lines)
