@@ -322,6 +322,62 @@ def _stamp_of(parquet: bytes) -> bytes | None:
     return (pq.ParquetFile(pa.BufferReader(parquet)).schema_arrow.metadata or {}).get(STAMP_KEY)
 
 
+def _footer_problem(data: bytes, record_sha, record_rows, expected, what: str, key: str):
+    """``(problem, parquet, rows)``: what a chunk and a steps file are checked for alike.
+
+    From the footer alone: the SHA-256 against the record (if any), the
+    settings stamp against ``expected`` (a chunk written before stamps has
+    none; a steps file always has one), the row count against the record.
+    Bytes that differ from their record are never decoded past the footer.
+    """
+    altered = record_sha is not None and _sha256(data) != record_sha
+    try:
+        parquet = pq.ParquetFile(pa.BufferReader(data))
+        rows = parquet.metadata.num_rows
+        held = (parquet.schema_arrow.metadata or {}).get(STAMP_KEY)
+    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
+        problem = "does not match its recorded SHA-256" if altered else _unreadable(what, key)
+        return problem, None, 0
+    stamped = what != "chunk"  # chunks of runs before stamps carry none
+    if expected is not None and held != expected and (stamped or held is not None):
+        problem = (
+            "was written with other settings than the metadata records (its settings stamp "
+            f"differs{' or is missing' if stamped else ''}): the metadata was edited after the "
+            f"run, or the {'file' if stamped else 'chunk'} is another run's"
+        )
+        return problem, None, 0
+    if altered:
+        return "does not match its recorded SHA-256", None, 0
+    if record_rows is not None and rows != record_rows:
+        return f"has {rows} rows, its record {record_rows}", None, 0
+    return None, parquet, rows
+
+
+def _unreadable(what: str, key: str) -> str:
+    """The message for a file whose id column cannot be read."""
+    return f"is not a readable {what} (truncated or damaged: no {key!r} column to read)"
+
+
+def _sizes_fit(parquet, key: str, rows: int, least: int, most: int) -> bool:
+    """Whether the footer's row count and ``key`` column size fit a chunk (checked before
+    the column is read: a crafted file cannot make the reader allocate more)."""
+    return least <= rows <= most and _column_bytes(parquet, key) <= 16 * rows + (1 << 20)
+
+
+def _read_ids(parquet, key: str) -> np.ndarray | None:
+    """The ``key`` column alone (``None``: unreadable)."""
+    try:
+        return parquet.read(columns=[key], use_threads=False).column(0).to_numpy()
+    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
+        return None
+
+
+def _cover(ids: np.ndarray, start: int, stop: int) -> bool:
+    """Whether sorted ``ids`` hold every id of ``start .. stop-1`` and no other."""
+    ok = len(ids) > 0 and bool(np.all(np.diff(ids) >= 0))
+    return ok and np.array_equal(np.unique(ids), np.arange(start, stop))
+
+
 def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expected) -> str | None:
     """What is wrong with chunk ``index`` held in ``data`` (``None``: nothing).
 
@@ -334,38 +390,21 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expecte
     checked before the column is read (a crafted file cannot make the
     reader allocate more than a real chunk needs).
     """
-    altered = record is not None and _sha256(data) != record["sha256"]
     key = "deal" if layout.items == "deals" else "match"
-    unreadable = f"is not a readable chunk (truncated or damaged: no {key!r} column to read)"
-    try:
-        parquet = pq.ParquetFile(pa.BufferReader(data))
-        rows = parquet.metadata.num_rows
-        held = (parquet.schema_arrow.metadata or {}).get(STAMP_KEY)
-    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
-        return "does not match its recorded SHA-256" if altered else unreadable
-    if held is not None and expected is not None and held != expected:
-        return (
-            "was written with other settings than the metadata records (its settings stamp "
-            "differs): the metadata was edited after the run, or the chunk is another run's"
-        )
-    if altered:
-        return "does not match its recorded SHA-256"
-    if record is not None and rows != record["rows"]:
-        return f"has {rows} rows, its record {record['rows']}"
+    sha, rows_recorded = (record["sha256"], record["rows"]) if record else (None, None)
+    problem, parquet, rows = _footer_problem(data, sha, rows_recorded, expected, "chunk", key)
+    if problem:
+        return problem
     start, stop = layout.chunk_range(index)
-    if not stop - start <= rows <= MAX_CHUNK_ROWS or _column_bytes(parquet, key) > 16 * rows + (
-        1 << 20
-    ):
+    if not _sizes_fit(parquet, key, rows, stop - start, MAX_CHUNK_ROWS):
         return f"holds {rows} rows, not the {layout.items} {start}..{stop - 1} (damaged)"
-    try:
-        ids = parquet.read(columns=[key], use_threads=False).column(0).to_numpy()
-    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
-        return unreadable
+    ids = _read_ids(parquet, key)
+    if ids is None:
+        return _unreadable("chunk", key)
     if layout.items == "deals":
         ok = np.array_equal(ids, np.arange(start, stop))
     else:
-        ok = len(ids) > 0 and bool(np.all(np.diff(ids) >= 0))
-        ok = ok and np.array_equal(np.unique(ids), np.arange(start, stop))
+        ok = _cover(ids, start, stop)
     if not ok:
         held_ids = f"{ids[0]}..{ids[-1]}" if len(ids) else "none"
         return (
@@ -387,37 +426,18 @@ def _steps_problem(layout, index: int, data: bytes, record: dict | None, expecte
     it must be ``expected``) and its content: its deal (or match) ids,
     sorted, must cover exactly the chunk's range (every deal has a decision).
     """
-    altered = record is not None and _sha256(data) != record["steps_sha256"]
     key = "deal" if layout.items == "deals" else "match"
-    unreadable = f"is not a readable steps file (truncated or damaged: no {key!r} column to read)"
-    try:
-        parquet = pq.ParquetFile(pa.BufferReader(data))
-        rows = parquet.metadata.num_rows
-        held = (parquet.schema_arrow.metadata or {}).get(STAMP_KEY)
-    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
-        return "does not match its recorded SHA-256" if altered else unreadable
-    if expected is not None and held != expected:
-        return (
-            "was written with other settings than the metadata records (its settings stamp "
-            "differs or is missing): the metadata was edited after the run, or the file is "
-            "another run's"
-        )
-    if altered:
-        return "does not match its recorded SHA-256"
-    if record is not None and rows != record["steps_rows"]:
-        return f"has {rows} rows, its record {record['steps_rows']}"
+    sha, rows_recorded = (record["steps_sha256"], record["steps_rows"]) if record else (None, None)
+    problem, parquet, rows = _footer_problem(data, sha, rows_recorded, expected, "steps file", key)
+    if problem:
+        return problem
     start, stop = layout.chunk_range(index)
-    if not stop - start <= rows <= MAX_STEP_ROWS or _column_bytes(parquet, key) > 16 * rows + (
-        1 << 20
-    ):
+    if not _sizes_fit(parquet, key, rows, stop - start, MAX_STEP_ROWS):
         return f"holds {rows} decisions, too few or too many for {layout.items} {start}..{stop - 1}"
-    try:
-        ids = parquet.read(columns=[key], use_threads=False).column(0).to_numpy()
-    except (pa.ArrowException, OSError, KeyError, ValueError, IndexError):
-        return unreadable
-    ok = len(ids) > 0 and bool(np.all(np.diff(ids) >= 0))
-    ok = ok and np.array_equal(np.unique(ids), np.arange(start, stop))
-    if not ok:
+    ids = _read_ids(parquet, key)
+    if ids is None:
+        return _unreadable("steps file", key)
+    if not _cover(ids, start, stop):
         return (
             f"holds the decisions of other {layout.items} than {start}..{stop - 1} "
             "(another chunk's content, or damaged)"
