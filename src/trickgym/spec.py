@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import sys
 
 import numpy as np
 
@@ -300,13 +299,9 @@ def spec_markdown() -> str:
 
 def main(argv=None) -> None:
     """Write the page to the path given (``docs/spec.md``), or print it."""
-    args = sys.argv[1:] if argv is None else argv
-    text = spec_markdown()
-    if not args:
-        sys.stdout.write(text)
-        return
-    with open(args[0], "w", encoding="utf-8") as f:
-        f.write(text)
+    from trickgym.docpage import page_main
+
+    page_main(spec_markdown, argv)
 
 
 if __name__ == "__main__":

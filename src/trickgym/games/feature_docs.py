@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import sys
 
 from . import GAMES, game
 from .obs_features import feature_plan
@@ -148,13 +147,9 @@ def features_markdown() -> str:
 
 def main(argv=None) -> None:
     """Write the page to the path given (``docs/features.md``), or print it."""
-    args = sys.argv[1:] if argv is None else argv
-    text = features_markdown()
-    if not args:
-        sys.stdout.write(text)
-        return
-    with open(args[0], "w", encoding="utf-8") as f:
-        f.write(text)
+    from trickgym.docpage import page_main
+
+    page_main(features_markdown, argv)
 
 
 if __name__ == "__main__":
