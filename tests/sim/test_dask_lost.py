@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -120,16 +121,23 @@ def test_lost_scheduler_is_a_resumable_error(tmp_path, cluster):
 
     The client's connection is cut from its side: what it sees when the
     scheduler dies (it drops every task), without the wait for a dead one.
+    The cut client is this test's own: closing it afterwards races with its
+    dying connection inside dask (CommClosedError, AssertionError), which is
+    not what is tested, so that close may fail quietly.
     """
-    _, client = cluster
+    client = distributed.Client(cluster[0])
 
     def cut(index, rows):
         if client.scheduler_comm is not None:
             client.loop.add_callback(client.scheduler_comm.comm.abort)
 
     out = tmp_path / "run"
-    with pytest.raises(ClusterLostError, match=r"dropped chunk .*scheduler-connection-lost"):
-        simulate("solowhist", **RUN, out=out, backend="dask", scheduler=client, on_chunk=cut)
+    try:
+        with pytest.raises(ClusterLostError, match=r"dropped chunk .*scheduler-connection-lost"):
+            simulate("solowhist", **RUN, out=out, backend="dask", scheduler=client, on_chunk=cut)
+    finally:
+        with contextlib.suppress(distributed.comm.CommClosedError, AssertionError, OSError):
+            client.close()
     kept = len(chunk_files(out))
     assert kept >= 1
     assert simulate("solowhist", **RUN, out=out, resume=True).chunks_skipped == kept
