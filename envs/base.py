@@ -285,10 +285,15 @@ class TrickEnv(gym.Env):
         """The largest reward magnitude of an episode: the game's ``payoff_bound``."""
         return float(self.game.payoff_bound)
 
-    def _info(self) -> dict:
-        """The ``info`` of ``reset`` and ``step``: contract, declarer, legal-action count."""
+    def _info(self, observation: dict, over: bool) -> dict:
+        """The ``info`` of ``reset`` and ``step``: contract, declarer, legal-action count.
+
+        The count is read off ``observation``'s mask rather than asked of the
+        kernels again: while the episode goes on the learner is to act, so its
+        mask is exact (the features mode's placeholder only marks an ended one).
+        """
         contract, declarer = self.game.contract_of(self._array[0])
-        legal = int(self.action_masks().sum())
+        legal = 0 if over else int(observation["action_mask"].sum())
         return {"contract": contract, "declarer": declarer, "legal_actions": legal}
 
     @property
@@ -362,10 +367,11 @@ class TrickEnv(gym.Env):
         start_deal(self._agents, int(draws[0]), 0)
         self._started = True
         self._advance()
-        info = self._info()
+        observation = self._observation()
+        info = self._info(observation, self._deal_over() and self._episode_over())
         if self.random_seat:  # the seat drawn (a fixed seat's info stays as the vector env's)
             info["seat"] = self.seat
-        return self._observation(), info
+        return observation, info
 
     def step(self, action):
         """Act for the learning seat, then let the others play until its next turn."""
@@ -379,14 +385,16 @@ class TrickEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise ValueError(f"illegal action {action} for seat {self.seat}; legal: {legal}")
             self._started = False
-            info = {**self._info(), "illegal_action": True}
-            return self._observation(), -self.illegal_penalty, True, False, info
+            observation = self._observation()
+            info = {**self._info(observation, over=True), "illegal_action": True}
+            return observation, -self.illegal_penalty, True, False, info
         self._apply_at(self._array, 0, action)
         self._advance()
         terminated = self._deal_over() and self._episode_over()
         reward = self._episode_reward() if terminated else 0.0
         self._started = not terminated
-        return self._observation(), reward, terminated, False, self._info()
+        observation = self._observation()
+        return observation, reward, terminated, False, self._info(observation, terminated)
 
     def _current_mask(self):
         if not self._started:
