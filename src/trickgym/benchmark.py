@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .evaluation import COLUMNS, SLOW
+from .evaluation import COLUMNS, SLOW, margin_cells
 
 __all__ = ["TABLES", "VERSION", "BenchmarkReport", "BenchmarkTable", "run_benchmark", "tables"]
 
@@ -128,12 +128,8 @@ class BenchmarkReport:
             f"{'margin':>10}   interval",
         ]
         for _, row in self.table.iterrows():
-            mark = "  *" if row["significant"] else ""
-            lines.append(
-                f"{row['table']:<19}{row['opponent']:<10}{int(row['deals']):>7}"
-                f"{row['policy']:>10.3f}{row['opponent_mean']:>10.3f}{row['margin']:>+10.3f}"
-                f"   [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]{mark}"
-            )
+            cells = f"{row['table']:<19}{row['opponent']:<10}{int(row['deals']):>7}"
+            lines.append(cells + margin_cells(row))
         lines.append("(* the interval excludes 0)")
         by_reason = {}
         for what, why in self.skipped.items():

@@ -56,21 +56,28 @@ class EvaluationReport:
 
     def format(self) -> str:
         """The table as aligned text."""
-        unit = "matches" if self.game == "phat" else "deals"
+        from .games import game_class
+
+        unit = game_class(self.game).run_unit
         lines = [
             f"{self.policy} on {self.game}: duplicate, every seating; "
             "margin per deal, 95% interval",
             f"{'opponent':<12}{unit:>8}{'policy':>10}{'opponent':>10}{'margin':>10}   interval",
         ]
         for name, row in self.table.iterrows():
-            mark = "  *" if row["significant"] else ""
-            lines.append(
-                f"{name!s:<12}{int(row['deals']):>8}{row['policy']:>10.3f}"
-                f"{row['opponent_mean']:>10.3f}{row['margin']:>+10.3f}"
-                f"   [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]{mark}"
-            )
+            lines.append(f"{name!s:<12}{int(row['deals']):>8}{margin_cells(row)}")
         lines.append("(* the interval excludes 0)")
         return "\n".join(lines)
+
+
+def margin_cells(row) -> str:
+    """A result row's ``policy``, ``opponent`` and ``margin`` cells and its interval,
+    ``*`` where it excludes 0: the columns every evaluation table prints."""
+    mark = "  *" if row["significant"] else ""
+    return (
+        f"{row['policy']:>10.3f}{row['opponent_mean']:>10.3f}{row['margin']:>+10.3f}"
+        f"   [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}]{mark}"
+    )
 
 
 def _as_agent(policy, game: str, options: dict, bidding: str | None):
