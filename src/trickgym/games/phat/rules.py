@@ -7,6 +7,8 @@ the end of every deal (``DEAL_OVER``) and ``next_deal`` moves on.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -253,6 +255,7 @@ def max_carry(target: int) -> int:
     return MUCK_BONUS * (2 * (target - 1) // deal_phat())
 
 
+@functools.cache  # a pure function of the options, read by every env built
 def payoff_bound(target: int) -> int:
     """The largest payoff magnitude of a seat in one deal of a game to ``target``.
 

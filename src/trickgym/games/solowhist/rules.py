@@ -8,6 +8,8 @@ lives here once. Section numbers and ``SW-Dn`` refer to
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -456,6 +458,7 @@ def deal_payoffs(contract, declarers, tricks, unit, out):
     return made
 
 
+@functools.cache  # a pure function of the options, read by every env built
 def payoff_bound(unit: int) -> int:
     """The largest payoff magnitude of a seat in one deal at this ``unit``.
 

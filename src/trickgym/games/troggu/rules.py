@@ -6,6 +6,8 @@ assume valid input; the Python API validates and explains.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -477,6 +479,7 @@ def misere_payoffs(points, n, out):
         out[s] = -10 * (n - n_top) if points[s] == most else 10 * n_top
 
 
+@functools.cache  # a pure function of the options, read by every env built
 def payoff_bound(n: int) -> int:
     """The largest payoff magnitude of a seat in one deal at a table of ``n``.
 
