@@ -179,19 +179,28 @@ def iter_batches(
     for _, table in _chunk_tables(path, read, chunks, shuffle_seed):
         names = table.column_names if wanted is None else wanted
         arrays = {name: _widened(_numpy(table.column(name))) for name in table.column_names}
-        order = np.arange(table.num_rows)
-        if seats is not None:
-            order = np.flatnonzero(np.isin(arrays["seat"], seats))
-        if rng is not None:
-            order = rng.permutation(order)
-        new = {name: arrays[name][order] for name in names}
-        if pending is not None:
-            new = {name: np.concatenate([pending[name], new[name]]) for name in names}
-        rows, start = len(order) + (0 if pending is None else len(pending[names[0]])), 0
+        del table  # the numpy views keep what they need
+        if seats is None and rng is None:
+            new = {name: arrays[name] for name in names}  # the recorded order: no copy
+        else:
+            order = np.arange(len(arrays[names[0]]))
+            if seats is not None:
+                order = np.flatnonzero(np.isin(arrays["seat"], seats))
+            if rng is not None:
+                order = rng.permutation(order)
+            new = {name: arrays[name][order] for name in names}
+        rows, start = len(new[names[0]]), 0
+        if pending is not None:  # the batch left open by the last chunk is filled first
+            start = min(batch_size - len(pending[names[0]]), rows)
+            pending = {name: np.concatenate([pending[name], new[name][:start]]) for name in names}
+            if len(pending[names[0]]) < batch_size:
+                continue
+            yield pending
         while rows - start >= batch_size:
             yield {name: values[start : start + batch_size] for name, values in new.items()}
             start += batch_size
-        pending = {name: values[start:] for name, values in new.items()}
+        # A copy of the rest (under a batch), so that this chunk's arrays can go.
+        pending = {name: values[start:].copy() for name, values in new.items()}
     if pending is not None and len(pending[names[0]]) and not drop_last:
         yield pending
 
