@@ -13,9 +13,9 @@ This module is all a new game has to bring, everything else being the
 package's generic machinery: the rules (:data:`STATE_DTYPE`,
 :data:`OBS_DTYPE` and kernels over them), the encoding (``encode_kernel``,
 ``LAYOUT``), the hidden-card sampler (``determinize``), the rule agent
-(``rule_policy``), the registration of them all with
-:func:`trickgym.protocol.register` (this module is its own bindings module)
-and the :class:`PlainWhist` game class. The oracle lives in
+(``rule_policy``), the :class:`PlainWhist` game class and its one
+description (:data:`DESCRIPTION`), registered with
+:func:`trickgym.games.register`. The oracle lives in
 :mod:`.plain_whist_oracle`, registered by name so that it is imported only
 when a loop with an oracle seat is compiled.
 """
@@ -25,7 +25,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -33,15 +32,16 @@ from numba import njit
 from trickgym.agents.mc.deal import deal_standard_hands
 from trickgym.agents.rule import PARAMS_DTYPE, params_row
 
-from trickgym import protocol
 from trickgym._kernel_cache import OWNED_MARK
 from trickgym.api import Game, SearchDefaults, State, validate_options
 from trickgym.cards.bits import bit, highest_bit, lowest_bit, popcount
 from trickgym.cards.decks import STANDARD
 from trickgym.cards.notation import format_card, format_hand
 from trickgym.games import kernels as generic_kernels
+from trickgym.games import register
 from trickgym.games.encoding import ObsLayout, put_bits
 from trickgym.games.trick_play import close_trick
+from trickgym.protocol import GameDescription
 from trickgym.rng import below, seed_rng
 from trickgym.tricks.whist import whist_beats, whist_legal
 
@@ -556,24 +556,6 @@ def start_match(state, seed, opts):
     init_match(state, seed, 1, -1)
 
 
-_ORACLE = __name__.rpartition(".")[0] + ".plain_whist_oracle"
-
-protocol.register(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    rules=sys.modules[__name__],  # the rules hooks are this module's functions of those names
-    call_base=CALL_BASE,
-    encode_kernel=encode_kernel,
-    encode_wide=1,  # scores
-    rule_policy=rule_policy,
-    determinize=determinize,
-    start_match=start_match,
-    # by name: imported only when a loop with an oracle seat is compiled
-    oracle_action=f"{_ORACLE}:oracle_action",
-    oracle_no_table=f"{_ORACLE}:oracle_no_table",
-    oracle_table=f"{_ORACLE}:oracle_table",
-)
-
 # The rule agent's options dataclass, for the Python side (Game.rule_options).
 RULE_OPTIONS = RuleOptions
 
@@ -591,7 +573,6 @@ class PlainWhist(Game):
     """Plain partnership whist (see the module docstring)."""
 
     name = "plainwhist"
-    bindings = __name__  # this module registers the game's kernels
     title = "Plain whist"
     phase_names = PHASE_NAMES
     play_phase = PLAY
@@ -609,8 +590,12 @@ class PlainWhist(Game):
     obs_layout = LAYOUT
     encode_kernel = staticmethod(encode_kernel)
 
-    def __init__(self, **options):
-        super().__init__(validate_options(PlainWhistOptions, options))
+    def __init__(self, options: PlainWhistOptions | None = None, **kwargs):
+        if options is None:
+            options = validate_options(PlainWhistOptions, kwargs)
+        elif kwargs:
+            raise ValueError("give options either as a PlainWhistOptions or as keywords")
+        super().__init__(options)
 
     def new_match(self, seed, num_deals=None, dealer=-1):
         """A one-record state array holding a new match from ``seed``."""
@@ -640,3 +625,29 @@ class PlainWhist(Game):
         if state.is_over:
             lines.append(f"  payoffs: {state.payoffs.tolist()}")
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- description
+
+_ORACLE = __name__.rpartition(".")[0] + ".plain_whist_oracle"
+
+#: The game's one description: its kernels for the protocol (the rules hooks are this
+#: module's functions of those names) and its rule agent, registered with the package.
+DESCRIPTION = GameDescription(
+    name=PlainWhist.name,
+    game=PlainWhist,
+    options=PlainWhistOptions,
+    rules=__name__,
+    encode_wide=1,  # scores
+    kernels={
+        "rule_policy": rule_policy,
+        "determinize": determinize,
+        "start_match": start_match,
+        # by name: imported only when a loop with an oracle seat is compiled
+        "oracle_action": f"{_ORACLE}:oracle_action",
+        "oracle_no_table": f"{_ORACLE}:oracle_no_table",
+        "oracle_table": f"{_ORACLE}:oracle_table",
+    },
+    rule_options=f"{__name__}:RuleOptions",
+)
+register(DESCRIPTION, replace=True)

@@ -62,19 +62,17 @@ def detect_game(df: pd.DataFrame) -> str:
 
     Raises ``ValueError`` when the columns match no game.
     """
+    from ..games import DESCRIPTIONS
+
     require(df)
     cols = set(df.columns)
-    if {"pitcher", "phat_ns"} <= cols:
-        return "phat"
-    if {"players", "declarer_points"} <= cols:
-        return "troggu"
-    if {"bid", "meld_ns"} <= cols:
-        return "pinochle"
-    if {"turn_up", "declarer_tricks"} <= cols:
-        return "solowhist"
+    # Each description names the columns only its game's rows have together.
+    for name, description in DESCRIPTIONS.items():
+        if description.columns and description.columns <= cols:
+            return name
+    names = "|".join(repr(n) for n, d in DESCRIPTIONS.items() if d.columns)
     raise ValueError(
-        "cannot tell the game of these rows: expected the columns of "
-        "simulate('solowhist'|'troggu'|'phat'|'pinochle', ...)"
+        f"cannot tell the game of these rows: expected the columns of simulate({names}, ...)"
     )
 
 

@@ -1,8 +1,13 @@
-"""What the simulator needs to know of each game, in one place."""
+"""What the simulator needs to know of a game: its ``SimSpec``, named by its description.
+
+Each built-in game's description (``GameDescription.sim``) names one of the
+specs below; :data:`SPECS` reads them through the registry of descriptions
+(:mod:`trickgym.games`), so a game registered later is simulated too.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +18,7 @@ from trickgym.agents.loops import oracle_flag
 from . import blocks, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
-__all__ = ["SPECS", "SimSpec"]
+__all__ = ["PHAT", "PINOCHLE", "SOLOWHIST", "SPECS", "TROGGU", "SimSpec", "sim_spec"]
 
 
 @dataclass(frozen=True)
@@ -198,54 +203,94 @@ def _pinochle_match_row(row, state, match, k):
     row["match"] = match
 
 
-SPECS = {
-    "solowhist": SimSpec(
-        row_dtype=solowhist.ROW_DTYPE,
-        deal_block=_deals(solowhist),
-        deal_options=solowhist.deal_options,
-        match_block=_solowhist_matches,
-        frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
-        write_row=solowhist.write_row,
-        add_dd=_solowhist_add_dd,
-        dd_row_dtype=solowhist.DD_ROW_DTYPE,
-        dd_default_max_nodes=4_000_000,  # trickgym.sim.solowhist_dd.DD_DEFAULT_MAX_NODES
-    ),
-    "troggu": SimSpec(
-        row_dtype=troggu.ROW_DTYPE,
-        deal_block=_deals(troggu),
-        deal_options=troggu.deal_options,
-        match_block=None,
-        frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
-        write_row=troggu.write_row,
-        add_dd=_points_add_dd("troggu", _points_dd_dtype(troggu.ROW_DTYPE)),
-        dd_row_dtype=_points_dd_dtype(troggu.ROW_DTYPE),
-        dd_default_max_nodes=_POINTS_DD_NODES,
-    ),
-    "phat": SimSpec(
-        row_dtype=phat.ROW_DTYPE,
-        deal_block=None,
-        match_block=_phat_matches,
-        frame=lambda rows, game, match_mode: phat_frame(rows),
-        write_row=phat.write_row,
-        unit="match",
-        slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
-        whole_matches=_phat_whole_matches,
-        write_match_row=lambda row, state, match, k: phat.write_row(row, state, match),
-        add_dd=_points_add_dd("phat", _points_dd_dtype(phat.ROW_DTYPE)),
-        dd_row_dtype=_points_dd_dtype(phat.ROW_DTYPE),
-        dd_default_max_nodes=_POINTS_DD_NODES,
-    ),
-    "pinochle": SimSpec(
-        row_dtype=pinochle.ROW_DTYPE,
-        deal_block=_deals(pinochle),
-        deal_options=pinochle.deal_options,
-        match_block=None,
-        frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
-        write_row=pinochle.write_row,
-        whole_matches=_pinochle_whole_matches,
-        write_match_row=_pinochle_match_row,
-        add_dd=_points_add_dd("pinochle", _points_dd_dtype(pinochle.ROW_DTYPE)),
-        dd_row_dtype=_points_dd_dtype(pinochle.ROW_DTYPE),
-        dd_default_max_nodes=_POINTS_DD_NODES,
-    ),
-}
+SOLOWHIST = SimSpec(
+    row_dtype=solowhist.ROW_DTYPE,
+    deal_block=_deals(solowhist),
+    deal_options=solowhist.deal_options,
+    match_block=_solowhist_matches,
+    frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
+    write_row=solowhist.write_row,
+    add_dd=_solowhist_add_dd,
+    dd_row_dtype=solowhist.DD_ROW_DTYPE,
+    dd_default_max_nodes=4_000_000,  # trickgym.sim.solowhist_dd.DD_DEFAULT_MAX_NODES
+)
+
+TROGGU = SimSpec(
+    row_dtype=troggu.ROW_DTYPE,
+    deal_block=_deals(troggu),
+    deal_options=troggu.deal_options,
+    match_block=None,
+    frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
+    write_row=troggu.write_row,
+    add_dd=_points_add_dd("troggu", _points_dd_dtype(troggu.ROW_DTYPE)),
+    dd_row_dtype=_points_dd_dtype(troggu.ROW_DTYPE),
+    dd_default_max_nodes=_POINTS_DD_NODES,
+)
+
+PHAT = SimSpec(
+    row_dtype=phat.ROW_DTYPE,
+    deal_block=None,
+    match_block=_phat_matches,
+    frame=lambda rows, game, match_mode: phat_frame(rows),
+    write_row=phat.write_row,
+    unit="match",
+    slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
+    whole_matches=_phat_whole_matches,
+    write_match_row=lambda row, state, match, k: phat.write_row(row, state, match),
+    add_dd=_points_add_dd("phat", _points_dd_dtype(phat.ROW_DTYPE)),
+    dd_row_dtype=_points_dd_dtype(phat.ROW_DTYPE),
+    dd_default_max_nodes=_POINTS_DD_NODES,
+)
+
+PINOCHLE = SimSpec(
+    row_dtype=pinochle.ROW_DTYPE,
+    deal_block=_deals(pinochle),
+    deal_options=pinochle.deal_options,
+    match_block=None,
+    frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
+    write_row=pinochle.write_row,
+    whole_matches=_pinochle_whole_matches,
+    write_match_row=_pinochle_match_row,
+    add_dd=_points_add_dd("pinochle", _points_dd_dtype(pinochle.ROW_DTYPE)),
+    dd_row_dtype=_points_dd_dtype(pinochle.ROW_DTYPE),
+    dd_default_max_nodes=_POINTS_DD_NODES,
+)
+
+
+def sim_spec(game) -> SimSpec:
+    """The ``SimSpec`` of a game (name, instance or class) from its description.
+
+    Raises ``ValueError`` for an unknown game or one its description gives no
+    simulation.
+    """
+    from ..games import description
+    from ..protocol import load
+
+    desc = description(game)
+    if desc.sim is None:
+        raise ValueError(f"{desc.name} has no simulation (its description names no SimSpec)")
+    return load(desc.sim)
+
+
+class _Specs(Mapping):
+    """``{game name: SimSpec}`` of every registered game that has one, read when asked."""
+
+    def _names(self) -> list[str]:
+        from ..games import DESCRIPTIONS
+
+        return [name for name, d in DESCRIPTIONS.items() if d.sim is not None]
+
+    def __getitem__(self, name: str) -> SimSpec:
+        if name not in self._names():
+            raise KeyError(name)
+        return sim_spec(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+#: Every registered game's ``SimSpec`` by name (from the descriptions).
+SPECS: Mapping[str, SimSpec] = _Specs()

@@ -1,0 +1,47 @@
+"""Phat's one description: what the package reads of the game beside its rules."""
+
+from __future__ import annotations
+
+from ...protocol import GameDescription
+from ..description import POINTS_ORACLE, point_solver
+from .game import Phat, PhatOptions
+
+__all__ = ["DESCRIPTION"]
+
+# Kernels above the games layer are named as "module:kernel": imported only when a kernel
+# that calls them compiles, so rule and random runs never load a solver, and this package
+# imports no agent, env or simulator.
+DESCRIPTION = GameDescription(
+    name="phat",
+    game=Phat,
+    options=PhatOptions,
+    rules="trickgym.games.phat.rules",
+    encode_wide=4,
+    kernels={
+        "rule_policy": "trickgym.agents.rule.phat:rule_action",
+        "in_card_play": "trickgym.games.phat.rules:in_card_play",
+        "determinize": "trickgym.agents.mc.sample_phat:determinize",
+        "start_match": "trickgym.envs.vector.phat:start_match",
+        "episode_over": "trickgym.envs.vector.phat:episode_over",
+        "episode_reward": "trickgym.envs.vector.phat:episode_reward",
+        **POINTS_ORACLE,
+        "oracle_solves": "trickgym.agents.phat:oracle_solves",
+        "advise_settle": "trickgym.advisor.phat:settle",
+        "advise_outcome": "trickgym.advisor.phat:outcome",
+        "advise_solver": "trickgym.advisor.points_dd:new_solver",
+        "advise_solve": "trickgym.advisor.points_dd:phat_solve",
+        **point_solver("trickgym.solvers.points_phat:POINT_HOOKS"),
+    },
+    rule_options="trickgym.agents.rule.phat:RuleOptions",
+    sim="trickgym.sim.specs.PHAT",
+    envs=(
+        (
+            "trickgym/Phat-v0",
+            "trickgym.envs.phat.PhatEnv",
+            "trickgym.envs.vector.phat.PhatVectorEnv",
+        ),
+    ),
+    compile_cpu=20,
+    compile_seconds=(15, 65),
+    columns=frozenset({"pitcher", "phat_ns"}),
+)

@@ -1,0 +1,51 @@
+"""Pinochle's one description: what the package reads of the game beside its rules."""
+
+from __future__ import annotations
+
+from ...protocol import GameDescription
+from ..description import POINTS_ORACLE, point_solver
+from .game import Pinochle, PinochleOptions
+
+__all__ = ["DESCRIPTION"]
+
+# Kernels above the games layer are named as "module:kernel": imported only when a kernel
+# that calls them compiles, so rule and random runs never load a solver, and this package
+# imports no agent, env or simulator.
+DESCRIPTION = GameDescription(
+    name="pinochle",
+    game=Pinochle,
+    options=PinochleOptions,
+    rules="trickgym.games.pinochle.rules",
+    encode_wide=4,
+    kernels={
+        "rule_policy": "trickgym.agents.rule.pinochle:rule_action",
+        "in_card_play": "trickgym.games.pinochle.rules:in_card_play",
+        "determinize": "trickgym.agents.mc.sample_pinochle:determinize",
+        "candidates": "trickgym.agents.mc.sample_pinochle:candidates",
+        "start_match": "trickgym.envs.vector.pinochle:start_match",
+        "start_deal": "trickgym.sim.pinochle:start_deal",
+        "write_row": "trickgym.sim.pinochle:write_row",
+        **POINTS_ORACLE,
+        "oracle_solves": "trickgym.agents.pinochle:oracle_solves",
+        "advise_settle": "trickgym.advisor.pinochle:settle",
+        "advise_outcome": "trickgym.advisor.pinochle:outcome",
+        "advise_solver": "trickgym.advisor.points_dd:new_solver",
+        "advise_solve": "trickgym.advisor.points_dd:pinochle_solve",
+        **point_solver("trickgym.solvers.points_pinochle:POINT_HOOKS"),
+    },
+    rule_options="trickgym.agents.rule.pinochle:RuleOptions",
+    sim="trickgym.sim.specs.PINOCHLE",
+    envs=(
+        (
+            "trickgym/Pinochle-v0",
+            "trickgym.envs.pinochle.PinochleEnv",
+            "trickgym.envs.vector.pinochle.PinochleVectorEnv",
+        ),
+    ),
+    compile_cpu=25,
+    compile_seconds=(20, 90),
+    feature_compile={"races": (7, (5, 25))},
+    warm_tables=({"mode": "kitty"}, {"mode": "exchange"}),
+    warm_choices={"modes": "mode"},
+    columns=frozenset({"bid", "meld_ns"}),
+)
