@@ -206,6 +206,9 @@ def _reset_deal(state):
         state.payoffs[s] = 0
 
 
+reset_deal = _reset_deal  # for a deal set by hand (the advisor's state_for)
+
+
 @njit(cache=True)
 def deal(state):
     """Shuffle (Fisher-Yates on the state's own generator) and deal one card at a time.
@@ -573,6 +576,7 @@ class PlainWhist(Game):
     """Plain partnership whist (see the module docstring)."""
 
     name = "plainwhist"
+    advisor = __name__.rpartition(".")[0] + ".plain_whist_advisor"  # the hand advisor's part
     title = "Plain whist"
     phase_names = PHASE_NAMES
     play_phase = PLAY
@@ -596,6 +600,19 @@ class PlainWhist(Game):
         elif kwargs:
             raise ValueError("give options either as a PlainWhistOptions or as keywords")
         super().__init__(options)
+
+    @property
+    def payoff_bound(self) -> int:
+        """A seat's largest payoff in a deal: 7 odd tricks, doubled."""
+        return 2 * (N_TRICKS - 6)
+
+    contract_fields = ("phase", "doubled")
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``("", -1)`` in the auction, then ``"Doubled"`` or ``"Plain"`` (no declarer)."""
+        if int(record["phase"]) == AUCTION:
+            return "", -1
+        return ("Doubled" if record["doubled"] else "Plain"), -1
 
     def new_match(self, seed, num_deals=None, dealer=-1):
         """A one-record state array holding a new match from ``seed``."""
@@ -629,7 +646,13 @@ class PlainWhist(Game):
 
 # ---------------------------------------------------------------- description
 
-_ORACLE = __name__.rpartition(".")[0] + ".plain_whist_oracle"
+_HERE = __name__.rpartition(".")[0]
+_ORACLE = f"{_HERE}.plain_whist_oracle"
+_SIM = f"{_HERE}.plain_whist_sim"
+_ENVS = f"{_HERE}.plain_whist_envs"
+_ADVISOR = f"{_HERE}.plain_whist_advisor"
+#: Its Gymnasium id (single env and native vector env).
+ENV_ID = "plainwhist/PlainWhist-v0"
 
 #: The game's one description: its kernels for the protocol (the rules hooks are this
 #: module's functions of those names) and its rule agent, registered with the package.
@@ -647,7 +670,15 @@ DESCRIPTION = GameDescription(
         "oracle_action": f"{_ORACLE}:oracle_action",
         "oracle_no_table": f"{_ORACLE}:oracle_no_table",
         "oracle_table": f"{_ORACLE}:oracle_table",
+        # the simulator's hooks, in the module of its rows (imported by simulate only)
+        "start_deal": f"{_SIM}:start_deal",
+        "write_row": f"{_SIM}:write_row",
+        # the hand advisor's: imported by the advisor only
+        "advise_settle": f"{_ADVISOR}:settle",
+        "advise_outcome": f"{_ADVISOR}:outcome",
     },
     rule_options=f"{__name__}:RuleOptions",
+    sim=f"{_SIM}.SIM",
+    envs=((ENV_ID, f"{_ENVS}.PlainWhistEnv", f"{_ENVS}.PlainWhistVectorEnv"),),
 )
 register(DESCRIPTION, replace=True)

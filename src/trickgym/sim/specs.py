@@ -18,7 +18,16 @@ from trickgym.agents.loops import oracle_flag
 from . import blocks, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
-__all__ = ["PHAT", "PINOCHLE", "SOLOWHIST", "SPECS", "TROGGU", "SimSpec", "sim_spec"]
+__all__ = [
+    "PHAT",
+    "PINOCHLE",
+    "SOLOWHIST",
+    "SPECS",
+    "TROGGU",
+    "SimSpec",
+    "generic_deal_block",
+    "sim_spec",
+]
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,16 @@ class SimSpec:
 
 def _deals(sim_module):
     """The ``deal_block`` of a game whose simulation module gives ``deal_options``."""
+    return generic_deal_block(sim_module.deal_options)
+
+
+def generic_deal_block(deal_options):
+    """A ``SimSpec.deal_block`` running the protocol's ``start_deal``/``write_row`` hooks.
+
+    ``deal_options(game)`` gives the ``int64`` options the game's
+    ``start_deal`` kernel reads. What a game registered from outside the
+    package uses for independent deals.
+    """
 
     def deal_block(game, seed, first, kinds, params, chunk, rows):
         template = np.empty(1, dtype=game.state_dtype)
@@ -72,7 +91,7 @@ def _deals(sim_module):
             kinds,
             params,
             oracle_flag(kinds),
-            sim_module.deal_options(game),
+            deal_options(game),
             chunk,
             rows,
         )
