@@ -48,7 +48,12 @@ Oracle (imported only when a loop with an oracle seat is compiled)
   ``oracle_no_table(state)``: the placeholder solver table a loop starts a
   deal with; ``oracle_table(state, table)``: ``table`` or the deal's real
   one, made at its first use; ``oracle_solves(state) -> bool`` (point-trick
-  games): whether the oracle solves this decision.
+  games): whether the oracle solves this decision; ``rollout_cards(state)
+  -> int`` (point-trick games): the cards in the hand to move from which
+  the oracle's rollouts solve the rest of the deal (the description's
+  ``solve_lines["oracle_rollout"]`` for the table); ``side_play(state) ->
+  bool`` (point-trick games): whether the deal is in its card play with a
+  declaring side, a position the point-trick solver values.
 Features
   ``encode(observations, j, buf, scalars, wide)``: the features observation
   of ``observations[j]`` into row ``j`` of the batch arrays.
@@ -149,6 +154,8 @@ _TABLE = [
     ("oracle_no_table", "state", "state", False),
     ("oracle_table", "state, table", "state", False),
     ("oracle_solves", "state", "state", False),
+    ("rollout_cards", "state", "state", False),
+    ("side_play", "state", "state", False),
     ("determinize", "obs, memory, template, out, rng", "obs", False),
     ("candidates", "state", "state", False),
     ("leaf", "state, rng, obs_scratch, params, table, dd_cards", "state", False),
@@ -349,7 +356,9 @@ class GameDescription:
     ``{feature: (cpu, (low, high))}`` for features compiled on top;
     ``warm_tables``: the option sets ``trickgym warm`` builds by default,
     with ``warm_choices``: ``{warm keyword: option}`` for the ones a user
-    may choose (``players=`` is Troggu's ``players``); ``columns``: columns
+    may choose (``players=`` is Troggu's ``players``), and ``warm_runs``:
+    the ``simulate`` keywords of the runs it makes beside one deal (or
+    match), each compiling kernels of its own; ``columns``: columns
     only this game's ``simulate`` rows have together (how the analysis tells
     a frame's game).
     """
@@ -369,7 +378,10 @@ class GameDescription:
     feature_compile: Mapping[str, tuple[int, tuple[int, int]]] = field(default_factory=dict)
     warm_tables: tuple[Mapping[str, Any], ...] = ({},)
     warm_choices: Mapping[str, str] = field(default_factory=dict)
+    warm_runs: tuple[Mapping[str, Any], ...] = ()
     columns: frozenset[str] = frozenset()
+    solve_lines: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict)
+    hand_features: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         # Made once, at the import of the game's package: its kernels are registered for

@@ -209,12 +209,7 @@ def _simulations(game: str, options: dict, seats) -> None:
     from trickgym.sim import simulate
 
     runs = [{trickgym.games.game_class(game).run_unit: 1}]  # Phat: a match
-    if game == "solowhist":  # BGA's dealing: whole matches, a kernel of their own
-        per = trickgym.game(game, **options).options.num_deals
-        runs.append({"deals": per, "dealing": "match"})
-    if game == "pinochle":  # races to the target: a kernel of their own, whatever the
-        # target; a low one, as random agents might not reach 1500 in the hands allowed
-        runs.append({"matches": 1, "target": 10})
+    runs += trickgym.games.description(game).warm_runs  # the game's own kernels besides
     for run in runs:
         simulate(game, agents=seats, seed=0, progress=False, **{**options, **run})
 

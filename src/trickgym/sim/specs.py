@@ -48,6 +48,9 @@ class SimSpec:
     returns the rows of every deal of whole matches (races to a target:
     Phat, Pinochle), and ``write_match_row(row, state, match, k)`` writes
     deal ``k`` of a match from the Python loop.
+    ``seat_payoffs(df, n_seats)`` gives each row's payoff per seat as a
+    float64 ``[rows, seats]`` array (a partnership game: its team's margin;
+    ``None``: the frame's ``payoff_<seat>`` columns), what tournaments score.
     ``add_dd(rows, max_nodes, game)`` returns the rows with their double-dummy
     columns (records of ``dd_row_dtype``; ``None``: the game has no
     double-dummy solver yet), with ``dd_default_max_nodes`` the default
@@ -67,6 +70,13 @@ class SimSpec:
     dd_row_dtype: np.dtype | None = None
     dd_default_max_nodes: int | None = None
     deal_options: Callable[..., np.ndarray] | None = None
+    seat_payoffs: Callable[..., np.ndarray] | None = None
+
+    def payoffs_by_seat(self, df, n_seats: int) -> np.ndarray:
+        """Each row's payoff per seat (``float64[rows, n_seats]``): see ``seat_payoffs``."""
+        if self.seat_payoffs is not None:
+            return self.seat_payoffs(df, n_seats)
+        return df[[f"payoff_{s}" for s in range(n_seats)]].to_numpy(np.float64)
 
 
 def _deals(sim_module):
@@ -222,6 +232,21 @@ def _pinochle_match_row(row, state, match, k):
     row["match"] = match
 
 
+def _team_margins(margin: np.ndarray) -> np.ndarray:
+    """Seats 0 and 2 (NS) get ``margin``, seats 1 and 3 (EW) its negation."""
+    return np.stack([margin, -margin, margin, -margin], axis=1)
+
+
+def _pinochle_seat_payoffs(df, n_seats):
+    return _team_margins((df["score_ns"] - df["score_ew"]).to_numpy(np.float64))
+
+
+def _phat_seat_payoffs(df, n_seats):
+    bonus_ns = np.where(df["bonus_to"] == "NS", df["bonus"], 0)
+    bonus_ew = np.where(df["bonus_to"] == "EW", df["bonus"], 0)
+    return _team_margins((df["phat_ns"] + bonus_ns - df["phat_ew"] - bonus_ew).to_numpy(np.float64))
+
+
 SOLOWHIST = SimSpec(
     row_dtype=solowhist.ROW_DTYPE,
     deal_block=_deals(solowhist),
@@ -256,6 +281,7 @@ PHAT = SimSpec(
     slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
     whole_matches=_phat_whole_matches,
     write_match_row=lambda row, state, match, k: phat.write_row(row, state, match),
+    seat_payoffs=_phat_seat_payoffs,
     add_dd=_points_add_dd("phat", _points_dd_dtype(phat.ROW_DTYPE)),
     dd_row_dtype=_points_dd_dtype(phat.ROW_DTYPE),
     dd_default_max_nodes=_POINTS_DD_NODES,
@@ -270,6 +296,7 @@ PINOCHLE = SimSpec(
     write_row=pinochle.write_row,
     whole_matches=_pinochle_whole_matches,
     write_match_row=_pinochle_match_row,
+    seat_payoffs=_pinochle_seat_payoffs,
     add_dd=_points_add_dd("pinochle", _points_dd_dtype(pinochle.ROW_DTYPE)),
     dd_row_dtype=_points_dd_dtype(pinochle.ROW_DTYPE),
     dd_default_max_nodes=_POINTS_DD_NODES,

@@ -26,6 +26,8 @@ DESCRIPTION = GameDescription(
         "episode_reward": "trickgym.envs.vector.phat:episode_reward",
         **POINTS_ORACLE,
         "oracle_solves": "trickgym.agents.phat:oracle_solves",
+        "rollout_cards": "trickgym.agents.phat:rollout_cards",
+        "side_play": "trickgym.agents.phat:side_play",
         "advise_settle": "trickgym.advisor.phat:settle",
         "advise_outcome": "trickgym.advisor.phat:outcome",
         "advise_solver": "trickgym.advisor.points_dd:new_solver",
@@ -44,4 +46,14 @@ DESCRIPTION = GameDescription(
     compile_cpu=20,
     compile_seconds=(15, 65),
     columns=frozenset({"pitcher", "phat_ns"}),
+    # Cards in the hand to move from which a full point-trick solve fits the agents'
+    # budget (trickgym.agents.solved_points; per table size for Troggu).
+    solve_lines={"pimc": 9, "oracle": 11, "oracle_rollout": 7},
+    # The hf_* columns of its simulation rows, of the declarer's hand as dealt (see
+    # trickgym.sim.features), with what each means.
+    hand_features={
+        "hf_trump_len": "cards of the trump suit (the suit of the pitcher's first card)",
+        "hf_hcp": "high-card points of the pitcher's hand: A 4, K 3, Q 2, J 1",
+        "hf_voids": "suits the pitcher's hand has no card of",
+    },
 )

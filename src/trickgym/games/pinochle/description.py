@@ -27,6 +27,8 @@ DESCRIPTION = GameDescription(
         "write_row": "trickgym.sim.pinochle:write_row",
         **POINTS_ORACLE,
         "oracle_solves": "trickgym.agents.pinochle:oracle_solves",
+        "rollout_cards": "trickgym.agents.pinochle:rollout_cards",
+        "side_play": "trickgym.agents.pinochle:side_play",
         "advise_settle": "trickgym.advisor.pinochle:settle",
         "advise_outcome": "trickgym.advisor.pinochle:outcome",
         "advise_solver": "trickgym.advisor.points_dd:new_solver",
@@ -47,5 +49,18 @@ DESCRIPTION = GameDescription(
     feature_compile={"races": (7, (5, 25))},
     warm_tables=({"mode": "kitty"}, {"mode": "exchange"}),
     warm_choices={"modes": "mode"},
+    # Races to the target: a kernel of their own, whatever the target; a low one, as
+    # random agents might not reach 1500 in the hands allowed.
+    warm_runs=({"matches": 1, "target": 10},),
     columns=frozenset({"bid", "meld_ns"}),
+    # Cards in the hand to move from which a full point-trick solve fits the agents'
+    # budget (trickgym.agents.solved_points; per table size for Troggu).
+    solve_lines={"pimc": 8, "oracle": 10, "oracle_rollout": 7},
+    # The hf_* columns of its simulation rows, of the declarer's hand as dealt (see
+    # trickgym.sim.features), with what each means.
+    hand_features={
+        "hf_meld": "meld of the hand as dealt, in the declared trump",
+        "hf_trump_len": "cards of the trump suit, both copies counted",
+        "hf_aces": "Aces held (0..8)",
+    },
 )

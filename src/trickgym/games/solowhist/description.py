@@ -44,5 +44,17 @@ DESCRIPTION = GameDescription(
     compile_cpu=25,
     compile_seconds=(20, 90),
     feature_compile={"match": (7, (5, 25)), "dd": (30, (30, 110))},
+    # BGA's dealing: whole matches, a kernel of their own (one match of the default table).
+    warm_runs=({"deals": SoloWhistOptions().num_deals, "dealing": "match"},),
     columns=frozenset({"turn_up", "declarer_tricks"}),
+    # The hf_* columns of its simulation rows, of the declarer's hand as dealt (see
+    # trickgym.sim.features), with what each means.
+    hand_features={
+        "hf_trump_len": "cards of the trump suit in the declarer's hand as dealt",
+        "hf_trump_top": "how many of A K Q J of trumps the declarer holds",
+        "hf_hcp": "high-card points of the hand: A 4, K 3, Q 2, J 1",
+        "hf_voids": "suits the hand has no card of",
+        "hf_singletons": "suits with exactly one card",
+        "hf_longest": "cards of the hand's longest suit",
+    },
 )

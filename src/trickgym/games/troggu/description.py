@@ -26,6 +26,8 @@ DESCRIPTION = GameDescription(
         "write_row": "trickgym.sim.troggu:write_row",
         **POINTS_ORACLE,
         "oracle_solves": "trickgym.agents.troggu:oracle_solves",
+        "rollout_cards": "trickgym.agents.troggu:rollout_cards",
+        "side_play": "trickgym.agents.troggu:side_play",
         "advise_settle": "trickgym.advisor.troggu:settle",
         "advise_outcome": "trickgym.advisor.troggu:outcome",
         "advise_solver": "trickgym.advisor.points_dd:new_solver",
@@ -48,4 +50,19 @@ DESCRIPTION = GameDescription(
     warm_tables=({"players": 4},),
     warm_choices={"players": "players"},
     columns=frozenset({"players", "declarer_points"}),
+    # Cards in the hand to move from which a full point-trick solve fits the agents'
+    # budget (trickgym.agents.solved_points; per table size for Troggu).
+    solve_lines={
+        "pimc": (0, 0, 0, 9, 6, 6, 5, 5, 5),
+        "oracle": (0, 0, 0, 12, 8, 7, 6, 6, 6),
+        "oracle_rollout": (0, 0, 0, 9, 6, 5, 5, 4, 4),
+    },
+    # The hf_* columns of its simulation rows, of the declarer's hand as dealt (see
+    # trickgym.sim.features), with what each means.
+    hand_features={
+        "hf_trumps": "trumps I..XXI held (the Fool not counted)",
+        "hf_high_trumps": "trumps XV..XXI held",
+        "hf_fool": "1 if the declarer holds the Fool, else 0",
+        "hf_kings": "Kings held",
+    },
 )
