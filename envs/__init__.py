@@ -31,9 +31,14 @@ def _entry(ref: str) -> str:
     return f"{module}:{name}"
 
 
-def _register_envs(description) -> None:
-    """Register the Gymnasium ids of one game's description (once each)."""
+def _register_envs(description, added: bool) -> None:
+    """Register the Gymnasium ids of one game's description (once each), or drop them from
+    :data:`ENV_IDS` when the game is unregistered (Gymnasium keeps its registration)."""
     for env_id, single, vector in description.envs:
+        if not added:
+            ENV_IDS.pop(env_id, None)
+            VECTOR_ENTRY_POINTS.pop(env_id, None)
+            continue
         ENV_IDS[env_id] = _entry(single)
         VECTOR_ENTRY_POINTS[env_id] = _entry(vector)
         if env_id not in registry:

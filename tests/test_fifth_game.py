@@ -36,8 +36,17 @@ from trickgym.sim import simulate
 ORACLE_MODULE = pw.__name__.rpartition(".")[0] + ".plain_whist_oracle"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    """Plain whist in the registry of games while this module's tests run."""
+    trickgym.games.register(pw.DESCRIPTION)
+    yield pw.DESCRIPTION
+    trickgym.games.unregister("plainwhist")
+    assert "plainwhist" not in trickgym.GAMES and pw.ENV_ID not in trickgym.envs.ENV_IDS
+
+
 @pytest.fixture(scope="module")
-def game():
+def game(registered):
     return pw.PlainWhist()
 
 
@@ -328,6 +337,9 @@ def test_oracle_loop(game):
 
 
 def test_registered_like_a_built_in_game(game):
+    with pytest.raises(ValueError, match="already registered"):
+        trickgym.games.register(dataclasses.replace(pw.DESCRIPTION, encode_wide=1))
+    trickgym.games.register(pw.DESCRIPTION)  # the very same description again: a no-op
     assert trickgym.games.DESCRIPTIONS["plainwhist"] is pw.DESCRIPTION
     assert trickgym.GAMES["plainwhist"] == (pw.PlainWhist, pw.PlainWhistOptions)
     made = trickgym.game("plainwhist", num_deals=3)
@@ -335,8 +347,6 @@ def test_registered_like_a_built_in_game(game):
     assert made.rule_options is pw.RuleOptions and made.description is pw.DESCRIPTION
     with pytest.raises(ValueError, match="num_decks"):
         trickgym.game("plainwhist", num_decks=2)
-    with pytest.raises(ValueError, match="already registered"):
-        trickgym.games.register(dataclasses.replace(pw.DESCRIPTION, encode_wide=1))
     assert pw.ENV_ID in trickgym.envs.ENV_IDS and pw.ENV_ID in gym.registry
 
 

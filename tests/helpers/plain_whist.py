@@ -38,7 +38,6 @@ from trickgym.cards.bits import bit, highest_bit, lowest_bit, popcount
 from trickgym.cards.decks import STANDARD
 from trickgym.cards.notation import format_card, format_hand
 from trickgym.games import kernels as generic_kernels
-from trickgym.games import register
 from trickgym.games.encoding import ObsLayout, put_bits
 from trickgym.games.trick_play import close_trick
 from trickgym.protocol import GameDescription
@@ -655,7 +654,10 @@ _ADVISOR = f"{_HERE}.plain_whist_advisor"
 ENV_ID = "plainwhist/PlainWhist-v0"
 
 #: The game's one description: its kernels for the protocol (the rules hooks are this
-#: module's functions of those names) and its rule agent, registered with the package.
+#: module's functions of those names), its rule agent, simulation, envs and advisor part.
+#: Made here, it registers the kernels; the tests add it to the registry of games
+#: (``trickgym.games.register``) for as long as they run, so the other tests' lists of
+#: games stay the four built-in ones.
 DESCRIPTION = GameDescription(
     name=PlainWhist.name,
     game=PlainWhist,
@@ -681,4 +683,3 @@ DESCRIPTION = GameDescription(
     sim=f"{_SIM}.SIM",
     envs=((ENV_ID, f"{_ENVS}.PlainWhistEnv", f"{_ENVS}.PlainWhistVectorEnv"),),
 )
-register(DESCRIPTION, replace=True)

@@ -57,6 +57,23 @@ def by_columns(by, df=_NO_FRAME, name: str = "by") -> list[str]:
     return list(cols)
 
 
+def analysis_part(game: str):
+    """The module of ``game``'s own analysis part (its description's ``analysis``), or None.
+
+    A game whose rows are not bids (Phat: races to 181, pitches instead of
+    contracts) names a module giving ``bids(df)`` (its rows as bids),
+    ``summary_text(df)`` (the command line's table) and
+    ``report_sections(...)`` (the HTML report's); for the others the rows
+    are bids already.
+    """
+    import importlib
+
+    from ..games import description
+
+    module = description(game).analysis
+    return None if module is None else importlib.import_module(module)
+
+
 def detect_game(df: pd.DataFrame) -> str:
     """The game whose ``simulate`` rows ``df`` holds, from its columns.
 

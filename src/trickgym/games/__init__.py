@@ -32,6 +32,7 @@ __all__ = [
     "game_class",
     "on_register",
     "register",
+    "unregister",
 ]
 
 #: Every registered game's description by name, in registration order.
@@ -44,14 +45,15 @@ _LISTENERS: list = []
 
 
 def on_register(listener) -> None:
-    """Call ``listener(description)`` for every game registered, now and later.
+    """Call ``listener(description, True)`` for every game registered, now and later, and
+    ``listener(description, False)`` for every game unregistered.
 
     How a layer above the games (the envs' Gymnasium ids) keeps in step with
     the registry without the games importing it.
     """
     _LISTENERS.append(listener)
     for known in list(DESCRIPTIONS.values()):
-        listener(known)
+        listener(known, True)
 
 
 def register(description: GameDescription, *, replace: bool = False) -> GameDescription:
@@ -71,7 +73,23 @@ def register(description: GameDescription, *, replace: bool = False) -> GameDesc
     DESCRIPTIONS[name] = description
     GAMES[name] = (description.game, description.options)
     for listener in _LISTENERS:
-        listener(description)
+        listener(description, True)
+    return description
+
+
+def unregister(name: str) -> GameDescription:
+    """Take a registered game out of the registry again (a test's game, once its tests ran).
+
+    Returns its description; raises ``ValueError`` for a name not registered.
+    Its kernels stay registered for the protocol (they are keyed by its
+    dtypes), so registering it again is cheap.
+    """
+    if name not in DESCRIPTIONS:
+        raise ValueError(f"game {name!r} is not registered; registered: {', '.join(DESCRIPTIONS)}")
+    description = DESCRIPTIONS.pop(name)
+    del GAMES[name]
+    for listener in _LISTENERS:
+        listener(description, False)
     return description
 
 

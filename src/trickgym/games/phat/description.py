@@ -46,6 +46,9 @@ DESCRIPTION = GameDescription(
     compile_cpu=20,
     compile_seconds=(15, 65),
     columns=frozenset({"pitcher", "phat_ns"}),
+    # Its rows are races to 181 with pitches, not bids: the analysis reads them through
+    # this module (pitches as bids, the race's tables).
+    analysis="trickgym.analysis.phat",
     # Cards in the hand to move from which a full point-trick solve fits the agents'
     # budget (trickgym.agents.solved_points; per table size for Troggu).
     solve_lines={"pimc": 9, "oracle": 11, "oracle_rollout": 7},
