@@ -51,7 +51,7 @@ class Phat(Game):
     """Phat as on Board Game Arena (``docs/rules/phat.md``): NS (0, 2) against EW (1, 3)."""
 
     name = "phat"
-    advisor = "trickgym.advisor.phat"  # the hand advisor's part (trickgym.analysis.advise)
+    advisor = "trickgym.advisor.phat"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Phat"
     partnership = True
     phase_names = PHASE_NAMES

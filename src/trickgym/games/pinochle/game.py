@@ -113,7 +113,7 @@ class Pinochle(Game):
     """Four-player partnership Pinochle, single deck (``docs/rules/pinochle.md``)."""
 
     name = "pinochle"
-    advisor = "trickgym.advisor.pinochle"  # the hand advisor's part (trickgym.analysis.advise)
+    advisor = "trickgym.advisor.pinochle"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Pinochle"
     partnership = True
     phase_names = PHASE_NAMES

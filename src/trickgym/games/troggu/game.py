@@ -64,7 +64,7 @@ class Troggu(Game):
     """Troggu as on Board Game Arena (``docs/rules/troggu.md``), 3 to 8 players."""
 
     name = "troggu"
-    advisor = "trickgym.advisor.troggu"  # the hand advisor's part (trickgym.analysis.advise)
+    advisor = "trickgym.advisor.troggu"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Troggu"
     phase_names = PHASE_NAMES
     play_phase = PLAY
