@@ -67,6 +67,12 @@ Simulation (see :mod:`trickgym.sim.blocks`)
   ``start_deal(state, seed, opts)``: a one-deal match of ``seed`` with the
   game's ``int64`` simulation options ``opts``; ``write_row(row, state,
   deal)``: the finished deal's row (selected by ``state``).
+Double-dummy columns of point-trick games (see :mod:`trickgym.sim.dd_columns_points`)
+  ``dd_first_lead(row, state) -> status``: ``state`` set to the first lead of
+  the simulation row ``row``'s deal; ``dd_made(state, final) -> bool``:
+  whether ``final`` side points make the contract; ``dd_solve(row, states,
+  table, work) -> int``: the side's final points from the first lead
+  ``states[0]`` (-1 past the solver's budget).
 Point-trick solver (see :mod:`trickgym.solvers.points_search`)
   ``in_side(state, seat)``, ``side_points(state)``, ``bounds(state)``,
   ``key(state)``, ``points(state, card)``, ``suit(state, card)``,
@@ -177,6 +183,9 @@ _TABLE = [
     ("span", "state, low_card, high_card", "state", False),
     ("beaters", "state, card", "state", False),
     ("unequal_ok", "state", "state", False),
+    ("dd_first_lead", "row, state", "state", False),
+    ("dd_made", "state, final", "state", False),
+    ("dd_solve", "row, states, table, work", "state", False),
     ("start_deal", "state, seed, opts", "state", False),
     ("write_row", "row, state, deal", "state", False),
     ("advise_settle", "state, seat, call, choice, rng, obs_scratch, params", "state", False),

@@ -54,7 +54,9 @@ class SimSpec:
     ``add_dd(rows, max_nodes, game)`` returns the rows with their double-dummy
     columns (records of ``dd_row_dtype``; ``None``: the game has no
     double-dummy solver yet), with ``dd_default_max_nodes`` the default
-    node budget of a solver call.
+    node budget of a solver call and ``dd_options(game)`` the ``int64``
+    options a point-trick game's first lead reads beside the row
+    (:func:`trickgym.sim.dd_columns_points.with_options`; ``None``: none).
     """
 
     row_dtype: np.dtype
@@ -71,6 +73,7 @@ class SimSpec:
     dd_default_max_nodes: int | None = None
     deal_options: Callable[..., np.ndarray] | None = None
     seat_payoffs: Callable[..., np.ndarray] | None = None
+    dd_options: Callable[..., np.ndarray] | None = None
 
     def payoffs_by_seat(self, df, n_seats: int) -> np.ndarray:
         """Each row's payoff per seat (``float64[rows, n_seats]``): see ``seat_payoffs``."""
@@ -297,6 +300,7 @@ PINOCHLE = SimSpec(
     whole_matches=_pinochle_whole_matches,
     write_match_row=_pinochle_match_row,
     seat_payoffs=_pinochle_seat_payoffs,
+    dd_options=pinochle.deal_options,  # the rule options its first lead replays the auction with
     add_dd=_points_add_dd("pinochle", _points_dd_dtype(pinochle.ROW_DTYPE)),
     dd_row_dtype=_points_dd_dtype(pinochle.ROW_DTYPE),
     dd_default_max_nodes=_POINTS_DD_NODES,

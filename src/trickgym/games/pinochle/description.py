@@ -33,6 +33,10 @@ DESCRIPTION = GameDescription(
         "advise_outcome": "trickgym.advisor.pinochle:outcome",
         "advise_solver": "trickgym.advisor.solve_points:new_solver",
         "advise_solve": "trickgym.advisor.solve_points:pinochle_solve",
+        # simulate(dd=True): the first lead rebuilt from a row, then solved
+        "dd_first_lead": "trickgym.sim.dd_columns_points:pinochle_first_lead",
+        "dd_made": "trickgym.sim.dd_columns_points:pinochle_made",
+        "dd_solve": "trickgym.sim.dd_columns_points:plain_solve",
         **point_solver("trickgym.solvers.points_pinochle:POINT_HOOKS"),
     },
     rule_options="trickgym.agents.rule.pinochle:RuleOptions",

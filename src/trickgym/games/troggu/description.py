@@ -32,6 +32,10 @@ DESCRIPTION = GameDescription(
         "advise_outcome": "trickgym.advisor.troggu:outcome",
         "advise_solver": "trickgym.advisor.solve_points:new_solver",
         "advise_solve": "trickgym.advisor.solve_points:troggu_solve",
+        # simulate(dd=True): the first lead rebuilt from a row, then solved
+        "dd_first_lead": "trickgym.sim.dd_columns_points:troggu_first_lead",
+        "dd_made": "trickgym.sim.dd_columns_points:troggu_made",
+        "dd_solve": "trickgym.sim.dd_columns_points:plain_solve",
         **point_solver("trickgym.solvers.points_troggu:POINT_HOOKS"),
     },
     rule_options="trickgym.agents.rule.troggu:RuleOptions",
