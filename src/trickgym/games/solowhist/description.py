@@ -1,4 +1,4 @@
-"""SoloWhist's one description: what the package reads of the game beside its rules."""
+"""Solo Whist's one description: what the package reads of the game beside its rules."""
 
 from __future__ import annotations
 
