@@ -392,6 +392,7 @@ class GameDescription:
     solve_lines: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict)
     hand_features: Mapping[str, str] = field(default_factory=dict)
     analysis: str | None = None
+    learnt_guards: str | None = None
 
     def __post_init__(self):
         # Made once, at the import of the game's package: its kernels are registered for

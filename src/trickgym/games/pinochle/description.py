@@ -52,6 +52,8 @@ DESCRIPTION = GameDescription(
     compile_seconds=(20, 90),
     feature_compile={"races": (7, (5, 25))},
     warm_tables=({"mode": "kitty"}, {"mode": "exchange"}),
+    # The learnt agent's guards: the auction's candidates, no bid over one's partner.
+    learnt_guards="trickgym.agents.learnt.guards_pinochle",
     warm_choices={"modes": "mode"},
     # Races to the target: a kernel of their own, whatever the target; a low one, as
     # random agents might not reach 1500 in the hands allowed.
