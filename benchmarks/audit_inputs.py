@@ -434,37 +434,39 @@ def cases():
                     v,
                     lambda g=g, mode=mode, v=v: _step(g, mode, v),
                 )
-        for name, values in {
-            "seat": [-1, 9, 1.5, "0", True, None],
-            "opponents": [*NAME_BAD, None],
-            "illegal_action": NAME_BAD,
-            "illegal_penalty": REAL_BAD,
-            "render_mode": ["", "x", 5],
-            "obs_mode": NAME_BAD,
-        }.items():
-            for v in values:
-                add(
-                    "env",
-                    f"gym.make({g}, {name}=...)",
-                    name,
-                    v,
-                    lambda g=g, name=name, v=v: _env(g, **{name: v}),
-                )
-        for name, values in {
-            "num_envs": [*COUNT_BAD, 2**40],
-            "copy": FLAG_BAD,
-            "parallel": ["no", 0, 1, 2],
-            "seat": [-1, 9, 1.5, True],
-            "autoreset_mode": ["", "x", 5],
-        }.items():
-            for v in values:
-                add(
-                    "env",
-                    f"make_vec({g}, {name}=...)",
-                    name,
-                    v,
-                    lambda g=g, name=name, v=v: _vec(g, **{name: v}),
-                )
+        make_bad = {
+            "gym.make": (
+                _env,
+                {
+                    "seat": [-1, 9, 1.5, "0", True, None],
+                    "opponents": [*NAME_BAD, None],
+                    "illegal_action": NAME_BAD,
+                    "illegal_penalty": REAL_BAD,
+                    "render_mode": ["", "x", 5],
+                    "obs_mode": NAME_BAD,
+                },
+            ),
+            "make_vec": (
+                _vec,
+                {
+                    "num_envs": [*COUNT_BAD, 2**40],
+                    "copy": FLAG_BAD,
+                    "parallel": ["no", 0, 1, 2],
+                    "seat": [-1, 9, 1.5, True],
+                    "autoreset_mode": ["", "x", 5],
+                },
+            ),
+        }
+        for maker, (make, bad) in make_bad.items():
+            for name, values in bad.items():
+                for v in values:
+                    add(
+                        "env",
+                        f"{maker}({g}, {name}=...)",
+                        name,
+                        v,
+                        lambda make=make, g=g, name=name, v=v: make(g, **{name: v}),
+                    )
         for v in [-1, 2, 2**70, 1.5, "0", True]:
             add("env", f"{g} vec.state(...)", "i", v, lambda g=g, v=v: _vec(g, num_envs=2).state(v))
         for v in [2**70, -1, 10_000, 1.5, "1"]:
