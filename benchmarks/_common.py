@@ -7,6 +7,7 @@ Imported by ``bench_solowhist.py``, ``bench_troggu.py``, ``bench_phat.py`` and
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 
@@ -44,6 +45,11 @@ def thread_label(threads: int) -> str:
     return "1 thread" if threads == 1 else f"{threads} threads"
 
 
+def time_threads(run) -> dict[int, float]:
+    """Best wall time of ``run()`` (:func:`best_of`) at each of :func:`thread_counts`."""
+    return {threads: with_threads(threads, lambda: best_of(run)) for threads in thread_counts()}
+
+
 def time_deal_block(template, kinds, params, opts, rows, label: str, unit: str, rows_out: list):
     """Random ``deal_block`` runs filling ``rows``, timed on one thread and on all threads.
 
@@ -59,8 +65,8 @@ def time_deal_block(template, kinds, params, opts, rows, label: str, unit: str, 
 
     run(rows[:10])  # warm-up (compile or load)
     t = float("nan")
-    for threads in thread_counts():
-        t = with_threads(threads, lambda: best_of(run)) / len(rows)
+    for threads, wall in time_threads(run).items():
+        t = wall / len(rows)
         rows_out.append(
             (
                 f"{label}, {thread_label(threads)}",
@@ -127,17 +133,18 @@ def env_steps(env_id: str, steps: int, label: str, rows_out: list, **options) ->
     )
 
 
-def size_rows(game, dtypes, rows_out: list, state_note: str = "", row_note: str = "") -> None:
+def size_rows(game, row_dtype, rows_out: list, state_note: str = "", row_note: str = "") -> None:
     """Bytes per state record, observation record and dict, and simulation row.
 
     ``game``: a :class:`trickgym.Game` (its first deal is observed);
-    ``dtypes``: ``(STATE_DTYPE, OBS_DTYPE, ROW_DTYPE)`` of the game.
+    ``row_dtype``: the ``ROW_DTYPE`` of its simulation.
     """
-    state_dtype, obs_dtype, row_dtype = dtypes
     obs = game.deal(0).observe(0)
     encoded = sum(np.asarray(v).nbytes for v in obs.values())
-    rows_out.append(("state record (STATE_DTYPE)", f"{state_dtype.itemsize}", "bytes", state_note))
-    rows_out.append(("observation record (OBS_DTYPE)", f"{obs_dtype.itemsize}", "bytes", ""))
+    rows_out.append(
+        ("state record (STATE_DTYPE)", f"{game.state_dtype.itemsize}", "bytes", state_note)
+    )
+    rows_out.append(("observation record (OBS_DTYPE)", f"{game.obs_dtype.itemsize}", "bytes", ""))
     rows_out.append(("observation dict (encoded)", f"{encoded}", "bytes", f"{len(obs)} arrays"))
     rows_out.append(("simulation row (ROW_DTYPE)", f"{row_dtype.itemsize}", "bytes", row_note))
 
@@ -151,6 +158,31 @@ def print_table(rows: list) -> None:
     print(line.format(*("-" * w for w in widths[:3]), "-" * 4))
     for r in rows:
         print(line.format(*r))
+
+
+def bench_main(title: str, doc: str, count: tuple, steps: tuple, argv=None) -> int:
+    """The command line and run of a per-game benchmark; returns the exit status.
+
+    ``count``: ``(flag, default, unit, env_per)``: the size of each kernel
+    timing (``--hands N``), in ``unit``s, and what ``--env-steps`` counts
+    per. ``steps``: ``(kernels, frame, env, sizes)``, run in that order:
+    ``kernels(n, rows)``, whose result goes to ``frame(n, result, rows)``,
+    ``env(env_steps, rows)``, ``sizes(rows)``; each appends table rows.
+    """
+    flag, default, unit, env_per = count
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument(f"--{flag}", type=int, default=default, help=f"{unit} per kernel timing")
+    parser.add_argument("--env-steps", type=int, default=20_000, help=f"env steps per {env_per}")
+    args = parser.parse_args(argv)
+    n = getattr(args, flag)
+    kernels, frame, env, sizes = steps
+    start = time.perf_counter()
+    rows: list = []
+    frame(n, kernels(n, rows), rows)
+    env(args.env_steps, rows)
+    sizes(rows)
+    print_report(title, f"{n:,} {unit}", rows, start)
+    return 0
 
 
 def print_report(title: str, timing: str, rows: list, start: float) -> None:

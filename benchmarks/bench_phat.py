@@ -14,21 +14,10 @@ record, observation and simulation row.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 
 import numpy as np
-from _common import (
-    best_of,
-    env_steps,
-    frame_rows,
-    print_report,
-    size_rows,
-    thread_counts,
-    thread_label,
-    with_threads,
-)
+from _common import bench_main, env_steps, frame_rows, size_rows, thread_label, time_threads
 from trickgym.agents.rule import params_matrix
 
 
@@ -52,8 +41,7 @@ def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:
     played = rows[rows["deal"] >= 0]
     deals = len(played)
     per_deal = float("nan")
-    for threads in thread_counts():
-        t = with_threads(threads, lambda: best_of(run))
+    for threads, t in time_threads(run).items():
         rows_out.append(
             (
                 f"random whole game, {thread_label(threads)}",
@@ -84,10 +72,11 @@ def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:
     return played, per_deal
 
 
-def bench_frame(rows: np.ndarray, per_deal: float, rows_out: list) -> None:
-    """Cost and memory of turning simulation rows into the DataFrame."""
+def bench_frame(matches: int, played: tuple[np.ndarray, float], rows_out: list) -> None:
+    """Cost and memory of turning the rows :func:`bench_kernels` ``played`` into the DataFrame."""
     from trickgym.sim.frames import phat_frame
 
+    rows, per_deal = played
     frame_rows(phat_frame, rows, per_deal, "phat_frame", "deal", rows_out)
 
 
@@ -101,29 +90,12 @@ def bench_env(steps: int, rows_out: list) -> None:
 def bench_sizes(rows_out: list) -> None:
     """Bytes per state record, observation record and dict, simulation row."""
     import trickgym
-    from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
     from trickgym.sim.phat import ROW_DTYPE, slots_per_match
 
-    dtypes = (STATE_DTYPE, OBS_DTYPE, ROW_DTYPE)
     row_note = f"{slots_per_match(1, 181)} slots reserved per game"
-    size_rows(trickgym.game("phat"), dtypes, rows_out, state_note="a match", row_note=row_note)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run every measurement and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=200_000, help="games per kernel timing")
-    parser.add_argument("--env-steps", type=int, default=20_000, help="env steps per episode kind")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    rows: list = []
-    played, per_deal = bench_kernels(args.matches, rows)
-    bench_frame(played, per_deal, rows)
-    bench_env(args.env_steps, rows)
-    bench_sizes(rows)
-    print_report("Phat", f"{args.matches:,} games", rows, start)
-    return 0
+    size_rows(trickgym.game("phat"), ROW_DTYPE, rows_out, state_note="a match", row_note=row_note)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    steps = (bench_kernels, bench_frame, bench_env, bench_sizes)
+    sys.exit(bench_main("Phat", __doc__, ("matches", 200_000, "games", "episode kind"), steps))

@@ -14,12 +14,10 @@ bytes per state record, observation and simulation row.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 
 import numpy as np
-from _common import env_steps, frame_rows, print_report, size_rows, time_deal_block
+from _common import bench_main, env_steps, frame_rows, size_rows, time_deal_block
 from trickgym.agents.rule import params_matrix
 
 PARAMS = params_matrix("pinochle", 4)
@@ -82,7 +80,7 @@ def bench_frame(hands: int, per_hand: dict[str, float], rows_out: list) -> None:
     from trickgym.sim.frames import pinochle_frame
     from trickgym.sim.pinochle import ROW_DTYPE
 
-    rows = np.zeros(hands, dtype=ROW_DTYPE)
+    rows = np.zeros(min(hands, 200_000), dtype=ROW_DTYPE)
     kinds = np.zeros(4, dtype=np.int64)
     template = np.empty(1, dtype=STATE_DTYPE)
     deal_block(template, np.uint64(1), 0, kinds, PARAMS, None, _options("kitty", 990), 1024, rows)
@@ -98,28 +96,11 @@ def bench_env(steps: int, rows_out: list) -> None:
 def bench_sizes(rows_out: list) -> None:
     """Bytes per state record, observation record and dict, simulation row."""
     import trickgym
-    from trickgym.games.pinochle.state import OBS_DTYPE, STATE_DTYPE
     from trickgym.sim.pinochle import ROW_DTYPE
 
-    dtypes = (STATE_DTYPE, OBS_DTYPE, ROW_DTYPE)
-    size_rows(trickgym.game("pinochle"), dtypes, rows_out, state_note="a match")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run every measurement and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=200_000, help="hands per kernel timing")
-    parser.add_argument("--env-steps", type=int, default=20_000, help="env steps per mode")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    rows: list = []
-    per_hand = bench_kernels(args.hands, rows)
-    bench_frame(min(args.hands, 200_000), per_hand, rows)
-    bench_env(args.env_steps, rows)
-    bench_sizes(rows)
-    print_report("Pinochle", f"{args.hands:,} hands", rows, start)
-    return 0
+    size_rows(trickgym.game("pinochle"), ROW_DTYPE, rows_out, state_note="a match")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    steps = (bench_kernels, bench_frame, bench_env, bench_sizes)
+    sys.exit(bench_main("Pinochle", __doc__, ("hands", 200_000, "hands", "mode"), steps))

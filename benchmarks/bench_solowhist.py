@@ -289,10 +289,9 @@ def bench_compile(rows_out: list) -> None:
 def bench_sizes(rows_out: list) -> None:
     """Bytes per state record, observation record and simulation row."""
     import trickgym
-    from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
     from trickgym.sim.solowhist import ROW_DTYPE
 
-    size_rows(trickgym.game("solowhist"), (STATE_DTYPE, OBS_DTYPE, ROW_DTYPE), rows_out)
+    size_rows(trickgym.game("solowhist"), ROW_DTYPE, rows_out)
 
 
 def main(argv: list[str] | None = None) -> int:

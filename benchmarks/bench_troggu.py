@@ -13,12 +13,10 @@ observation and simulation row.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 
 import numpy as np
-from _common import env_steps, frame_rows, print_report, size_rows, time_deal_block
+from _common import bench_main, env_steps, frame_rows, size_rows, time_deal_block
 from trickgym.agents.rule import params_matrix
 
 TABLES = (3, 5, 8)
@@ -67,7 +65,7 @@ def bench_frame(deals: int, per_deal: dict[int, float], rows_out: list) -> None:
     from trickgym.sim.troggu import ROW_DTYPE
 
     n = 8
-    rows = np.zeros(deals, dtype=ROW_DTYPE)
+    rows = np.zeros(min(deals, 300_000), dtype=ROW_DTYPE)
     deal_block(
         np.empty(1, dtype=STATE_DTYPE),
         np.uint64(1),
@@ -99,29 +97,17 @@ def bench_env(steps: int, rows_out: list) -> None:
 def bench_sizes(rows_out: list) -> None:
     """Bytes per state record, observation record and dict, simulation row."""
     import trickgym
-    from trickgym.games.troggu.state import OBS_DTYPE, STATE_DTYPE
     from trickgym.sim.troggu import ROW_DTYPE
 
-    game = trickgym.game("troggu", players=8)
-    dtypes = (STATE_DTYPE, OBS_DTYPE, ROW_DTYPE)
-    size_rows(game, dtypes, rows_out, state_note="any n", row_note="any n")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run every measurement and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=300_000, help="deals per kernel timing")
-    parser.add_argument("--env-steps", type=int, default=20_000, help="env steps per table size")
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
-    rows: list = []
-    per_deal = bench_kernels(args.deals, rows)
-    bench_frame(min(args.deals, 300_000), per_deal, rows)
-    bench_env(args.env_steps, rows)
-    bench_sizes(rows)
-    print_report("Troggu", f"{args.deals:,} deals", rows, start)
-    return 0
+    size_rows(
+        trickgym.game("troggu", players=8),
+        ROW_DTYPE,
+        rows_out,
+        state_note="any n",
+        row_note="any n",
+    )
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    steps = (bench_kernels, bench_frame, bench_env, bench_sizes)
+    sys.exit(bench_main("Troggu", __doc__, ("deals", 300_000, "deals", "table size"), steps))
