@@ -18,7 +18,8 @@ import sys
 
 import numpy as np
 from _common import bench_main, env_steps, frame_rows, size_rows, thread_label, time_threads
-from trickgym.agents.rule import params_matrix
+
+from trickgym.engine.params import params_matrix
 
 
 def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:

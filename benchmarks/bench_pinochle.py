@@ -18,7 +18,8 @@ import sys
 
 import numpy as np
 from _common import bench_main, env_steps, frame_rows, size_rows, time_deal_block
-from trickgym.agents.rule import params_matrix
+
+from trickgym.engine.params import params_matrix
 
 PARAMS = params_matrix("pinochle", 4)
 
