@@ -77,8 +77,10 @@ def main() -> None:
     top = stage()
     for parts in modules(top):
         is_package = (top.parent.joinpath(*parts) / "__init__.py").exists()
-        page = Path("reference", *parts, "index.md") if is_package else Path(
-            "reference", *parts[:-1], f"{parts[-1]}.md"
+        page = (
+            Path("reference", *parts, "index.md")
+            if is_package
+            else Path("reference", *parts[:-1], f"{parts[-1]}.md")
         )
         nav[parts] = page.relative_to("reference").as_posix()
         with mkdocs_gen_files.open(page, "w") as out:
