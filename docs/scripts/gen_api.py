@@ -1,47 +1,19 @@
 """The API reference pages, one per public module, generated at build time (mkdocs-gen-files).
 
-Nothing here names a module: the pages follow the package tree as installed,
-so a module added, moved or renamed needs no edit of the docs. The package
-is laid out the way ``pip install`` lays it out (``pyproject.toml``'s
-``package-dir``: ``src/trickgym``, with the top-level ``agents/`` and
-``envs/`` as ``trickgym.agents`` and ``trickgym.envs``) in ``build/api-src``,
-a tree of links that mkdocstrings reads (``mkdocs.yml``); griffe on its own
-finds only ``src/trickgym``.
+Nothing here names a module: the pages follow the package tree as installed
+(laid out in ``build/api-src`` by the hook ``stage_api.py``), so a module
+added, moved or renamed needs no edit of the docs.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tomllib
 from pathlib import Path
 
 import mkdocs_gen_files
 
 ROOT = Path(__file__).resolve().parents[2]
-STAGE = ROOT / "build" / "api-src"
-PACKAGE = "trickgym"
-
-
-def stage() -> Path:
-    """Link the package's folders into ``build/api-src`` as setuptools maps them."""
-    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
-    mapping = setuptools.get("package-dir", {})
-    base = ROOT / mapping.get("", ".")
-    shutil.rmtree(STAGE, ignore_errors=True)
-    top = STAGE / PACKAGE
-    top.mkdir(parents=True)
-    for entry in sorted((base / PACKAGE).iterdir()):
-        if entry.name != "__pycache__":
-            (top / entry.name).symlink_to(entry)
-    # Sub-packages mapped elsewhere (trickgym.agents -> agents/) take their place.
-    for name, folder in sorted(mapping.items()):
-        if name.startswith(PACKAGE + "."):
-            link = STAGE.joinpath(*name.split("."))
-            if link.is_symlink() or link.exists():
-                link.unlink()
-            link.symlink_to(ROOT / folder)
-    return top
+TOP = ROOT / "build" / "api-src" / "trickgym"  # laid out by stage_api.py
 
 
 def modules(top: Path) -> list[tuple[str, ...]]:
@@ -74,7 +46,7 @@ def modules(top: Path) -> list[tuple[str, ...]]:
 def main() -> None:
     """Write ``reference/<dotted path>.md`` per module and the section's nav."""
     nav = mkdocs_gen_files.Nav()
-    top = stage()
+    top = TOP
     for parts in modules(top):
         is_package = (top.parent.joinpath(*parts) / "__init__.py").exists()
         page = (
