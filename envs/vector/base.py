@@ -20,10 +20,11 @@ from gymnasium import spaces
 from gymnasium.utils.seeding import np_random
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from trickgym.agents.loops import oracle_flag
 from trickgym.agents.rows import batched, stream_seeds
 
 from trickgym.checks import check_flag, check_int
+from trickgym.engine.episode_hooks import MATCH_GOES_ON, NEW_MATCH
+from trickgym.engine.loops import oracle_flag
 from trickgym.forksafe import check_fork_safe
 from trickgym.games.obs_features import feature_plan
 from trickgym.omp import call_keeping_threads
@@ -38,7 +39,6 @@ from ..inputs import (
     check_seeds,
 )
 from . import kernels
-from .hooks import MATCH_GOES_ON, NEW_MATCH
 from .pcg64 import pcg_state
 
 __all__ = ["LegalMultiDiscrete", "TrickVectorEnv"]
@@ -138,7 +138,7 @@ class TrickVectorEnv(VectorEnv):
     Subclasses set ``single_env_cls`` (the game's :class:`TrickEnv`) and
     implement :meth:`option_row` (the game's options as the ``int64`` row its
     episode hooks read, after the env's own first entry:
-    :mod:`trickgym.envs.vector.hooks`).
+    :mod:`trickgym.engine.episode_hooks`).
 
     Parameters
     ----------
