@@ -210,7 +210,10 @@ def hand_odds(
         it is counted in ``unsolved``, never dropped silently. ``exact_nodes``: of a Solo's
         exact count, tried first (0: never).
 
-    Returns the frame of :func:`advise_state`.
+    Returns
+    -------
+    pandas.DataFrame
+        The frame of :func:`advise_state`.
     """
     game = _as_game(game)
     part = _part(game)
