@@ -8,7 +8,7 @@ from trickgym.games.phat.constants import PLAY
 
 from .solved_points import ORACLE_ROLLOUT_CARDS, ORACLE_SOLVE_CARDS, hand_size, solve_cards
 
-__all__ = ["oracle_solves", "rollout_cards", "side_play"]
+__all__ = ["oracle_solves", "rollout_cards"]
 
 # Cards in hand from which the oracle solves the card play exactly.
 ORACLE_CARDS = solve_cards(ORACLE_SOLVE_CARDS, "phat", 4)
@@ -26,9 +26,3 @@ def oracle_solves(state):
 def rollout_cards(state):
     """The oracle's rollout solve line (cards in the hand to move)."""
     return ROLLOUT_CARDS
-
-
-@njit(cache=True)
-def side_play(state):
-    """Whether the deal is in its card play (the pitcher's or the bidder's side plays)."""
-    return state.phase == PLAY

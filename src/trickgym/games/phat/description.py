@@ -27,7 +27,7 @@ DESCRIPTION = GameDescription(
         **POINTS_ORACLE,
         "oracle_solves": "trickgym.agents.phat:oracle_solves",
         "rollout_cards": "trickgym.agents.phat:rollout_cards",
-        "side_play": "trickgym.agents.phat:side_play",
+        "side_play": "trickgym.games.phat.rules:in_card_play",  # every card play has a side
         "advise_settle": "trickgym.advisor.phat:settle",
         "advise_outcome": "trickgym.advisor.phat:outcome",
         "advise_solver": "trickgym.advisor.solve_points:new_solver",

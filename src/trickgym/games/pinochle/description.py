@@ -28,7 +28,7 @@ DESCRIPTION = GameDescription(
         **POINTS_ORACLE,
         "oracle_solves": "trickgym.agents.pinochle:oracle_solves",
         "rollout_cards": "trickgym.agents.pinochle:rollout_cards",
-        "side_play": "trickgym.agents.pinochle:side_play",
+        "side_play": "trickgym.games.pinochle.rules:in_card_play",  # every card play has a side
         "advise_settle": "trickgym.advisor.pinochle:settle",
         "advise_outcome": "trickgym.advisor.pinochle:outcome",
         "advise_solver": "trickgym.advisor.solve_points:new_solver",
