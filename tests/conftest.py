@@ -32,6 +32,10 @@ import pytest
 
 import trickgym
 
+# TRICKGYM_COMPILE_REPORT=FILE: CPU, wall and compiles per test file (tests/compile_report.py).
+if os.environ.get("TRICKGYM_COMPILE_REPORT"):
+    pytest_plugins = ["compile_report"]
+
 
 @pytest.fixture(scope="session")
 def solowhist():
