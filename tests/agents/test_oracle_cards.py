@@ -10,12 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.later import later
 from trickgym.agents.learnt import card_net, dmc, oracle_labels
 from trickgym.agents.loops import rule_choice
 from trickgym.agents.rule import params_matrix
 
 import trickgym
-from trickgym.solvers.dd_search import make_table
+
+make_table = later("trickgym.solvers.dd_search", "make_table")
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
