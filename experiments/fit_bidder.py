@@ -9,7 +9,7 @@ deals and seed, the rounds, the acceptance threshold, an optional
 ``[fields]`` table of fields and first steps, and the check's deals, seed
 and (Pinochle) modes.
 
-1. **Fit** (:func:`trickgym.agents.rule.fit.fit_bidder`): coordinate descent
+1. **Fit** (:func:`trickgym.training.fit_bidder.fit_bidder`): coordinate descent
    over the bidding thresholds, each candidate scored by its duplicate
    margin over today's rule agent on the fitting deals.
 2. **Check**: a duplicate tournament ``fitted`` against ``rule`` on the
@@ -33,20 +33,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _check(game, options, deals, seed, modes, game_options, threads):
-    from trickgym.duplicate import tournament
+    from trickgym.training.fit_bidder import fitted_against_rule
 
     out = []
     for mode in modes or [None]:
         opts = dict(game_options) if mode is None else {**game_options, "mode": mode}
-        report = tournament(
-            game,
-            ["fitted", "rule"],
-            deals,
-            seed,
-            rule_options={"fitted": options},
-            threads=threads,
-            progress=True,
-            **opts,
+        report = fitted_against_rule(
+            game, options, deals, seed, threads=threads, progress=True, **opts
         )
         out.append((", ".join(f"{k}={v}" for k, v in opts.items()) or "default options", report))
     return out
@@ -84,8 +77,9 @@ def main(argv=None) -> int:
         cfg.update(deals=5000, check_deals=5000, rounds=1)
     game = cfg["game"]
 
-    from trickgym.agents.rule.fit import fit_bidder
     from trickgym.agents.rule.presets import FITTED_DIR
+
+    from trickgym.training.fit_bidder import fit_bidder
 
     command = "python experiments/fit_bidder.py " + " ".join(sys.argv[1:] if argv is None else argv)
     t0 = time.perf_counter()

@@ -4,14 +4,14 @@ Run: ``python experiments/train_oracle_solowhist.py --out runs/oracle [--tournam
 (``--quick``: a smoke run of seconds). One process, step- and deal-based
 budgets (no wall time): the same ``--seed`` and sizes repeat a run.
 
-1. **Oracle labels** (``agents/learnt/oracle_labels.py``): ``--label-deals``
+1. **Oracle labels** (``src/trickgym/training/oracle_labels.py``): ``--label-deals``
    deals played by rule agents (random cards 10%, random bids 5%); at every
    card decision with a choice, each legal card is valued double dummy on the
    actual deal and scored by the rules' ``deal_payoffs`` for the seat to move.
-2. **Card scorer** (``agents/learnt/card_net.py``): a per-card MLP over the
+2. **Card scorer** (``src/trickgym/training/card_scorer.py``): a per-card MLP over the
    card's features in the seat's observation, fitted (``--card-epochs``) to
    each card's oracle advantage over the rule agent's card.
-3. **Bids by Deep Monte Carlo** (``agents/learnt/dmc.py``, ``--bid-steps``
+3. **Bids by Deep Monte Carlo** (``src/trickgym/training/dmc.py``, ``--bid-steps``
    learner steps at seat 0 against three rule agents; the actors play the rule
    agent's cards, so the net's V(s) on card positions is the value of rule
    play, the baseline of step 4).
@@ -35,13 +35,11 @@ cards alone (rule bids) and bids alone against ``rule``. Play the agent with
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import train_run
 
 
 def parse_args(argv=None):
@@ -82,17 +80,11 @@ def parse_args(argv=None):
 def write_curve(out: Path, rows: list[dict]) -> None:
     """``curve.csv`` and (with matplotlib) ``curve.png``."""
     fields = sorted({k for r in rows for k in r})
-    with open(out / "curve.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, restval="")
-        writer.writeheader()
-        writer.writerows(rows)
-    try:
-        import matplotlib
+    train_run.write_curve(out, rows, fields, lambda plt: _draw(plt, rows))
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - matplotlib is optional
-        return
+
+def _draw(plt, rows: list[dict]):
+    """The figure of ``curve.png``: the card fit, the bids' DMC and the cards' DMC."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     fit = [r for r in rows if r["stage"] == "card fit"]
     axes[0].plot([r["epoch"] for r in fit], [r["holdout_gain"] for r in fit], "o-")
@@ -113,9 +105,7 @@ def write_curve(out: Path, rows: list[dict]) -> None:
     axes[2].set_xlabel("deals of card DMC (0: the oracle fit alone)")
     axes[2].set_ylabel("scorer cards - rule cards, seat 0, rule bids")
     axes[2].set_title("cards by oracle-guided Deep Monte Carlo")
-    fig.tight_layout()
-    fig.savefig(out / "curve.png", dpi=100)
-    plt.close(fig)
+    return fig
 
 
 def tournaments(out: Path, deals: int, seed: int) -> str:
@@ -123,9 +113,9 @@ def tournaments(out: Path, deals: int, seed: int) -> str:
     (rule bids), bids alone (rule cards); the report text."""
     from trickgym.agents.learnt.agent import LearntAgent
     from trickgym.agents.learnt.card_net import CardNetAgent
-    from trickgym.agents.learnt.dmc import tournament_summary
 
     import trickgym
+    from trickgym.training.dmc import tournament_summary
 
     cards, bids = out / "cards.npz", out / "bids.npz"
     entries = (
@@ -145,13 +135,10 @@ def tournaments(out: Path, deals: int, seed: int) -> str:
 
 def main(argv=None) -> int:
     """Label, fit, reinforce, choose margins, save; optionally play the tournaments."""
-    sys.path.insert(0, str(ROOT / "src"))
-    from trickgym.agents.learnt import card_net, dmc
-    from trickgym.agents.learnt.oracle_labels import label_deals
+    args, out = train_run.start(parse_args, argv)
+    from trickgym.training import card_scorer, dmc
+    from trickgym.training.oracle_labels import label_deals
 
-    args = parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, flush=True))
     if args.evaluate:
         text = tournaments(Path(args.evaluate), args.tournament_deals or 2000, args.seed + 30_000)
@@ -168,8 +155,8 @@ def main(argv=None) -> int:
     held, held_records, _ = label_deals(
         args.holdout_deals, args.seed + 7_777, max_nodes=args.max_nodes, with_features=False
     )
-    data = card_net.CardData.from_labels(records, labels.values, labels.rule)
-    holdout = card_net.CardData.from_labels(held_records, held.values, held.rule)
+    data = card_scorer.CardData.from_labels(records, labels.values, labels.rule)
+    holdout = card_scorer.CardData.from_labels(held_records, held.values, held.rule)
     del labels, records
     stats["labels"] = lstats.as_dict()
     stats["labels"]["rows"] = len(data.rows)
@@ -177,12 +164,12 @@ def main(argv=None) -> int:
     say("labels:", json.dumps(stats["labels"]))
 
     # 2. the card scorer on the oracle labels
-    trainer = card_net.CardTrainer(
-        card_net.new_card_net(tuple(args.card_hidden), seed=args.seed), lr=args.card_lr
+    trainer = card_scorer.CardTrainer(
+        card_scorer.new_card_net(tuple(args.card_hidden), seed=args.seed), lr=args.card_lr
     )
     for epoch in range(args.card_epochs):
         loss = trainer.fit(data, 1, args.card_batch, seed=args.seed * 1000 + epoch)[0]
-        share, gain = card_net.departures(trainer, holdout, [0.0])[0.0]
+        share, gain = card_scorer.departures(trainer, holdout, [0.0])[0.0]
         rows.append(
             {"stage": "card fit", "epoch": epoch + 1, "loss": loss, "holdout_gain": gain,
              "holdout_departs": share, "seconds": round(time.perf_counter() - t0, 1)}
@@ -215,7 +202,7 @@ def main(argv=None) -> int:
     trainer.lr = args.rl_lr
     chunks = 5
     for k in range(chunks + 1):
-        mean, half = card_net.evaluate_cards(
+        mean, half = card_scorer.evaluate_cards(
             trainer.net, args.rl_margin, args.eval_deals, args.seed + 10_000
         )
         done = k * (args.rl_deals // chunks)
@@ -225,7 +212,7 @@ def main(argv=None) -> int:
             break
         lo = 1.0 + (args.oracle_end - 1.0) * k / chunks
         hi = 1.0 + (args.oracle_end - 1.0) * (k + 1) / chunks
-        curve = card_net.reinforce_cards(
+        curve = card_scorer.reinforce_cards(
             trainer, data, value, args.rl_deals // chunks, margin=args.rl_margin,
             weights=(lo, hi), seed=args.seed * 100 + k,
             envs=32 if args.quick else 256, batch=64 if args.quick else 2048,
@@ -237,7 +224,7 @@ def main(argv=None) -> int:
     # 5. margins by paired play on held-out deals
     select = {"cards": {}, "bids": {}}
     for m in args.card_margins:
-        select["cards"][str(m)] = card_net.evaluate_cards(
+        select["cards"][str(m)] = card_scorer.evaluate_cards(
             trainer.net, m, args.select_deals, sel_seed
         )
     for m in args.bid_margins:
@@ -263,9 +250,7 @@ def main(argv=None) -> int:
     (out / "training.json").write_text(json.dumps(stats, indent=2, default=float) + "\n")
     write_curve(out, rows)
     say(f"done in {stats['seconds_total']} s; card margin {card_agent_margin}")
-    if args.tournament_deals:
-        text = tournaments(out, args.tournament_deals, args.seed + 30_000)
-        (out / "tournament.txt").write_text(text)
+    train_run.play_tournaments(out, args, tournaments, out)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Deep Monte Carlo for Solo Whist (agents/learnt/dmc.py): its gradient, its actor, its
+"""Deep Monte Carlo for Solo Whist (src/trickgym/training/dmc.py): its gradient, its actor, its
 bookkeeping of returns, a seeded run that repeats, and the script end to end (tiny sizes)."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trickgym.agents.learnt import dmc
 from trickgym.agents.learnt.net import ValueNet
+
+from trickgym.training import dmc
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
@@ -146,6 +147,7 @@ def test_the_script_writes_a_net_the_learnt_agent_plays(tmp_path):
     )
     module = importlib.util.module_from_spec(spec)
     sys.modules["train_dmc"] = module
+    sys.path.insert(0, str(EXPERIMENTS))  # its sibling train_run.py, as when run as a script
     spec.loader.exec_module(module)
     assert module.main(["--quick", "--quiet", "--out", str(tmp_path)]) == 0
     for name in ("dmc_solowhist.npz", "curve.csv", "margins.json", "training.json"):

@@ -12,11 +12,11 @@ import pytest
 from helpers.later import later
 from mc_helpers import reach, record_of
 from trickgym.agents import python_action
-from trickgym.agents.loops import act
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.rules import deal_payoffs
 from trickgym.rng import derive_seed
 
@@ -61,7 +61,7 @@ def _exact_payoffs(state):
 
 def test_oracle_plays_the_solvers_best_card(game):
     """With few cards left (exact counts), the oracle's card is worth the solver's best."""
-    from trickgym.agents.solowhist_dd import EXACT_CARDS
+    from trickgym.agents.solved_solowhist import EXACT_CARDS
 
     checked = 0
     for seed in range(40):
@@ -209,7 +209,7 @@ def test_solved_bids_ignore_hidden_cards_and_are_reproducible(game, bids):
 @pytest.mark.parametrize("bids", ["calibrated", "hybrid"])
 def test_solved_bids_are_legal_in_every_auction_state_reached(game, bids):
     """PIMC bidders in every seat over a few deals: every call legal (python_action checks)."""
-    from trickgym.agents.solowhist_dd import act_rule
+    from trickgym.agents.solved_solowhist import act_rule
 
     params = params_matrix("solowhist", 4)
     phases = set()
@@ -238,7 +238,7 @@ def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
     them here is the rule agent's call. (Deal 292, the first such deal, is
     settled since the misère probe deepens.)"""
     from trickgym.agents.solowhist import ORACLE_NODE_LIMIT, ORACLE_TABLE_LOG2
-    from trickgym.agents.solowhist_dd import EXACT_CARDS, auction_values
+    from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values
 
     from trickgym.solvers.dd_search import make_table
 

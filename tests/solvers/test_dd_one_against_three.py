@@ -12,10 +12,10 @@ from dd_helpers import random_position, reference_card_values, reference_value
 from helpers.later import later
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from trickgym.agents.loops import act
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE, PLAY
 
 card_values = later("trickgym.solvers.dd", "card_values")

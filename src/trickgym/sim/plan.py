@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from trickgym.agents.rule import PARAMS_DTYPE
+from trickgym.engine.params import PARAMS_DTYPE
 
 from ..checks import check_int
 from ..forksafe import check_fork_safe
@@ -255,8 +255,8 @@ def make_spec(
     trajectories: bool = False,
 ) -> RunSpec:
     """Validate ``simulate``'s arguments into a :class:`RunSpec` (clear errors first)."""
-    from trickgym.agents.rule import params_matrix
     from trickgym.agents.rule.presets import resolve_presets
+    from trickgym.engine.params import params_matrix
 
     if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
