@@ -239,7 +239,7 @@ def test_sampler_and_search_respect_the_information_set(game):
             out = np.zeros(MAX_ACTIONS, dtype=np.float64)
             rng = np.array([5], dtype=np.uint64)
             ismcts_search(
-                _observation(array, seat), memory, template, params, rng, 200, 0.7, True, out,
+                _observation(array, seat), memory, template, params, rng, (200, 0.7, True), out,
                 np.zeros(1, dtype=np.int64), 0,
             )  # fmt: skip
             visits.append(out)

@@ -536,14 +536,14 @@ class PIMCAgent(_MonteCarloAgent):
 
             self.uniform += pimc_leaf_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
-                self._points_table(), self.solve_cards, values, counts, self.stats,
+                self._points_table(), self.solve_cards, (values, counts, self.stats),
             )  # fmt: skip
         elif solved:
             from .pimc_dd import pimc_dd_values
 
             self.uniform += pimc_dd_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
-                self._table(), self.exact_cards, values, counts, self.stats,
+                self._table(), self.exact_cards, (values, counts, self.stats),
             )  # fmt: skip
         else:
             self.uniform += pimc_values(
@@ -651,9 +651,7 @@ class ISMCTSAgent(_MonteCarloAgent):
             self.template,
             self.params,
             self.rng,
-            self.iterations,
-            self.exploration,
-            self.others == "rule",
+            (self.iterations, self.exploration, self.others == "rule"),
             visits,
             self._table(),
             self.dd_cards,
