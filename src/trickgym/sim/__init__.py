@@ -7,6 +7,11 @@ slower Python game API, on several threads in worker processes
 (:mod:`trickgym.sim.python_pool`). Either way deal ``k`` of a seed is the
 same deal, whatever the number of threads, the chunk size or the backend.
 
+A run is one value, a :class:`RunSpec` (:mod:`trickgym.sim.run_spec`:
+the game, the counts and seed, and grouped :class:`Agents`, :class:`Output`
+and :class:`Backend` settings), checked when it is made; ``simulate(spec)``
+runs it, and ``simulate``'s keywords build one.
+
 A run is cut into chunks (:mod:`trickgym.sim.plan`); with ``out=`` each chunk
 is written to a Parquet dataset as soon as it is done
 (:mod:`trickgym.sim.dataset`), and chunks run here or on a Dask cluster

@@ -231,10 +231,17 @@ class RunSpec:
         for key, value in keywords.items():
             group = next((g for g, keys in _KEYWORDS.items() if key in keys), None)
             (options if group is None else groups[group])[key] = value
+        if not isinstance(agents, Agents):
+            agents = Agents(agents, **groups["agents"])
+        elif groups["agents"]:
+            raise ValueError(
+                f"{', '.join(groups['agents'])} given both in agents= (an Agents record) and "
+                "as a keyword: pass one or the other"
+            )
         return cls(
             game,
             deals,
-            Agents(agents, **groups["agents"]),
+            agents,
             seed,
             options=options,
             output=Output(**groups["output"]),
