@@ -534,12 +534,14 @@ class TrickVectorEnv(VectorEnv):
         return self._observations, self._add_deal_infos({})
 
     def _env_arrays(self) -> tuple:
-        """The kernels' :class:`~trickgym.envs.vector.kernels.EnvArrays`, as a plain tuple."""
-        return tuple(
-            kernels.EnvArrays(
-                self._states, self._kinds, self._agent_rngs, self._params, self._oracle,
-                self._gens, self._live, self._opts, self._obs_records,
-            )
+        """The kernels' :class:`~trickgym.envs.vector.kernels.EnvArrays`, as a plain tuple.
+
+        Written out in the record's field order (``tests/envs/test_vector_env.py`` checks
+        it): making the named tuple first cost a one-env step 7% (CPU time).
+        """
+        return (
+            self._states, self._kinds, self._agent_rngs, self._params, self._oracle,
+            self._gens, self._live, self._opts, self._obs_records,
         )  # fmt: skip
 
     def _encoded(self) -> tuple:
