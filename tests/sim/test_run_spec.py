@@ -20,7 +20,7 @@ def test_keywords_and_spec_are_the_same_run(tmp_path):
     by_keywords = simulate("solowhist", 40, "random", 5, first=8, chunk=16)
     assert_frame_equal(simulate(spec), by_keywords)
     assert len(by_keywords) == 40 and by_keywords["deal"].iloc[0] == 8
-    written = simulate(dataclasses.replace(spec, output=tmp_path / "run"))
+    written = simulate(dataclasses.replace(spec, output=Output(tmp_path / "run", chunk=16)))
     assert written.spec == spec.plan and written.chunks_run == 3
     assert_frame_equal(read_dataset(tmp_path / "run"), by_keywords)
 
