@@ -7,10 +7,12 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from trickgym.checks import as_int
+from trickgym.engine.kinds import KINDS, RANDOM
+from trickgym.engine.loops import random_action
+from trickgym.engine.params import params_matrix
 
-from .builtin import KINDS, RANDOM, resolve_kind
-from .random import RandomAgent, random_action
-from .registry import known_agents, make_agent, register_agent
+from .random import RandomAgent
+from .registry import known_agents, make_agent, register_agent, resolve_kind
 
 
 @runtime_checkable
@@ -129,13 +131,11 @@ def resolve_agents(agents, n: int, what: str = "agents") -> list[int | Agent]:
 
 
 def kernel_scratch(game) -> tuple[np.ndarray, np.ndarray]:
-    """``(obs, params)`` for calling :func:`trickgym.agents.loops.act` from Python.
+    """``(obs, params)`` for calling :func:`trickgym.engine.loops.act` from Python.
 
     ``obs`` is a one-record observation scratch array, ``params`` the
     default rule parameters per seat.
     """
-    from .rule import params_matrix
-
     return np.empty(1, dtype=game.obs_dtype), params_matrix(game, game.n_seats)
 
 

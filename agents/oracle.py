@@ -12,7 +12,7 @@ upper bound for measurement only, never a fair player.
   deal and valued by ``ORACLE_ROLLOUTS`` stochastic playouts
   (:func:`rollout_value`): the rule agents settle the rest of the auction
   and exchange as they would and play the cards with random deviations
-  (:mod:`trickgym.agents.mc.playout`), and a playout that reaches the
+  (:mod:`trickgym.engine.playout`), and a playout that reaches the
   rollouts' solve line (``ORACLE_ROLLOUT_CARDS``, lower: a decision
   solves once, its rollouts many times) is solved from there. The action
   paying the oracle's seat most on average is played; every action is
@@ -38,9 +38,9 @@ import numpy as np
 from numba import njit
 
 from trickgym import protocol
+from trickgym.engine.playout import STRIDE, playout_act, playout_mean
 from trickgym.solvers.points_payoff import deal_payoff
 
-from .mc.playout import STRIDE, playout_act, playout_mean
 from .solved_points import (
     MAX_PAY,
     hand_size,
@@ -64,7 +64,7 @@ __all__ = [
     "solved_value",
 ]
 
-# Stochastic playouts per candidate action (agents/mc/playout.py), each solved exactly once
+# Stochastic playouts per candidate action (trickgym.engine.playout), each solved exactly once
 # it reaches the solve line. One used to be enough (the rule agents' playouts were all the
 # same); 8 keep a 300-deal tournament against rule within tens of minutes.
 ORACLE_ROLLOUTS = 8
@@ -91,7 +91,7 @@ def rollout_value(trial, seat, rng, obs, params, table):
     """``seat``'s payoff of one stochastic playout of ``trial[0]``, solved from the solve line.
 
     Rule agents settle the auction and exchanges and play the cards with
-    random deviations (:func:`trickgym.agents.mc.playout.playout_act`) until
+    random deviations (:func:`trickgym.engine.playout.playout_act`) until
     the position is one the oracle solves (``protocol.oracle_solves``) with
     at most ``ORACLE_ROLLOUT_CARDS`` in the hand to move; that position is
     then valued by the solver, or played on past its node budget.

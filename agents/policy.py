@@ -502,7 +502,7 @@ class RuleBiddingPolicyAgent(PolicyAgent):
     act_rows = None  # and the simulator too
 
     def __init__(self, game, policy):
-        from trickgym.agents.rule import params_matrix
+        from trickgym.engine.params import params_matrix
 
         super().__init__(game, policy)
         self.params = params_matrix(self.game, self.game.n_seats, None)
@@ -521,7 +521,7 @@ class RuleBiddingPolicyAgent(PolicyAgent):
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The rule agent's action before the card play, the policy's in it."""
-        from trickgym.agents.loops import rule_choice
+        from trickgym.engine.loops import rule_choice
 
         if int(record[0]["phase"]) != self.game.play_phase:
             return rule_choice(record[0], self.params, self.rng)

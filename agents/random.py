@@ -1,28 +1,15 @@
-"""The random agent: a uniformly random legal action, in every phase of every game."""
+"""The random agent from Python: a uniformly random legal action, in every phase of every game.
+
+The compiled loops' random agent is :func:`trickgym.engine.loops.random_action`.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from trickgym.cards.bits import popcount, select_kth
-from trickgym.rng import below, seed_rng
+from trickgym.rng import seed_rng
 
-__all__ = ["RandomAgent", "random_action"]
-
-
-@njit(cache=True)
-def random_action(cards, calls, call_base, rng):
-    """A uniformly random action among the legal ``cards`` and ``calls`` bit sets.
-
-    ``cards`` has bit ``c`` for card action ``c``; ``calls`` has bit ``i`` for
-    action ``call_base + i``; ``rng`` is the agent's ``uint64[1]`` generator.
-    """
-    n_cards = popcount(cards)
-    k = below(rng, n_cards + popcount(calls))
-    if k < n_cards:
-        return select_kth(cards, k)
-    return call_base + select_kth(calls, k - n_cards)
+__all__ = ["RandomAgent"]
 
 
 class RandomAgent:

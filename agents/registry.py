@@ -25,7 +25,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .builtin import KINDS
+from trickgym.engine.kinds import KINDS
 
 __all__ = [
     "is_agent_name",
@@ -36,6 +36,7 @@ __all__ = [
     "register_agent",
     "registered_agents",
     "registered_factory",
+    "resolve_kind",
 ]
 
 _FACTORIES: dict[str, Callable[..., Any]] = {}
@@ -207,3 +208,15 @@ register_agent("pimc_bids", partial(_monte_carlo, "pimc", cards="rule"))
 register_agent("pimc_cards", partial(_monte_carlo, "pimc", bids="rule"))
 register_agent("learnt", _learnt)
 register_agent("dmc", _dmc)
+
+
+def resolve_kind(name: str) -> int:
+    """Kind number of a built-in agent name, with a clear error otherwise."""
+    if name not in KINDS:
+        if name in registered_agents():
+            raise ValueError(
+                f"agent {name!r} is a registered Python agent, not a compiled kind: "
+                "make it with trickgym.agents.registry.make_agent(name, game)"
+            )
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(known_agents())}")
+    return KINDS[name]

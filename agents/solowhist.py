@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from trickgym.engine.playout import STRIDE, playout_mean
 from trickgym.games.solowhist.constants import CALL_BASE, N_ACTIONS, PLAY
 from trickgym.games.solowhist.rules import legal_sets
 from trickgym.games.solowhist.state import STATE_DTYPE
 from trickgym.solvers.dd_search import make_table
 
-from .mc.playout import STRIDE, playout_mean
-from .solowhist_dd import EXACT_CARDS, auction_values, card_payoffs
-from .solowhist_dd import act_rule as _act_rule
+from .solved_solowhist import EXACT_CARDS, auction_values, card_payoffs
+from .solved_solowhist import act_rule as _act_rule
 
 __all__ = ["oracle_action", "oracle_move", "oracle_no_table", "oracle_table"]
 
@@ -31,7 +31,7 @@ ORACLE_NODE_LIMIT = 5_000_000
 # The oracle's cards are valued by exact trick counts from this many cards in hand
 # down (one solve per decision, not per sample as in PIMC); calls by probes.
 ORACLE_EXACT_CARDS = 10
-# Stochastic playouts (agents/mc/playout.py) per action the solver leaves unvalued.
+# Stochastic playouts (trickgym.engine.playout) per action the solver leaves unvalued.
 ORACLE_ROLLOUTS = 8
 
 
@@ -41,12 +41,12 @@ def oracle_action(state, seat, rng, obs, params):
 
     Sees every hand: an upper bound for measurement only, never a fair player.
     Cards: the solver's value of each legal card to ``seat``'s payoff
-    (:func:`trickgym.agents.solowhist_dd.card_payoffs`: best play by all
+    (:func:`trickgym.agents.solved_solowhist.card_payoffs`: best play by all
     four hands afterwards; exact trick counts from ``ORACLE_EXACT_CARDS``
     cards in hand down). Calls and the Abundance trump choice: the
     payoff of the contract each leads to once the rule agents finish the
     auction, solved from the first lead
-    (:func:`trickgym.agents.solowhist_dd.auction_values`; a passed-out deal
+    (:func:`trickgym.agents.solved_solowhist.auction_values`; a passed-out deal
     pays 0). Ties go to the rule agent's action, and so does the decision
     when the solver runs out of its node budget (for any legal call, in the
     auction). Makes a table per call;

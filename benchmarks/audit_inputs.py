@@ -261,7 +261,7 @@ def cases():
                 )
         for v in ["state", 5, None, [1]]:
             add("solvers", f"solvers.solve({v!r})", "state", v, lambda v=v: solvers.solve(v))
-    from trickgym.analysis.advise import advise_state
+    from trickgym.advisor.advise import advise_state
 
     for v in ["state", 5, None]:
         add("advisor", f"advise_state({v!r})", "state", v, lambda v=v: advise_state(v))

@@ -25,7 +25,7 @@ import argparse
 import statistics
 import time
 
-from trickgym.analysis.advise import hand_odds
+from trickgym.advisor.advise import hand_odds
 
 # (hand, turn-up, seat, dealer): a strong Solo, an average hand, an Abundance candidate.
 HANDS = [

@@ -78,10 +78,9 @@ def _summary(name: str, ms: list[float], nodes: list[int], over: int = 0) -> str
 
 def _played(n: int, table, max_nodes: int) -> None:
     """Time the first ``n`` rule-bid one-declarer contracts, by kind of objective."""
-    from trickgym.agents.loops import act
-    from trickgym.agents.rule import params_matrix
-
     import trickgym
+    from trickgym.engine.loops import act
+    from trickgym.engine.params import params_matrix
     from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE, PLAY
 
     game = trickgym.game("solowhist")

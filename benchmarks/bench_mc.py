@@ -221,8 +221,9 @@ def time_decisions(game, kw, deals, seed, opts):
     """PIMC's searched decisions in ``deals`` rule-agent deals, timed per cards in hand
     (calls and other decisions before the card play together)."""
     from trickgym.agents import python_action
-    from trickgym.agents.loops import act
-    from trickgym.agents.rule import params_matrix
+
+    from trickgym.engine.loops import act
+    from trickgym.engine.params import params_matrix
 
     agent = PIMCAgent(game, seed=1, **kw)
     # Compile (or load) every path outside the timing: one deal of the agent's.

@@ -29,9 +29,9 @@ from trickgym.agents.oracle import (
     N_COUNTS,
     oracle_counts,
 )
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.params import params_matrix
 
 
 def main() -> None:

@@ -22,7 +22,8 @@ import time
 import numba
 import numpy as np
 from bench_solowhist import best_of, print_table, with_threads
-from trickgym.agents.rule import params_matrix
+
+from trickgym.engine.params import params_matrix
 
 PARAMS = params_matrix("pinochle", 4)
 

@@ -25,10 +25,10 @@ from pathlib import Path
 import numba
 import numpy as np
 from numba import njit, prange
-from trickgym.agents.rule import params_matrix
 
 from trickgym.cards import bit, popcount, select_kth
 from trickgym.cards.decks import STANDARD
+from trickgym.engine.params import params_matrix
 from trickgym.rng import below, derive_seed
 from trickgym.tricks import whist_beats, whist_legal
 

@@ -5,7 +5,7 @@ observation space built from a game's ``OBS_SHAPES``, opponents resolved by
 :func:`trickgym.agents.resolve_agents`, reset/step with the illegal-action
 policy, ``action_masks()`` and the ansi render. It steps the game through its
 ``*_at(states, 0)`` kernel entry points and lets built-in opponents play in
-one compiled call (:func:`trickgym.agents.loops.play_until`, written once
+one compiled call (:func:`trickgym.engine.loops.play_until`, written once
 for every game). A game's env subclass declares only the game: its name,
 ``OBS_SHAPES`` and how to build it.
 """
@@ -18,11 +18,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from trickgym.agents import python_action, resolve_agents, start_deal
-from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.agents.registry import is_python_name, make_agent
 
 import trickgym
 from trickgym.checks import check_real
+from trickgym.engine.loops import oracle_flag, play_until
 from trickgym.games.obs_features import OBS_MODES, feature_plan, features_space
 
 from .inputs import (
@@ -158,11 +158,12 @@ class TrickEnv(gym.Env):
         The game's table options, validated by the game.
 
     Info
-        ``reset`` and ``step`` return ``{"contract": str, "declarer": int,
-        "legal_actions": int}``: the contract's name (``""`` while there is
-        none), the declaring seat (-1 for none; Phat: the pitcher) and the
-        learner's number of legal actions (0 once the episode is over), and
-        ``"illegal_action": True`` after an illegal move (``docs/spec.md``).
+    ----
+    ``reset`` and ``step`` return ``{"contract": str, "declarer": int,
+    "legal_actions": int}``: the contract's name (``""`` while there is
+    none), the declaring seat (-1 for none; Phat: the pitcher) and the
+    learner's number of legal actions (0 once the episode is over), and
+    ``"illegal_action": True`` after an illegal move (``docs/spec.md``).
     """
 
     # An instance property, not a class dict: gymnasium.make checks a class dict's
@@ -230,7 +231,7 @@ class TrickEnv(gym.Env):
         """Seat the learner at ``seat``, the opponents after it (resolved once per seat)."""
         self.seat = seat
         if seat not in self._seatings:
-            from trickgym.agents.rule import params_matrix
+            from trickgym.engine.params import params_matrix
 
             opponents, rule_options = self._opponents_given
             with naming("opponents"):

@@ -9,7 +9,7 @@ deals and seed, the rounds, the acceptance threshold, an optional
 ``[fields]`` table of fields and first steps, and the check's deals, seed
 and (Pinochle) modes.
 
-1. **Fit** (:func:`trickgym.agents.rule.fit.fit_bidder`): coordinate descent
+1. **Fit** (:func:`trickgym.training.fit_bidder.fit_bidder`): coordinate descent
    over the bidding thresholds, each candidate scored by its duplicate
    margin over today's rule agent on the fitting deals.
 2. **Check**: a duplicate tournament ``fitted`` against ``rule`` on the
@@ -84,8 +84,9 @@ def main(argv=None) -> int:
         cfg.update(deals=5000, check_deals=5000, rounds=1)
     game = cfg["game"]
 
-    from trickgym.agents.rule.fit import fit_bidder
     from trickgym.agents.rule.presets import FITTED_DIR
+
+    from trickgym.training.fit_bidder import fit_bidder
 
     command = "python experiments/fit_bidder.py " + " ".join(sys.argv[1:] if argv is None else argv)
     t0 = time.perf_counter()

@@ -45,10 +45,10 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from trickgym.agents.loops import rule_act
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.loops import rule_act
+from trickgym.engine.params import params_matrix
 from trickgym.games.phat import rules
 from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
 from trickgym.progress import progress_bar

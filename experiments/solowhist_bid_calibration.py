@@ -41,7 +41,6 @@ import time
 
 import numpy as np
 from trickgym.agents import python_action, start_deal
-from trickgym.agents.loops import oracle_flag, play_until
 from trickgym.agents.mc import PIMCAgent
 from trickgym.agents.mc.bid_solowhist import (
     K_ABUNDANCE,
@@ -53,10 +52,11 @@ from trickgym.agents.mc.bid_solowhist import (
     N_KINDS,
 )
 from trickgym.agents.mc.solved_bids import made_rates, playout_rates
-from trickgym.agents.rule import params_matrix
 
 import trickgym
 from trickgym.api import State
+from trickgym.engine.loops import oracle_flag, play_until
+from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import (
     ABUNDANCE_CALL,
     ABUNDANCE_DECLARED_CALL,

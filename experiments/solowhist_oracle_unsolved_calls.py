@@ -3,7 +3,7 @@
     python experiments/solowhist_oracle_unsolved_calls.py
 
 The oracle values each call by the contract it leads to, solved from the
-first lead (``trickgym.agents.solowhist_dd.auction_values``); a call whose
+first lead (``trickgym.agents.solved_solowhist.auction_values``); a call whose
 solve runs out of the node budget is valued -1e9, and ``_oracle`` then takes
 the best of the others. On deal 292 of seed 2026 (seat 2, eldest) Pass,
 Prop and Solo come back unsolved, so the oracle calls Misère, valued -30,
@@ -13,11 +13,11 @@ probe of deal 31 is not settled in 50 million nodes.
 """
 
 import numpy as np
-from trickgym.agents.rule import params_matrix
 from trickgym.agents.solowhist import ORACLE_NODE_LIMIT, ORACLE_TABLE_LOG2
-from trickgym.agents.solowhist_dd import EXACT_CARDS, auction_values, position_tricks
+from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values, position_tricks
 
 import trickgym
+from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_NAMES, PASS
 from trickgym.games.solowhist.rules import legal_sets
 from trickgym.rng import derive_seed

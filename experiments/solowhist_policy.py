@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.rule import params_matrix
 from trickgym.agents.rule.solowhist import rule_action
 
 import trickgym
+from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import N_CARDS, PLAY
 
 __all__ = ["N_FEATURES", "CardPolicy", "LearnedAgent", "RuleBidRandomPlay", "features"]

@@ -1,7 +1,7 @@
 """Train a Solo Whist agent by Deep Monte Carlo (bids and cards), then test it against ``rule``.
 
 Run: ``python experiments/train_dmc_solowhist.py [--steps 36000000] [--seed 1] [--out runs/dmc]``
-(``--quick`` for a smoke run of a few seconds). See ``agents/learnt/dmc.py``
+(``--quick`` for a smoke run of a few seconds). See ``src/trickgym/training/dmc.py``
 for the method: a ValueNet Q(s, a) over the seat's features and the rule
 agent's action, regressed on whole-deal payoffs, epsilon-greedy batched
 actors on the native vector env against three rule agents, warm-started on
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def parse_args(argv=None):
     """Command-line options."""
-    from trickgym.agents.learnt.dmc import DMCConfig
+    from trickgym.training.dmc import DMCConfig
 
     d = DMCConfig()
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -78,7 +78,7 @@ def parse_args(argv=None):
 
 def config(args):
     """The run's :class:`DMCConfig` from the options."""
-    from trickgym.agents.learnt.dmc import DMCConfig
+    from trickgym.training.dmc import DMCConfig
 
     return DMCConfig(
         steps=args.steps, envs=args.envs, batch=args.batch, hidden=tuple(args.hidden),
@@ -135,10 +135,10 @@ def tournaments(net_path: Path, deals: int, seed: int, margins=None) -> str:
     (the rule agent's bids), against ``rule``; the report text. ``margins``: (bids,
     cards) in points to play instead of the chosen ones (``None`` in it: the rule's)."""
     from trickgym.agents.learnt.agent import LearntAgent
-    from trickgym.agents.learnt.dmc import NEVER, margins_by_phase, tournament_summary
     from trickgym.agents.learnt.net import ValueNet
 
     import trickgym
+    from trickgym.training.dmc import NEVER, margins_by_phase, tournament_summary
 
     net = ValueNet.load(net_path)
     cards = ValueNet.load(net_path)
@@ -160,7 +160,8 @@ def main(argv=None) -> int:
     """Train, choose the margins, save; optionally play the tournaments."""
     sys.path.insert(0, str(ROOT / "src"))
     from tqdm import tqdm
-    from trickgym.agents.learnt import dmc
+
+    from trickgym.training import dmc
 
     args = parse_args(argv)
     out = Path(args.out)

@@ -11,7 +11,7 @@ Troggu at 3 to 8 players, Pinochle kitty and exchange), each with its own
 default deal counts (:data:`DEFAULT_DEALS`, :data:`DEFAULT_BID_DEALS`: about
 30 minutes a table on one core); the other options apply to every table.
 
-What it does (:mod:`trickgym.agents.learnt.distill`):
+What it does (:mod:`trickgym.training.distill`):
 
 1. Labels, in two parts, by today's PIMC (``PIMCAgent(game)`` with the
    game's defaults: the solver asked the payoff's question below the game's
@@ -64,10 +64,10 @@ from pathlib import Path
 
 import numpy as np
 from trickgym.agents.learnt import WEIGHTS_DIR, LearntAgent, ValueNet, weights_name
-from trickgym.agents.learnt.distill import Labels, bidding_phases, collect, fit
 from trickgym.agents.mc import PIMCAgent
 
 import trickgym
+from trickgym.training.distill import Labels, bidding_phases, collect, fit
 
 # Every table the learnt agent can ship weights for: (game, options).
 TABLES = (

@@ -4,14 +4,14 @@ Run: ``python experiments/train_oracle_solowhist.py --out runs/oracle [--tournam
 (``--quick``: a smoke run of seconds). One process, step- and deal-based
 budgets (no wall time): the same ``--seed`` and sizes repeat a run.
 
-1. **Oracle labels** (``agents/learnt/oracle_labels.py``): ``--label-deals``
+1. **Oracle labels** (``src/trickgym/training/oracle_labels.py``): ``--label-deals``
    deals played by rule agents (random cards 10%, random bids 5%); at every
    card decision with a choice, each legal card is valued double dummy on the
    actual deal and scored by the rules' ``deal_payoffs`` for the seat to move.
-2. **Card scorer** (``agents/learnt/card_net.py``): a per-card MLP over the
+2. **Card scorer** (``src/trickgym/training/card_scorer.py``): a per-card MLP over the
    card's features in the seat's observation, fitted (``--card-epochs``) to
    each card's oracle advantage over the rule agent's card.
-3. **Bids by Deep Monte Carlo** (``agents/learnt/dmc.py``, ``--bid-steps``
+3. **Bids by Deep Monte Carlo** (``src/trickgym/training/dmc.py``, ``--bid-steps``
    learner steps at seat 0 against three rule agents; the actors play the rule
    agent's cards, so the net's V(s) on card positions is the value of rule
    play, the baseline of step 4).
@@ -123,9 +123,9 @@ def tournaments(out: Path, deals: int, seed: int) -> str:
     (rule bids), bids alone (rule cards); the report text."""
     from trickgym.agents.learnt.agent import LearntAgent
     from trickgym.agents.learnt.card_net import CardNetAgent
-    from trickgym.agents.learnt.dmc import tournament_summary
 
     import trickgym
+    from trickgym.training.dmc import tournament_summary
 
     cards, bids = out / "cards.npz", out / "bids.npz"
     entries = (
@@ -146,8 +146,8 @@ def tournaments(out: Path, deals: int, seed: int) -> str:
 def main(argv=None) -> int:
     """Label, fit, reinforce, choose margins, save; optionally play the tournaments."""
     sys.path.insert(0, str(ROOT / "src"))
-    from trickgym.agents.learnt import card_net, dmc
-    from trickgym.agents.learnt.oracle_labels import label_deals
+    from trickgym.training import card_scorer, dmc
+    from trickgym.training.oracle_labels import label_deals
 
     args = parse_args(argv)
     out = Path(args.out)
@@ -168,8 +168,8 @@ def main(argv=None) -> int:
     held, held_records, _ = label_deals(
         args.holdout_deals, args.seed + 7_777, max_nodes=args.max_nodes, with_features=False
     )
-    data = card_net.CardData.from_labels(records, labels.values, labels.rule)
-    holdout = card_net.CardData.from_labels(held_records, held.values, held.rule)
+    data = card_scorer.CardData.from_labels(records, labels.values, labels.rule)
+    holdout = card_scorer.CardData.from_labels(held_records, held.values, held.rule)
     del labels, records
     stats["labels"] = lstats.as_dict()
     stats["labels"]["rows"] = len(data.rows)
@@ -177,12 +177,12 @@ def main(argv=None) -> int:
     say("labels:", json.dumps(stats["labels"]))
 
     # 2. the card scorer on the oracle labels
-    trainer = card_net.CardTrainer(
-        card_net.new_card_net(tuple(args.card_hidden), seed=args.seed), lr=args.card_lr
+    trainer = card_scorer.CardTrainer(
+        card_scorer.new_card_net(tuple(args.card_hidden), seed=args.seed), lr=args.card_lr
     )
     for epoch in range(args.card_epochs):
         loss = trainer.fit(data, 1, args.card_batch, seed=args.seed * 1000 + epoch)[0]
-        share, gain = card_net.departures(trainer, holdout, [0.0])[0.0]
+        share, gain = card_scorer.departures(trainer, holdout, [0.0])[0.0]
         rows.append(
             {"stage": "card fit", "epoch": epoch + 1, "loss": loss, "holdout_gain": gain,
              "holdout_departs": share, "seconds": round(time.perf_counter() - t0, 1)}
@@ -215,7 +215,7 @@ def main(argv=None) -> int:
     trainer.lr = args.rl_lr
     chunks = 5
     for k in range(chunks + 1):
-        mean, half = card_net.evaluate_cards(
+        mean, half = card_scorer.evaluate_cards(
             trainer.net, args.rl_margin, args.eval_deals, args.seed + 10_000
         )
         done = k * (args.rl_deals // chunks)
@@ -225,7 +225,7 @@ def main(argv=None) -> int:
             break
         lo = 1.0 + (args.oracle_end - 1.0) * k / chunks
         hi = 1.0 + (args.oracle_end - 1.0) * (k + 1) / chunks
-        curve = card_net.reinforce_cards(
+        curve = card_scorer.reinforce_cards(
             trainer, data, value, args.rl_deals // chunks, margin=args.rl_margin,
             weights=(lo, hi), seed=args.seed * 100 + k,
             envs=32 if args.quick else 256, batch=64 if args.quick else 2048,
@@ -237,7 +237,7 @@ def main(argv=None) -> int:
     # 5. margins by paired play on held-out deals
     select = {"cards": {}, "bids": {}}
     for m in args.card_margins:
-        select["cards"][str(m)] = card_net.evaluate_cards(
+        select["cards"][str(m)] = card_scorer.evaluate_cards(
             trainer.net, m, args.select_deals, sel_seed
         )
     for m in args.bid_margins:

@@ -372,11 +372,12 @@ def builtin_action(kind: str, state, seat: int, seed: int) -> int:
     """The action built-in agent ``kind`` (``"random"``, ``"rule"``) takes for ``seat``.
 
     Through the built-in agents' compiled entry point
-    (:func:`trickgym.agents.loops.act`, no oracle linked) with the default
+    (:func:`trickgym.engine.loops.act`, no oracle linked) with the default
     rule settings.
     """
     from trickgym.agents import kernel_scratch, resolve_kind
-    from trickgym.agents.loops import act
+
+    from trickgym.engine.loops import act
 
     rng = np.array([seed], dtype=np.uint64)
     record = state.array.copy()[0]  # the agent must not change the state it reads

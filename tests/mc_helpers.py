@@ -5,11 +5,11 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
-from trickgym.agents.loops import act
 from trickgym.agents.mc.memory import update_memory
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 
 CONFIGS = [
     ("solowhist", {}),

@@ -40,7 +40,7 @@ class WorkStarted(Exception):
 @pytest.fixture(autouse=True)
 def no_work(monkeypatch):
     """Any deal played (simulate's chunks, the advisor's samples) fails the test."""
-    import trickgym.analysis.advise as advise
+    import trickgym.advisor.advise as advise
     import trickgym.sim as sim
 
     def started(*args, **kwargs):

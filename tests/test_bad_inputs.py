@@ -45,7 +45,7 @@ def _started(*args, **kwargs):
 @pytest.fixture
 def no_work(monkeypatch):
     """Every function where real work starts raises :class:`WorkStarted` instead."""
-    import trickgym.analysis.advise as advise
+    import trickgym.advisor.advise as advise
     import trickgym.rng as rng
     import trickgym.sim as sim
     import trickgym.solvers.dd as dd

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-import trickgym.analysis.advise
+import trickgym.advisor.advise
 import trickgym.cli
 from trickgym import costs
 from trickgym.cli import main
@@ -47,7 +47,7 @@ def test_dd_defaults_fit_about_a_minute_on_two_cores(game):
 
 def test_advise_default_deals_follow_the_costs():
     import trickgym
-    from trickgym.analysis.advise import default_deals
+    from trickgym.advisor.advise import default_deals
 
     assert default_deals(trickgym.game("phat"), "dd") == costs.ADVISE_DD["phat"][1]
     assert default_deals(trickgym.game("pinochle"), "dd") == costs.ADVISE_DD["pinochle"][1]
@@ -59,7 +59,7 @@ def stop(*args, **kwargs):
 
 
 def test_cli_advise_prints_the_line_before_starting(monkeypatch, capsys):
-    monkeypatch.setattr(trickgym.analysis.advise, "hand_odds", stop)
+    monkeypatch.setattr(trickgym.advisor.advise, "hand_odds", stop)
     argv = ["advise", "--game", "phat", "--hand", "A95.K9.QJ5.T9852", "--seat", "2"]
     assert main([*argv, "--threads", "1"]) == 2  # default 5 deals: 125 s on one thread
     err = capsys.readouterr().err.splitlines()

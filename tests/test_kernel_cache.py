@@ -372,7 +372,7 @@ def test_trickgym_pure_python_modules_reach_no_kernel():
     assert "trickgym.games.troggu.rules" in graph.closure(["trickgym.agents.mc.pimc"])
     # Kernels a game's bindings name as "module:kernel" (imported when a caller compiles,
     # so not imported at all by rule runs) still count: the oracle links them.
-    loops = graph.closure(["trickgym.agents.loops"])
+    loops = graph.closure(["trickgym.engine.loops"])
     assert {"trickgym.agents.oracle", "trickgym.agents.solowhist"} <= loops
 
 

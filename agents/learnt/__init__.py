@@ -2,8 +2,8 @@
 
 :mod:`.net` holds the network (numpy weights in an ``.npz``), :mod:`.agent`
 the fair agent that plays it (registered as ``"learnt"``), and
-:mod:`.distill` how to train one: PIMC labels every decision of
-self-played deals with each action's value, and the network learns them.
+:mod:`trickgym.training.distill` how to train one: PIMC labels every decision
+of self-played deals with each action's value, and the network learns them.
 """
 
 from .agent import WEIGHTS_DIR, LearntAgent, shipped_weights, weights_name

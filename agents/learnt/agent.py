@@ -132,9 +132,8 @@ class LearntAgent:
     values_name = "the network's value (payoff points)"
 
     def __init__(self, game, weights=None, margin=None, seed=None, rule_options=None):
-        from trickgym.agents.rule import params_matrix
-
         from trickgym.api import Game
+        from trickgym.engine.params import params_matrix
         from trickgym.games.obs_features import feature_names, feature_plan
 
         if isinstance(game, str):
@@ -270,7 +269,7 @@ class LearntAgent:
     def rule_of_record(self, record: np.ndarray) -> np.ndarray:
         """The rule agent's action (``int64[1]``) on a one-record observation array,
         drawing from this agent's generator (the kernel :meth:`act_rows` runs per row)."""
-        from trickgym.agents.loops import rule_choice
+        from trickgym.engine.loops import rule_choice
 
         return np.array([rule_choice(record[0], self.params, self.rng)], dtype=np.int64)
 

@@ -24,10 +24,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from trickgym.checks import check_flag, check_int, check_real, check_seed, check_tt_mb
+from trickgym.engine.loops import rule_choice
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
-
-from ..loops import rule_choice
 
 __all__ = ["ISMCTSAgent", "PIMCAgent", "PointSearch", "SoloWhistSearch", "make_mc_agent"]
 
@@ -124,9 +123,8 @@ class _MonteCarloAgent:
     """Shared plumbing: seeding, the rule fallback, the per-deal memory."""
 
     def __init__(self, game, seed=None, rule_options=None):
-        from trickgym.agents.rule import params_matrix
-
         from trickgym.api import Game
+        from trickgym.engine.params import params_matrix
 
         if not isinstance(game, Game):
             raise ValueError(
@@ -330,7 +328,7 @@ class PIMCAgent(_MonteCarloAgent):
     game and table size: :data:`trickgym.agents.solved_points.PIMC_SOLVE_CARDS`;
     0 turns it off), by rule-agent playouts above that line.
     Tricks are counted exactly from ``exact_cards`` cards in hand down,
-    above that by one probe at the goal (:mod:`trickgym.agents.solowhist_dd`).
+    above that by one probe at the goal (:mod:`trickgym.agents.solved_solowhist`).
     Each world is asked the payoff's question
     (:mod:`trickgym.solvers.points_payoff`): the payoff's steps (Troggu's
     class, Pinochle's made or set, Phat's race), then at most
@@ -381,7 +379,7 @@ class PIMCAgent(_MonteCarloAgent):
         search: SoloWhistSearch | PointSearch | None = None,
         **keywords,
     ):
-        from trickgym.agents.solowhist_dd import EXACT_CARDS
+        from trickgym.agents.solved_solowhist import EXACT_CARDS
 
         from .solved_bids import CALIBRATION, BidCalibration
 

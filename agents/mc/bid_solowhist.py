@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.solowhist_dd import act_rule
+from trickgym.agents.solved_solowhist import act_rule
 
 from trickgym.borrow import borrowed
 from trickgym.games.solowhist.constants import (

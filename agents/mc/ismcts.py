@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.loops import rule_act
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
+from trickgym.engine.loops import rule_act
 from trickgym.rng import below
 
 from .pimc_common import MAX_ACTIONS, legal_list

@@ -15,9 +15,9 @@ from numba import njit
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
+from trickgym.engine.playout import play_out
 
 from .pimc_common import MAX_ACTIONS, playout_values, sample_scratch
-from .playout import play_out
 
 __all__ = ["MAX_ACTIONS", "pimc_values", "play_out"]
 

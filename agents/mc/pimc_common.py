@@ -16,9 +16,8 @@ import numpy as np
 from numba import njit
 
 from trickgym import protocol
+from trickgym.engine.playout import play_out
 from trickgym.solvers.points_payoff import deal_payoff
-
-from .playout import play_out
 
 __all__ = [
     "MAX_ACTIONS",

@@ -1,7 +1,7 @@
 """PIMC valued by the double-dummy solver (Solo Whist), cards and calls alike.
 
 Each sampled deal is solved double dummy from the current position
-(:mod:`trickgym.agents.solowhist_dd`): in the play, every legal card's value
+(:mod:`trickgym.agents.solved_solowhist`): in the play, every legal card's value
 is the seat's payoff with best play by all four hands afterwards; in the
 auction (and the Abundance trump choice), every legal call's value is the
 payoff of the contract it leads to once the rule agents finish the
@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.solowhist_dd import auction_values, card_payoffs
+from trickgym.agents.solved_solowhist import auction_values, card_payoffs
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
+from trickgym.engine.playout import play_out
 from trickgym.games.solowhist.constants import N_ACTIONS, N_CARDS, PLAY
 from trickgym.games.solowhist.rules import apply_action
 
 from .pimc_common import STAT_FALLBACKS, STAT_SOLVES, add_valued, playout_values, sample_scratch
-from .playout import play_out
 
 __all__ = ["pimc_dd_values"]
 
@@ -38,7 +38,7 @@ def pimc_dd_values(obs, memory, template, params, rng, samples, table, exact_car
 
     ``obs`` is a Solo Whist observation record (one-record array), ``table``
     the solver's ``(entries, meta)``, ``exact_cards`` the hand size from
-    which tricks are counted exactly (see :mod:`trickgym.agents.solowhist_dd`);
+    which tricks are counted exactly (see :mod:`trickgym.agents.solved_solowhist`);
     ``sums`` is ``(values, counts, stats)``:
     ``values`` and ``counts`` (length ``MAX_ACTIONS``) are accumulated;
     ``stats`` (``int64[2]``) counts the valuations solved (a world's cards,

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.loops import rule_act
 from trickgym.agents.solved_points import (
     MAX_PAY,
     hand_size,
@@ -35,6 +34,8 @@ from trickgym.agents.solved_points import (
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
+from trickgym.engine.loops import rule_act
+from trickgym.engine.playout import play_out
 from trickgym.solvers.points_payoff import deal_payoff
 
 from .pimc_common import (
@@ -45,7 +46,6 @@ from .pimc_common import (
     playout_values,
     sample_scratch,
 )
-from .playout import play_out
 
 __all__ = ["leaf_value", "pimc_leaf_values", "pimc_points_values"]
 

@@ -265,7 +265,7 @@ def _rule_partnership(agent, record) -> int:
     rec = record.copy()
     keep = sum(1 << (c - CALL_BASE) for c in (PASS, PROP, COP))
     rec[0]["legal_calls"] = np.uint64(int(rec[0]["legal_calls"]) & keep)
-    from trickgym.agents.loops import rule_choice
+    from trickgym.engine.loops import rule_choice
 
     return rule_choice(rec[0], agent.params, agent.rng)
 

@@ -5,7 +5,7 @@ simulator, tournaments, envs and ``trickgym play`` run it as kind ``RULE``
 with the preset's parameter row at its seats. One preset ships today:
 
 - ``"fitted"``: the bidder fitted by simulation (``experiments/fit_bidder.py``,
-  :mod:`trickgym.agents.rule.fit`); card play as ``"rule"``. Its options are
+  :mod:`trickgym.training.fit_bidder`); card play as ``"rule"``. Its options are
   package data, ``agents/rule/fitted/<game>.json``, for the games that have
   been fitted.
 
@@ -20,6 +20,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+from trickgym.engine.params import options_class
+
 __all__ = ["FITTED_DIR", "PRESETS", "fitted_games", "preset_options", "resolve_presets"]
 
 FITTED_DIR = Path(__file__).resolve().parent / "fitted"
@@ -33,8 +35,6 @@ def fitted_games() -> list[str]:
 
 @cache
 def _fitted(game: str):
-    from . import options_class
-
     path = FITTED_DIR / f"{game}.json"
     if not path.exists():
         have = ", ".join(fitted_games()) or "none"
@@ -64,7 +64,7 @@ def resolve_presets(game: str, agents, rule_options, n_seats: int):
     """``(agents, rule_options)`` with every preset seat turned into ``"rule"`` with its options.
 
     ``agents`` is one entry per seat; ``rule_options`` None, one object or
-    one per seat, as :func:`trickgym.agents.rule.params_matrix` takes it.
+    one per seat, as :func:`trickgym.engine.params.params_matrix` takes it.
     Returns them unchanged when no seat plays a preset.
     """
     agents = list(agents)

@@ -30,13 +30,13 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
-from trickgym.agents.loops import act
 
 from trickgym import protocol
 from trickgym.borrow import borrowed
+from trickgym.engine.episode_hooks import MATCH_GOES_ON
+from trickgym.engine.loops import act
 from trickgym.games.kernels import next_deal_at, status_at
 
-from .hooks import MATCH_GOES_ON
 from .pcg64 import draw_seed
 
 __all__ = [
@@ -100,7 +100,7 @@ class StepResults(NamedTuple):
 def _advance(states, i, kinds, agent_rngs, params, oracle, opts, scratch):
     """Opponents play until the learner must act or the episode ends (``TrickEnv._advance``).
 
-    The per-seat dispatch of ``trickgym.agents.loops.play_until``, with the
+    The per-seat dispatch of ``trickgym.engine.loops.play_until``, with the
     observation scratch record given (``scratch``) rather than allocated
     on every call: same agents, same draws.
     """

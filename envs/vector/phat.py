@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from trickgym.engine.episode_hooks import MATCH_GOES_ON, deal_payoff
 from trickgym.games.phat import rules
 
 from ..phat import PhatEnv
 from .base import TrickVectorEnv
-from .hooks import MATCH_GOES_ON, deal_payoff
 
 __all__ = ["PhatVectorEnv"]
 

@@ -23,7 +23,7 @@ the cached kernels whose *dependencies* changed, and only those:
   (``cli.main``, a plot, ``simulate``) cannot change compiled code: kernels
   read module globals, which are set at import, and call only compiled code.
 - Overloads turn edges around. A generic kernel calls a stub of a hook
-  module (``envs/vector/hooks.py``, ``agents/mc/hooks.py``,
+  module (``engine/episode_hooks.py``, ``agents/mc/hooks.py``,
   ``solvers/points_hooks.py``) and numba compiles into it the
   implementation a game module registered by calling the hook's
   ``register_*`` function: so a module whose functions apply

@@ -487,7 +487,6 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     tour.set_defaults(run=_tournament)
     from . import (
-        cli_advise,
         cli_dd,
         cli_evaluate,
         cli_play,
@@ -496,6 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
         cli_verify,
         cli_warm,
     )
+    from .advisor import command as cli_advise
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)

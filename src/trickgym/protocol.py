@@ -36,7 +36,7 @@ Agents
   ``observe_core(state, seat, obs)``: the fields of ``seat``'s observation
   the rule agent reads; ``rule_policy(obs, values, rng) -> int``: the rule
   agent's action from an observation record and its parameter ``values``
-  (the loops of :mod:`trickgym.agents.loops` put the two together);
+  (the loops of :mod:`trickgym.engine.loops` put the two together);
   ``determinize(obs, memory, template, out, rng) -> bool``: a full deal
   consistent with a seat's observation; ``candidates(state) -> (low,
   high)``: the actions a search considers; ``leaf(state, rng, obs_scratch,
@@ -54,7 +54,7 @@ Features
 Episodes (the envs)
   ``start_match(state, seed, opts)``: a new match in ``state`` from
   ``seed`` (the first dealer drawn) with the episode's option row ``opts``
-  (``opts[0]`` is the vector env's own, see :mod:`trickgym.envs.vector.hooks`;
+  (``opts[0]`` is the vector env's own, see :mod:`trickgym.engine.episode_hooks`;
   the game's options follow); ``episode_over(states, i, opts) -> bool``,
   ``episode_reward(states, i, seat, opts) -> float``.
 Simulation (see :mod:`trickgym.sim.blocks`)
@@ -236,10 +236,10 @@ RULES_HOOKS = (
 #: Hooks a game may leave out: search leaves valued by rule-agent playouts, episodes
 #: of one deal rewarded by its payoff, and the card play told by no call being legal.
 DEFAULTS = {
-    "in_card_play": "trickgym.agents.mc.playout:no_call_legal",
-    "leaf": "trickgym.agents.mc.playout:rule_leaf",
-    "episode_over": "trickgym.envs.vector.hooks:deal_episode_over",
-    "episode_reward": "trickgym.envs.vector.hooks:deal_payoff",
+    "in_card_play": "trickgym.engine.playout:no_call_legal",
+    "leaf": "trickgym.engine.playout:rule_leaf",
+    "episode_over": "trickgym.engine.episode_hooks:deal_episode_over",
+    "episode_reward": "trickgym.engine.episode_hooks:deal_payoff",
 }
 
 

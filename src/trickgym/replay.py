@@ -142,10 +142,10 @@ def record_deal(
     """
     import trickgym
     from trickgym.agents import KINDS, python_action, start_deal
-    from trickgym.agents.loops import act, oracle_flag
     from trickgym.agents.registry import make_agent
-    from trickgym.agents.rule import params_matrix
     from trickgym.agents.rule.presets import resolve_presets
+    from trickgym.engine.loops import act, oracle_flag
+    from trickgym.engine.params import params_matrix
 
     from .api import Game
     from .checks import check_int

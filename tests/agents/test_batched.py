@@ -15,9 +15,9 @@ from trickgym.agents.learnt import LearntAgent, ValueNet
 from trickgym.agents.learnt.forward import PackedNet
 from trickgym.agents.policy import PolicyAgent
 from trickgym.agents.rows import batched
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.params import params_matrix
 from trickgym.sim.python_loop import simulate_python, simulate_python_whole_matches
 from trickgym.sim.specs import SPECS
 

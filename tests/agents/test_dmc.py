@@ -1,4 +1,4 @@
-"""Deep Monte Carlo for Solo Whist (agents/learnt/dmc.py): its gradient, its actor, its
+"""Deep Monte Carlo for Solo Whist (src/trickgym/training/dmc.py): its gradient, its actor, its
 bookkeeping of returns, a seeded run that repeats, and the script end to end (tiny sizes)."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trickgym.agents.learnt import dmc
 from trickgym.agents.learnt.net import ValueNet
+
+from trickgym.training import dmc
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 

@@ -7,12 +7,12 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
-from trickgym.agents.rule.fit import bid_fields, fit_bidder, margin_over_rule
 from trickgym.agents.rule.pinochle import RuleOptions as PinochleOptions
 from trickgym.agents.rule.presets import fitted_games, preset_options, resolve_presets
 from trickgym.agents.rule.solowhist import RuleOptions
 
 import trickgym
+from trickgym.training.fit_bidder import bid_fields, fit_bidder, margin_over_rule
 
 
 def test_fitted_bidders_ship_for_solowhist_and_pinochle():
@@ -103,8 +103,9 @@ def test_resolve_presets_leaves_other_seats_alone():
 
 
 def test_env_opponents_may_play_the_fitted_preset():
-    from trickgym.agents.rule import params_row
     from trickgym.envs.solowhist import SoloWhistEnv
+
+    from trickgym.engine.params import params_row
 
     env = SoloWhistEnv(seat=1, opponents=["fitted", "rule", "fitted"])
     fitted, plain = params_row(preset_options("solowhist", "fitted")), params_row(RuleOptions())

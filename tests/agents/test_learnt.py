@@ -18,10 +18,10 @@ from trickgym.agents.learnt import (
     shipped_weights,
     weights_name,
 )
-from trickgym.agents.learnt.distill import Labels, collect, decision_regret, fit
 from trickgym.agents.mc import PIMCAgent
 
 import trickgym
+from trickgym.training.distill import Labels, collect, decision_regret, fit
 
 
 def test_net_round_trips_through_npz(tmp_path):
@@ -304,7 +304,7 @@ def test_learnt_agent_keeps_the_values_its_net_compared():
 
 
 def test_fit_gradient_matches_finite_differences():
-    from trickgym.agents.learnt.distill import loss_and_grads
+    from trickgym.training.distill import loss_and_grads
 
     rng = np.random.default_rng(0)
     net = ValueNet.init([7, 5, 4, 6], seed=2)
@@ -336,7 +336,7 @@ def test_fit_gradient_matches_finite_differences():
 def test_phase_weights_put_each_phase_in_its_own_units():
     """A phase whose values spread ten times less weighs a hundred times more a decision,
     so that its errors count as much as the wide phase's (Pinochle's cards beside its bids)."""
-    from trickgym.agents.learnt.distill import phase_weights
+    from trickgym.training.distill import phase_weights
 
     rng = np.random.default_rng(1)
     targets = rng.standard_normal((400, 5))
@@ -380,7 +380,7 @@ def test_balanced_fit_learns_the_narrow_phase_too():
 def test_adam_step_is_adam_and_leaves_no_subnormal_weight():
     """The one Adam step every trainer uses: the textbook update, with weights that fall
     below float32's normal range set to zero (they cost products 30x)."""
-    from trickgym.agents.learnt.net import adam_step
+    from trickgym.training.adam import adam_step
 
     rng = np.random.default_rng(0)
     p = rng.standard_normal((3, 4)).astype(np.float32)

@@ -6,8 +6,6 @@
 from __future__ import annotations
 
 import numpy as np
-from trickgym.agents.builtin import ORACLE
-from trickgym.agents.loops import act
 from trickgym.agents.oracle import (
     COUNT_ROLLOUTS,
     N_COUNTS,
@@ -17,9 +15,11 @@ from trickgym.agents.oracle import (
     points_table,
     rollout_value,
 )
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.kinds import ORACLE
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 
 
 def _scratch(game):

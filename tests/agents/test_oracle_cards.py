@@ -1,6 +1,7 @@
-"""Oracle-guided Solo Whist card play (agents/learnt/oracle_labels.py, card_net.py): the
-oracle's targets against a brute force of the rules, labels that read the seat's view only,
-the hand-written gradients, the agent, and the training script repeating at a tiny size."""
+"""Oracle-guided Solo Whist card play (training/oracle_labels.py, agents/learnt/card_net.py,
+training/card_scorer.py): the oracle's targets against a brute force of the rules, labels
+that read the seat's view only, the hand-written gradients, the agent, and the training
+script repeating at a tiny size."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trickgym.agents.learnt import card_net, dmc, oracle_labels
-from trickgym.agents.loops import rule_choice
-from trickgym.agents.rule import params_matrix
+from trickgym.agents.learnt import card_net
 
 import trickgym
+from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
 from trickgym.solvers.dd_search import make_table
+from trickgym.training import card_scorer, dmc, oracle_labels
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
@@ -130,13 +132,13 @@ def _finite_differences(loss_of, params, grads, rng):
 def test_card_scorer_gradient_matches_finite_differences():
     """The scorer's advantage loss: its hand-written gradient is the loss's."""
     rng = np.random.default_rng(0)
-    net = card_net.new_card_net((6, 5), seed=1, scale=1.0)
+    net = card_scorer.new_card_net((6, 5), seed=1, scale=1.0)
     net.weights = [w.astype(np.float64) for w in net.weights]
     net.biases = [(rng.standard_normal(b.shape) * 0.3) for b in net.biases]
-    trainer = card_net.CardTrainer(net)
+    trainer = card_scorer.CardTrainer(net)
     start = np.array([0, 3, 5, 9])
     rows = rng.standard_normal((9, card_net.N_CARD_FEATURES))
-    data = card_net.CardData(rows, rng.standard_normal(9) * 3, start, np.array([1, 3, 7]))
+    data = card_scorer.CardData(rows, rng.standard_normal(9) * 3, start, np.array([1, 3, 7]))
     _, grads = trainer.loss_and_grads(data)
     _finite_differences(lambda: trainer.loss_and_grads(data)[0], trainer._params(), grads, rng)
 
@@ -164,7 +166,7 @@ def test_value_net_advantage_gradient_matches_finite_differences():
 def test_the_agent_keeps_the_rule_card_under_a_margin_and_plays_a_tournament(game):
     """A margin nothing reaches plays the rule agent's game exactly; the scorer's agent
     plays in a duplicate tournament."""
-    net = card_net.new_card_net((8,), seed=3)
+    net = card_scorer.new_card_net((8,), seed=3)
     always_rule = card_net.CardNetAgent(net, margin=1e9, seed=2)
     report = trickgym.tournament("solowhist", [always_rule, "rule"], deals=3, seed=9)
     assert report.difference["mean"] == 0.0

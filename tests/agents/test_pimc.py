@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from mc_helpers import CONFIGS, make_game, reach, record_of, searched, twin_states
 from trickgym.agents import python_action
-from trickgym.agents.loops import act
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent, make_mc_agent
 from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 
 AGENTS = {
     "pimc": lambda game, seed: PIMCAgent(game, samples=6, seed=seed),

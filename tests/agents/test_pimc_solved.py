@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from mc_helpers import determinizer, reach, record_of
 from trickgym.agents import python_action
-from trickgym.agents.loops import rule_choice
 from trickgym.agents.mc import PIMCAgent
 
 import trickgym
+from trickgym.engine.loops import rule_choice
 
 
 def _state(game, seed, phase, max_cards=99, min_legal=2):

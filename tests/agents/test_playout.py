@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 from conformance_helpers import builtin_action
 from numba import njit
-from trickgym.agents.builtin import RULE
-from trickgym.agents.loops import act
-from trickgym.agents.mc.playout import play_out
-from trickgym.agents.rule import params_matrix
 
 import trickgym
 from trickgym import protocol
+from trickgym.engine.kinds import RULE
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
+from trickgym.engine.playout import play_out
 
 
 def _played(game, state, seed):

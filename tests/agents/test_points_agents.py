@@ -11,11 +11,8 @@ import numpy as np
 import pytest
 from mc_helpers import determinizer, reach, record_of
 from trickgym.agents import python_action
-from trickgym.agents.builtin import ORACLE
-from trickgym.agents.loops import act
 from trickgym.agents.mc import PIMCAgent
 from trickgym.agents.positions import rule_position
-from trickgym.agents.rule import params_matrix
 from trickgym.agents.solved_points import (
     ORACLE_ROLLOUT_CARDS,
     ORACLE_SOLVE_CARDS,
@@ -24,6 +21,9 @@ from trickgym.agents.solved_points import (
 )
 
 import trickgym
+from trickgym.engine.kinds import ORACLE
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 from trickgym.games.troggu.constants import HAND_SIZE as TROGGU_HAND_SIZE
 from trickgym.solvers import card_values
 

@@ -11,12 +11,12 @@ import functools
 
 import numpy as np
 from trickgym.agents import kernel_scratch
-from trickgym.agents.loops import act
-from trickgym.agents.rule import params_row
 from trickgym.agents.rule import phat as rule
 
 import trickgym
 from trickgym.cards import STANDARD
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_row
 from trickgym.games.phat.rules import observe_at
 from trickgym.sim import simulate
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from trickgym.agents import kernel_scratch
-from trickgym.agents.loops import act
 from trickgym.agents.rule.pinochle import RuleOptions, meld_points
 
 import trickgym
 from trickgym.cards import PINOCHLE
 from trickgym.cards.notation import parse_card
+from trickgym.engine.loops import act
 from trickgym.games.pinochle.constants import AUCTION, PASS, PLAY, TRUMP_BASE
 from trickgym.games.pinochle.meld import meld
 from trickgym.sim import simulate
@@ -264,7 +264,7 @@ def test_bid_success(mode):
 
 
 def test_options_row():
-    from trickgym.agents.rule import params_row
+    from trickgym.engine.params import params_row
 
     row = params_row(RuleOptions())
     assert row[0] == RuleOptions().counter_base and row[7] == 250

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from trickgym.agents import kernel_scratch
-from trickgym.agents.loops import act
 from trickgym.agents.rule.solowhist import (
     RuleOptions,
     declared_safe,
@@ -19,6 +18,7 @@ from trickgym.agents.rule.solowhist import (
 
 import trickgym
 from trickgym.cards import parse_card, parse_hand
+from trickgym.engine.loops import act
 from trickgym.games.solowhist.constants import (
     ABUNDANCE_CALL,
     ABUNDANCE_DECLARED_CALL,

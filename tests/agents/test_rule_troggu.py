@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from trickgym.agents import kernel_scratch
-from trickgym.agents.loops import act
-from trickgym.agents.rule import params_row
 from trickgym.agents.rule import troggu as rt
 
 import trickgym
 from trickgym.cards.decks import TAROT
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_row
 from trickgym.games.troggu.constants import (
     CALL,
     DISCARD,

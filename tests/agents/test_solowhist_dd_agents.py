@@ -11,17 +11,17 @@ import numpy as np
 import pytest
 from mc_helpers import reach, record_of
 from trickgym.agents import python_action
-from trickgym.agents.loops import act
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
-from trickgym.agents.rule import params_matrix
 from trickgym.agents.solowhist import (
     ORACLE_NODE_LIMIT,
     ORACLE_TABLE_LOG2,
     oracle_action,
 )
-from trickgym.agents.solowhist_dd import EXACT_CARDS, auction_values
+from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values
 
 import trickgym
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.rules import deal_payoffs
 from trickgym.rng import derive_seed
 from trickgym.solvers.dd import card_values
@@ -211,7 +211,7 @@ def test_solved_bids_ignore_hidden_cards_and_are_reproducible(game, bids):
 @pytest.mark.parametrize("bids", ["calibrated", "hybrid"])
 def test_solved_bids_are_legal_in_every_auction_state_reached(game, bids):
     """PIMC bidders in every seat over a few deals: every call legal (python_action checks)."""
-    from trickgym.agents.solowhist_dd import act_rule
+    from trickgym.agents.solved_solowhist import act_rule
 
     params = params_matrix("solowhist", 4)
     phases = set()

@@ -27,11 +27,11 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 from trickgym.agents.learnt import LearntAgent
-from trickgym.agents.learnt.distill import Labels
 from trickgym.agents.learnt.net import ValueNet
 from trickgym.agents.policy import load_policy
 
 from trickgym.npzfile import MAX_BYTES, load_npz
+from trickgym.training.distill import Labels
 
 # Peak Python/numpy allocation allowed while refusing a crafted file (tracemalloc sees
 # numpy's buffers): far below what the files claim (terabytes, or 100 MB inflated).

@@ -121,7 +121,7 @@ def test_dd_made_rates_match_the_slow_solver():
     state = sw.state_for(game, HAND, 1, 0, "2S")
     obs = np.zeros(1, dtype=game.obs_dtype)
     game.kernels.observe_at(state.array, 0, 1, obs, 0)
-    from trickgym.agents.rule import params_matrix
+    from trickgym.engine.params import params_matrix
 
     params, template = params_matrix("solowhist", 4), game.new_match(0)
     made = {SOLO_CALL: 0, MISERE_CALL: 0, ABUNDANCE_DECLARED_CALL: 0}
@@ -153,9 +153,8 @@ def test_dd_made_rates_match_the_slow_solver():
 
 def test_rule_play_agrees_with_the_simulator():
     """On deals where the simulator's auction is comparable, the advisor's rule play is the same."""
-    from trickgym.agents.builtin import RULE
-    from trickgym.agents.rule import params_matrix
-
+    from trickgym.engine.kinds import RULE
+    from trickgym.engine.params import params_matrix
     from trickgym.sim.solowhist import play_deal
 
     game = trickgym.game("solowhist")

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents.loops import rule_choice
-from trickgym.agents.rule import params_matrix
 
 import trickgym
 from trickgym.advisor.codes import EXACT, NO_SIDE
@@ -21,6 +19,8 @@ from trickgym.analysis import format_advice, hand_odds
 from trickgym.cards.decks import PINOCHLE, TAROT
 from trickgym.cards.notation import format_hand
 from trickgym.cli import main
+from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
 from trickgym.solvers import solve
 
 NODES = 4_000_000

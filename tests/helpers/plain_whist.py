@@ -31,7 +31,6 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 from trickgym.agents.mc.deal import deal_standard_hands
-from trickgym.agents.rule import PARAMS_DTYPE, params_row
 
 from trickgym import protocol
 from trickgym._kernel_cache import OWNED_MARK
@@ -39,6 +38,7 @@ from trickgym.api import Game, SearchDefaults, State, validate_options
 from trickgym.cards.bits import bit, highest_bit, lowest_bit, popcount
 from trickgym.cards.decks import STANDARD
 from trickgym.cards.notation import format_card, format_hand
+from trickgym.engine.params import PARAMS_DTYPE, params_row
 from trickgym.games import kernels as generic_kernels
 from trickgym.games.encoding import ObsLayout, put_bits
 from trickgym.games.trick_play import close_trick

@@ -210,7 +210,7 @@ def test_dask_backend_equals_local(tight):
 def test_other_games_take_dd_with_the_points_budget(game):
     """Issue 32: every game has dd columns; the point-trick games' default budget is theirs."""
     from trickgym.sim import Agents, RunSpec
-    from trickgym.sim.points_dd import DD_DEFAULT_MAX_NODES
+    from trickgym.sim.dd_columns_points import DD_DEFAULT_MAX_NODES
 
     options = {"players": 4} if game == "troggu" else {}
     deals, matches = (None, 1) if game == "phat" else (4, None)

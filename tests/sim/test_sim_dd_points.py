@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents.loops import rule_choice
-from trickgym.agents.rule import params_matrix
 
 import trickgym
 from trickgym.analysis import failure_split, pitch_frame
+from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
 from trickgym.rng import derive_seed
 from trickgym.sim import Agents, RunSpec
+from trickgym.sim.dd_columns_points import SOLVED, UNSOLVED, first_lead_at, with_options
 from trickgym.sim.plan import rows_to_frame, run_chunk_rows
-from trickgym.sim.points_dd import SOLVED, UNSOLVED, first_lead_at, with_options
 from trickgym.solvers import solve
 
 SEED = 5

@@ -11,10 +11,10 @@ import pytest
 from dd_helpers import random_position, reference_card_values, reference_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from trickgym.agents.loops import act
-from trickgym.agents.rule import params_matrix
 
 import trickgym
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE, PLAY
 from trickgym.solvers.dd import card_values, solve
 from trickgym.solvers.dd_search import _misere_verdict, _unbeaten_trumps

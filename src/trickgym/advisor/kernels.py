@@ -23,7 +23,7 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from trickgym import protocol
-from trickgym.agents.mc.playout import rule_play_out
+from trickgym.engine.playout import rule_play_out
 from trickgym.rng import derive_seed
 
 __all__ = [
@@ -149,7 +149,7 @@ def evaluate_state(state, seat, call, choice=-1, play="rule", seed=0, node_limit
     """
     import importlib
 
-    from trickgym.agents.rule import params_matrix
+    from trickgym.engine.params import params_matrix
 
     from .codes import EXACT_NODES, LOG2_BUCKETS, NODE_LIMIT
 

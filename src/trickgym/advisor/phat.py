@@ -11,7 +11,7 @@ deal than the other (as in :func:`trickgym.analysis.pitch_frame`);
 ``mean_points`` is the pitching team's phat; the payoff is the game's own
 (the seat's team's deal points, muck bonus included, less the other's).
 ``play="dd"`` solves the deal from the pitch on with every card seen
-(:mod:`~trickgym.advisor.points_dd`: the pitching team's phat, the payoff
+(:mod:`~trickgym.advisor.solve_points`: the pitching team's phat, the payoff
 without the muck bonus); ``play="pimc"`` plays with PIMC agents in Python.
 """
 
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 HAS_DD = True
-# play="dd": full-deal point-trick solves (trickgym.advisor.points_dd).
+# play="dd": full-deal point-trick solves (trickgym.advisor.solve_points).
 DD_DEALS, DD_NODE_LIMIT, DD_TABLE_LOG2 = POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.

@@ -18,7 +18,7 @@ team's (``rules._score_hand``). Rows: Pass (when legal) and the lowest
 ``LEVELS`` legal bids (a higher bid is made on a subset of the deals a
 lower one is made on, with the same play). ``play="dd"`` lets the rule
 agents name trumps and bury (or pass), then solves the play with every
-card seen (:mod:`~trickgym.advisor.points_dd`), kitty and exchange modes
+card seen (:mod:`~trickgym.advisor.solve_points`), kitty and exchange modes
 alike; ``play="pimc"`` plays with PIMC agents in Python.
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from trickgym.agents.loops import rule_act
+from trickgym.engine.loops import rule_act
 
 from ..games.pinochle.constants import AUCTION, PASS
 from ..games.pinochle.rules import apply_action
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 HAS_DD = True
-# play="dd": full-deal point-trick solves (trickgym.advisor.points_dd).
+# play="dd": full-deal point-trick solves (trickgym.advisor.solve_points).
 DD_DEALS, DD_NODE_LIMIT, DD_TABLE_LOG2 = POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.

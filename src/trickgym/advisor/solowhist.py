@@ -26,7 +26,7 @@ sampled deal and the auction is settled (:func:`settle`):
 The contract reached is then played out by the rule agents at every seat
 (``play="rule"``) or solved double dummy from the first lead with the
 rules' own leader, trumps and declaring side (``play="dd"``,
-:func:`trickgym.advisor.solowhist_dd.dd_outcome`);
+:func:`trickgym.advisor.solve_solowhist.dd_outcome`);
 payoffs always come from the rules' ``settlement`` / ``deal_payoffs``.
 PIMC play (``play="pimc"``) settles the auction here and plays in Python.
 """
@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from trickgym.agents.loops import rule_act
 from trickgym.agents.rule.solowhist import rule_action
+from trickgym.engine.loops import rule_act
 
 from ..games.solowhist.constants import (
     AUCTION,

@@ -16,7 +16,7 @@ dealt with the other hands) and each candidate call:
 
 The payoff is the game's own (``rules._end_deal``). ``play="dd"`` lets
 the rule agents discard and call, then solves the play with every card
-seen (:mod:`~trickgym.advisor.points_dd`); a Misère (all passed) has no
+seen (:mod:`~trickgym.advisor.solve_points`); a Misère (all passed) has no
 declaring side and is played out by the rule agents (column ``no_side``).
 ``play="pimc"`` plays with PIMC agents in Python.
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from trickgym.agents.loops import rule_act
+from trickgym.engine.loops import rule_act
 
 from ..games.troggu.constants import AUCTION, NO_CONTRACT, PASS
 from ..games.troggu.rules import apply_action
@@ -34,7 +34,7 @@ from .codes import EXACT, PASSED_OUT, POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POI
 __all__ = ["HAS_DD", "MADE", "MEAN", "MEAN_MEANS", "candidates", "outcome", "settle", "state_for"]
 
 HAS_DD = True
-# play="dd": full-deal point-trick solves (trickgym.advisor.points_dd).
+# play="dd": full-deal point-trick solves (trickgym.advisor.solve_points).
 DD_DEALS, DD_NODE_LIMIT, DD_TABLE_LOG2 = POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 MEAN = "mean_points"
 # What the CLI table's legend says "made" and the mean column count.

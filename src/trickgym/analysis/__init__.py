@@ -3,8 +3,8 @@
 :func:`compare_agents` tables each contract's success under several agents
 (rule, learnt, double dummy), one simulation per agent, side by side.
 
-The hand advisor (:func:`hand_odds`) values every call a seat could make now
-over deals sampled from what it knows.
+The hand advisor (:func:`hand_odds`, from :mod:`trickgym.advisor.advise`) values
+every call a seat could make now over deals sampled from what it knows.
 
 Pure pandas in, pandas out. Every rate comes with a 95% Wilson interval,
 every difference of rates with a Newcombe interval. Hand-feature columns
@@ -21,7 +21,6 @@ double dummy and misplayed (:func:`failure_split`).
 
 from __future__ import annotations
 
-from .advise import advise_state, format_advice, hand_odds
 from .agents import (
     bid_success_by_agent,
     compare_agents,
@@ -133,3 +132,16 @@ __all__ = [
     "wilson_interval",
     "write_report",
 ]
+
+
+_ADVISOR = ("advise_state", "format_advice", "hand_odds")
+
+
+def __getattr__(name):
+    # lazy: the advisor reads this package's intervals and labels, so importing it here,
+    # while this package is half made, would circle.
+    if name in _ADVISOR:
+        from trickgym.advisor import advise
+
+        return getattr(advise, name)
+    raise AttributeError(f"module 'trickgym.analysis' has no attribute {name!r}")

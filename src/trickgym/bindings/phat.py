@@ -30,7 +30,7 @@ register_game(
     oracle_solves="trickgym.agents.phat:oracle_solves",
     advise_settle="trickgym.advisor.phat:settle",
     advise_outcome="trickgym.advisor.phat:outcome",
-    advise_solver="trickgym.advisor.points_dd:new_solver",
-    advise_solve="trickgym.advisor.points_dd:phat_solve",
+    advise_solver="trickgym.advisor.solve_points:new_solver",
+    advise_solve="trickgym.advisor.solve_points:phat_solve",
     **POINT_HOOKS,
 )

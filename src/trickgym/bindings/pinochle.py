@@ -31,7 +31,7 @@ register_game(
     oracle_solves="trickgym.agents.pinochle:oracle_solves",
     advise_settle="trickgym.advisor.pinochle:settle",
     advise_outcome="trickgym.advisor.pinochle:outcome",
-    advise_solver="trickgym.advisor.points_dd:new_solver",
-    advise_solve="trickgym.advisor.points_dd:pinochle_solve",
+    advise_solver="trickgym.advisor.solve_points:new_solver",
+    advise_solve="trickgym.advisor.solve_points:pinochle_solve",
     **POINT_HOOKS,
 )

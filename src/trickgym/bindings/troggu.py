@@ -30,7 +30,7 @@ register_game(
     oracle_solves="trickgym.agents.troggu:oracle_solves",
     advise_settle="trickgym.advisor.troggu:settle",
     advise_outcome="trickgym.advisor.troggu:outcome",
-    advise_solver="trickgym.advisor.points_dd:new_solver",
-    advise_solve="trickgym.advisor.points_dd:troggu_solve",
+    advise_solver="trickgym.advisor.solve_points:new_solver",
+    advise_solve="trickgym.advisor.solve_points:troggu_solve",
     **POINT_HOOKS,
 )

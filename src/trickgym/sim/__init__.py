@@ -197,13 +197,13 @@ def simulate(
         contract was makeable (a misère: the declarer could be held to no
         trick); ``-1`` / ``<NA>``: no contract, or the solver ran out of its
         node budget (about 15 deals/s per core with rule agents, see
-        :mod:`trickgym.sim.solowhist_dd`). Phat, Pinochle and Troggu:
+        :mod:`trickgym.sim.dd_columns_solowhist`). Phat, Pinochle and Troggu:
         ``dd_points`` (the pitching team's phat, the declaring team's
         counters, the declaring side's card points), ``dd_made`` and
         ``dd_status`` (``solved``, ``unsolved``: past the budget, ``no
         contract``, ``no side``: Troggu's Misère), from one full-deal
         point-trick solve a row, rebuilt from the row by the rules (see
-        :mod:`trickgym.sim.points_dd`; a full solve is seconds today, so
+        :mod:`trickgym.sim.dd_columns_points`; a full solve is seconds today, so
         expect many ``unsolved`` rows until the solver is faster). Any
         ``dealing``, backend or agents; split the failures with
         :func:`trickgym.analysis.failure_split` (Phat: of

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from trickgym import protocol
-from trickgym.agents.loops import play_until
+from trickgym.engine.loops import play_until
 from trickgym.rng import derive_seed, seed_agents
 
 __all__ = ["clear_rows", "deal_block"]
@@ -26,7 +26,7 @@ def deal_block(template, seed, first, kinds, params, oracle, opts, chunk, rows):
     ``template`` is a one-record state array of the game (its dtype selects
     the game's kernels), ``kinds`` the built-in kind per seat, ``params``
     the rule parameters per seat, ``oracle`` ``None`` unless a seat is the
-    oracle (:func:`trickgym.agents.loops.oracle_flag`), ``opts`` the game's
+    oracle (:func:`trickgym.engine.loops.oracle_flag`), ``opts`` the game's
     simulation options. Work items run in parallel (numba ``prange``), each
     reusing one state record.
     """

@@ -65,14 +65,14 @@ def _auction_buffers(seats, calls, letters, call_base):
     return data[:pos].copy(), offsets
 
 
-_DD_STATUS = ("solved", "unsolved", "no contract", "no side")  # trickgym.sim.points_dd
+_DD_STATUS = ("solved", "unsolved", "no contract", "no side")  # trickgym.sim.dd_columns_points
 
 
 def _add_points_dd(frame: dict, rows: np.ndarray) -> None:
     """``dd_points``, ``dd_made`` and ``dd_status`` of ``simulate(..., dd=True)`` rows.
 
     ``dd_points`` is -1 and ``dd_made`` ``<NA>`` unless ``dd_status`` is
-    ``solved`` (see :mod:`trickgym.sim.points_dd`).
+    ``solved`` (see :mod:`trickgym.sim.dd_columns_points`).
     """
     if "dd_status" not in rows.dtype.names:
         return

@@ -22,8 +22,8 @@ from numba import njit
 
 from trickgym import protocol
 from trickgym.agents import AGENT_SEED_STREAM, python_action, start_deal
-from trickgym.agents.loops import act, oracle_flag, play_until
 from trickgym.agents.rows import apply_rows, batched, stream_seeds
+from trickgym.engine.loops import act, oracle_flag, play_until
 from trickgym.rng import derive_seed, seed_agents
 
 from .solowhist import MAX_PASSED_OUT

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from trickgym.agents.rule import PARAMS_DTYPE
+from trickgym.engine.params import PARAMS_DTYPE
 
 from ..checks import check_int
 from ..forksafe import check_fork_safe
@@ -250,8 +250,8 @@ def make_plan(spec, dealing: str) -> RunPlan:
     checked already (its checks call this once), ``dealing`` its dealing
     (``pack`` resolved). Clear errors first, before any deal is played.
     """
-    from trickgym.agents.rule import params_matrix
     from trickgym.agents.rule.presets import resolve_presets
+    from trickgym.engine.params import params_matrix
 
     game, deals, matches, seed, first = spec.game, spec.deals, spec.matches, spec.seed, spec.first
     agents, rule_options = spec.agents.seats, spec.agents.rule_options

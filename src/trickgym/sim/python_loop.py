@@ -22,7 +22,7 @@ def _kinds(agents) -> np.ndarray:
 
 
 def _default_params(game, params):
-    from trickgym.agents.rule import params_matrix
+    from trickgym.engine.params import params_matrix
 
     return params_matrix(game.name, game.n_seats) if params is None else params
 

@@ -2,7 +2,7 @@
 
 A run with ``trajectories=True`` plays each chunk through the lockstep loop
 (:mod:`.lockstep`) with every seat stopping at each of its decisions:
-built-in agents decide through :func:`trickgym.agents.loops.act` with the
+built-in agents decide through :func:`trickgym.engine.loops.act` with the
 generators the compiled loops give them, Python agents as the lockstep
 loop calls them, so the deals, and the per-deal rows, are those of the
 same run without trajectories. Before each decision the seat's
@@ -39,7 +39,7 @@ def record_part(game, sim, seed, items, agents, kinds, params, unit, tick, plan)
     decision. ``kinds`` holds the built-in kind per seat, ``-1`` for a
     Python agent; ``plan`` is the game's :func:`~trickgym.games.obs_features.feature_plan`.
     """
-    from trickgym.agents.loops import oracle_flag
+    from trickgym.engine.loops import oracle_flag
 
     items = np.asarray(items, dtype=np.int64)
     kinds = np.asarray(kinds, dtype=np.int64)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from trickgym.agents.loops import play_until
+from trickgym.engine.loops import play_until
 from trickgym.games.auction import copy_calls
 from trickgym.games.solowhist.constants import MAX_CALLS, NO_CONTRACT
 from trickgym.games.solowhist.rules import init_match, match_over, next_deal

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from trickgym.agents.loops import oracle_flag
+from trickgym.engine.loops import oracle_flag
 
 from . import blocks, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
@@ -92,19 +92,19 @@ def _solowhist_matches(game, seed, first_match, kinds, params, rows):
 
 
 def _solowhist_add_dd(rows, max_nodes, game=None):
-    from . import solowhist_dd  # the solver: imported by dd runs only
+    from . import dd_columns_solowhist  # the solver: imported by dd runs only
 
-    return solowhist_dd.add_dd(rows, max_nodes)
+    return dd_columns_solowhist.add_dd(rows, max_nodes)
 
 
 def _points_add_dd(name, dtype):
-    """The ``add_dd`` of a point-trick game (:mod:`trickgym.sim.points_dd`)."""
+    """The ``add_dd`` of a point-trick game (:mod:`trickgym.sim.dd_columns_points`)."""
 
     def add_dd(rows, max_nodes, game=None):
         from ..games import game as make_game
-        from . import points_dd  # the solver: imported by dd runs only
+        from . import dd_columns_points  # the solver: imported by dd runs only
 
-        return points_dd.add_dd(game or make_game(name), rows, dtype, max_nodes)
+        return dd_columns_points.add_dd(game or make_game(name), rows, dtype, max_nodes)
 
     return add_dd
 
@@ -124,7 +124,7 @@ def _points_dd_dtype(row_dtype):
     )
 
 
-_POINTS_DD_NODES = 4_000_000  # trickgym.sim.points_dd.DD_DEFAULT_MAX_NODES
+_POINTS_DD_NODES = 4_000_000  # trickgym.sim.dd_columns_points.DD_DEFAULT_MAX_NODES
 
 
 def _phat_matches(game, seed, first_match, kinds, params, rows):
@@ -208,7 +208,7 @@ SPECS = {
         write_row=solowhist.write_row,
         add_dd=_solowhist_add_dd,
         dd_row_dtype=solowhist.DD_ROW_DTYPE,
-        dd_default_max_nodes=4_000_000,  # trickgym.sim.solowhist_dd.DD_DEFAULT_MAX_NODES
+        dd_default_max_nodes=4_000_000,  # trickgym.sim.dd_columns_solowhist.DD_DEFAULT_MAX_NODES
     ),
     "troggu": SimSpec(
         row_dtype=troggu.ROW_DTYPE,

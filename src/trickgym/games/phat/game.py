@@ -52,7 +52,7 @@ class Phat(Game):
 
     name = "phat"
     bindings = "trickgym.bindings.phat"
-    advisor = "trickgym.advisor.phat"  # the hand advisor's part (trickgym.analysis.advise)
+    advisor = "trickgym.advisor.phat"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Phat"
     partnership = True
     phase_names = PHASE_NAMES

@@ -114,7 +114,7 @@ class Pinochle(Game):
 
     name = "pinochle"
     bindings = "trickgym.bindings.pinochle"
-    advisor = "trickgym.advisor.pinochle"  # the hand advisor's part (trickgym.analysis.advise)
+    advisor = "trickgym.advisor.pinochle"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Pinochle"
     partnership = True
     phase_names = PHASE_NAMES

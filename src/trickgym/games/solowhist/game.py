@@ -76,7 +76,7 @@ class SoloWhist(Game):
 
     name = "solowhist"
     bindings = "trickgym.bindings.solowhist"
-    advisor = "trickgym.advisor.solowhist"  # the hand advisor's part (trickgym.analysis.advise)
+    advisor = "trickgym.advisor.solowhist"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Solo Whist"
     phase_names = PHASE_NAMES
     play_phase = PLAY

@@ -65,7 +65,7 @@ class Troggu(Game):
 
     name = "troggu"
     bindings = "trickgym.bindings.troggu"
-    advisor = "trickgym.advisor.troggu"  # the hand advisor's part (trickgym.analysis.advise)
+    advisor = "trickgym.advisor.troggu"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Troggu"
     phase_names = PHASE_NAMES
     play_phase = PLAY

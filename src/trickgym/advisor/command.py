@@ -11,15 +11,15 @@ def add_parser(sub) -> None:
     """Register the ``advise`` subcommand on the ``trickgym`` subparsers ``sub``."""
     import argparse
 
-    from .analysis.advise import (
+    from trickgym.advisor.advise import (
         DEFAULT_EXACT_NODES,
         DEFAULT_NODE_LIMIT,
         DEFAULT_PIMC_SAMPLES,
         DEFAULT_POINTS_NODE_LIMIT,
         PLAYS,
     )
-    from .cli_common import add_parser, add_table_flags, whole_number
-    from .costs import ADVISE_DD
+    from trickgym.cli_common import add_parser, add_table_flags, whole_number
+    from trickgym.costs import ADVISE_DD
 
     p = add_parser(
         sub,
@@ -98,10 +98,10 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Handler of ``trickgym advise``."""
-    from .analysis.advise import format_advice, hand_odds
-    from .cli_common import table_options
-    from .games import GAMES
-    from .games import game as make_game
+    from trickgym.advisor.advise import format_advice, hand_odds
+    from trickgym.cli_common import table_options
+    from trickgym.games import GAMES
+    from trickgym.games import game as make_game
 
     words = list(args.words)
     if len(words) > 2:
@@ -154,8 +154,8 @@ def _say_cost(game, args) -> None:
     """One line on stderr before a long ``--play dd`` run: its expected time, how to shrink."""
     import sys
 
-    from .analysis.advise import default_deals
-    from .costs import advise_warning
+    from trickgym.advisor.advise import default_deals
+    from trickgym.costs import advise_warning
 
     deals = default_deals(game, args.play) if args.deals is None else args.deals
     line = advise_warning(game.name, args.play, deals, args.threads)

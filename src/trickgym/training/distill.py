@@ -6,7 +6,7 @@ value of every legal action (the mean payoff over its sampled deals, solved
 double dummy where PIMC solves) and the rule agent's action; the seat then
 plays PIMC's choice, or the rule agent's with probability ``explore``, so
 that the positions a rule-playing table reaches are in the data too.
-:func:`fit` trains a :class:`~.net.ValueNet` on those labels by Adam on the
+:func:`fit` trains a :class:`~trickgym.agents.learnt.net.ValueNet` on those labels by Adam on the
 squared error of each action's value relative to the mean over the legal
 ones (the network learns which action is better, not what the deal is
 worth), each phase weighed by its own spread of values (so that Pinochle's
@@ -31,8 +31,9 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from .agent import NEVER
-from .net import ValueNet, adam_step
+from trickgym.agents.learnt.agent import NEVER
+from trickgym.agents.learnt.net import ValueNet
+from trickgym.training.adam import adam_step
 
 __all__ = [
     "MARGINS",
@@ -150,8 +151,8 @@ class _TeacherSeat:
         raise ValueError("a labelling seat acts on the observation record (act_record)")
 
     def act_record(self, record, action_mask) -> int:
-        from trickgym.agents.loops import rule_choice
         from trickgym.agents.mc.memory import update_memory
+        from trickgym.engine.loops import rule_choice
 
         t = self.teacher
         game = t.game
@@ -183,9 +184,8 @@ _WORKER: dict = {}  # per process: the teachers, kept from chunk to chunk
 
 def _label_chunk(game_name, options, seed, first, count, samples, explore, teacher_seed, phases):
     """Labels of deals (Phat: matches) ``first .. first+count-1`` of ``seed``."""
-    from trickgym.agents.mc import PIMCAgent
-
     import trickgym
+    from trickgym.agents.mc import PIMCAgent
     from trickgym.games.obs_features import feature_plan
 
     key = (game_name, tuple(sorted(options.items())), samples, teacher_seed)

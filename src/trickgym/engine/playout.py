@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.loops import rule_act
 
 from trickgym import protocol
 from trickgym.cards.bits import popcount, select_kth
+from trickgym.engine.loops import rule_act
 from trickgym.rng import below
 from trickgym.solvers.points_payoff import deal_payoff
 

@@ -25,8 +25,8 @@ import numpy as np
 from numba import njit
 
 from trickgym import protocol
-from trickgym.agents.loops import rule_act
-from trickgym.agents.mc.playout import rule_play_out
+from trickgym.engine.loops import rule_act
+from trickgym.engine.playout import rule_play_out
 from trickgym.solvers.points_payoff import deal_score
 
 from ..games.phat.constants import PLAY as PHAT_PLAY

@@ -251,7 +251,7 @@ def leaf_payoffs(state, rng, obs_scratch, params, table, dd_cards):
 
     In the play, with at most ``dd_cards`` cards in the hand to move, the
     double-dummy solver's payoffs (one made-or-beaten probe, exact where
-    cheap: :func:`trickgym.agents.solowhist_dd.position_payoffs`); otherwise the
+    cheap: :func:`trickgym.agents.solved_solowhist.position_payoffs`); otherwise the
     rule agents play the deal out (so they do when the solver runs out of
     its node budget).
     """

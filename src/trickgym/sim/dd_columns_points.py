@@ -38,7 +38,7 @@ from numba import njit, prange
 from numba.extending import overload
 
 from trickgym import protocol
-from trickgym.advisor.points_dd import declarer_points
+from trickgym.advisor.solve_points import declarer_points
 from trickgym.cards.bits import bit, lowest_bit
 from trickgym.games.phat import rules as phat_rules
 from trickgym.games.phat.rules import SUIT_MASKS as PHAT_SUITS

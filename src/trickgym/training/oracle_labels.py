@@ -6,7 +6,7 @@ At each card decision with a choice it values every legal card of the seat
 to move by the double-dummy solver on the *actual* layout, every hand
 visible, and turns the declaring side's trick count into the seat's payoff
 by the rules' own ``deal_payoffs``:
-:func:`trickgym.agents.solowhist_dd.card_payoffs`, the function the PIMC
+:func:`trickgym.agents.solved_solowhist.card_payoffs`, the function the PIMC
 agent and the oracle value each sampled deal with (misère and Abundance
 Declared made or beaten; the other contracts counted exactly from
 ``exact_cards`` cards in hand down, above that the goal made or missed by
@@ -16,7 +16,7 @@ payoff for the whole deal.
 These are perfect-information returns (Suphx's oracle): the features the
 label is stored with are the seat's own observation
 (``feature_plan(game).observe`` of the seat's observation record, exactly
-what :class:`~.agent.LearntAgent` reads), so a net regressed on them learns
+what :class:`~trickgym.agents.learnt.agent.LearntAgent` reads), so a net regressed on them learns
 the expected double-dummy payoff of each card given what the seat knows,
 i.e. PIMC with the true posterior of the hidden cards under the table's play.
 A decision whose solve runs past ``max_nodes`` is skipped and counted.
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .distill import Labels
+from trickgym.training.distill import Labels
 
 __all__ = ["OracleStats", "card_targets", "fit_oracle", "label_deals", "seat_view"]
 
@@ -73,7 +73,7 @@ def card_targets(state, seat: int, table, exact_cards: int) -> np.ndarray:
     """``seat``'s payoff (float32[52], NaN where not valued) after each legal card of the
     player to move in ``state`` (a Solo Whist ``State`` in the card play), best play by all
     after; all NaN when the solver ran out of the table's node budget."""
-    from trickgym.agents.solowhist_dd import card_payoffs
+    from trickgym.agents.solved_solowhist import card_payoffs
 
     out = np.empty(52, dtype=np.float64)
     card_payoffs(state.array[0], seat, table, exact_cards, out)
@@ -105,15 +105,14 @@ def label_deals(
     each legal card, NaN elsewhere; ``rule``: the rule agent's card;
     ``features``: the seat's feature rows, empty with ``with_features=False``),
     the seat's observation records (``OBS_DTYPE``, one per label: what
-    :func:`~.card_net.card_features` reads) and the run's
+    :func:`~trickgym.agents.learnt.card_net.card_features` reads) and the run's
     :class:`OracleStats`. ``progress``: called with 1 after each deal.
     """
-    from trickgym.agents.loops import rule_choice
-    from trickgym.agents.rule import params_matrix
-    from trickgym.agents.solowhist_dd import EXACT_CARDS
-
     import trickgym
+    from trickgym.agents.solved_solowhist import EXACT_CARDS
     from trickgym.checks import check_int, check_real
+    from trickgym.engine.loops import rule_choice
+    from trickgym.engine.params import params_matrix
     from trickgym.games.obs_features import feature_plan
     from trickgym.games.solowhist.constants import PLAY
     from trickgym.rng import mix64

@@ -2,7 +2,7 @@
 
 The learner holds seat 0 of the native vector env (three built-in ``rule``
 opponents, ``obs_mode="features"``, ``SAME_STEP`` autoreset, so every step is
-one of the learner's decisions). A :class:`~.net.ValueNet` with the rule
+one of the learner's decisions). A :class:`~trickgym.agents.learnt.net.ValueNet` with the rule
 agent's action as an input (``rule_input=True``, as the shipped ``learnt``
 weights) maps the seat's features to one value per action: the payoff the
 seat ends the deal with after playing that action. Every decision with a
@@ -26,12 +26,12 @@ cards) by paired play against the rule agent on held-out deals
 (:func:`choose_margins`); a group keeps the rule agent's actions unless a
 margin gains on them there (a pick to test in a duplicate tournament on
 fresh deals, not a test itself). The result is a ``ValueNet`` whose ``meta`` holds
-those margins per phase, so :class:`~.agent.LearntAgent` plays it as is
+those margins per phase, so :class:`~trickgym.agents.learnt.agent.LearntAgent` plays it as is
 (tournaments, ``simulate``, envs).
 
 ``cards=False`` keeps the rule agent's cards in the actors (the net then
 learns V(s) of rule play on card positions: the baseline of the card
-scorer's Deep Monte Carlo in :func:`~.card_net.reinforce_cards`);
+scorer's Deep Monte Carlo in :func:`~trickgym.training.card_scorer.reinforce_cards`);
 ``train(..., oracle=labels)`` adds the oracle labels' advantage loss
 (:meth:`QLearner.loss_and_grads_values`) to each update with a weight
 fading over the run (``oracle_weight``).
@@ -47,8 +47,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .agent import NEVER
-from .net import ValueNet, adam_step
+from trickgym.agents.learnt.agent import NEVER
+from trickgym.agents.learnt.net import ValueNet
+from trickgym.training.adam import adam_step
 
 __all__ = [
     "DMCConfig",
@@ -94,6 +95,7 @@ class DMCConfig:
 def make_env(num_envs: int, bidding: str = "learner"):
     """The vector env: the learner at seat 0 (feature observations), three rule opponents."""
     import gymnasium as gym
+
     import trickgym.envs  # noqa: F401  (registers the env ids)
 
     return gym.make_vec(
@@ -477,7 +479,7 @@ def finish_net(learner: QLearner, bid_margin, play_margin, stats: dict) -> Value
     bid = NEVER if bid_margin is None else float(bid_margin)
     play = NEVER if play_margin is None else float(play_margin)
     net.meta["margins"] = margins_by_phase(bid, play)
-    net.meta["trained_by"] = "deep monte carlo (agents/learnt/dmc.py)"
+    net.meta["trained_by"] = "deep monte carlo (src/trickgym/training/dmc.py)"
     net.meta["dmc"] = stats
     return net
 

@@ -25,7 +25,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from . import options_class
+from trickgym.engine.params import options_class
 
 __all__ = ["BID_FIELDS", "FitResult", "bid_fields", "fit_bidder", "margin_over_rule"]
 

@@ -5,7 +5,7 @@ A game's episode hooks (``start_match``, ``episode_over``,
 an episode starts and when it ends; its bindings module registers them.
 They read the env's option row ``opts``: ``opts[0]`` says whether a match
 goes on across episodes (the generic new episode, in
-:mod:`.kernels`, reads it), the game's options follow from ``opts[1]``
+:mod:`trickgym.envs.vector.kernels`, reads it), the game's options follow from ``opts[1]``
 (each game's ``option_row``).
 """
 

@@ -11,6 +11,7 @@ call is turned into a played contract is the game's part:
 :mod:`~trickgym.advisor.solowhist`, :mod:`~trickgym.advisor.pinochle`,
 :mod:`~trickgym.advisor.troggu` and :mod:`~trickgym.advisor.phat` (a module
 each: how a call is settled and judged, state set-up, candidate calls).
+``trickgym advise`` (:mod:`trickgym.advisor.command`) prints its table.
 
 >>> import trickgym.analysis as ta  # doctest: +SKIP
 >>> ta.hand_odds("solowhist", "AKQJ5.K2.A7.9832", turn_up="2S", seat=1, dealer=0,
@@ -24,17 +25,17 @@ import importlib
 import numpy as np
 import pandas as pd
 
-from ..advisor.codes import (
+from trickgym.advisor.codes import (
     EXACT_NODES,
     LOG2_BUCKETS,
     NODE_LIMIT,
     POINTS_DD_DEALS,
     POINTS_DD_NODE_LIMIT,
 )
-from ..checks import check_int
-from ..rng import seed_rng
-from .intervals import wilson_interval
-from .labels import in_words_of
+from trickgym.analysis.intervals import wilson_interval
+from trickgym.analysis.labels import in_words_of
+from trickgym.checks import check_int
+from trickgym.rng import seed_rng
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -77,7 +78,7 @@ BLOCK = 8 * CHUNK  # deals per progress-bar step
 
 def _advised() -> list[str]:
     """The games with an advisor (``Game.advisor`` set), by name."""
-    from ..games import GAMES
+    from trickgym.games import GAMES
 
     return sorted(name for name, (cls, _options) in GAMES.items() if cls.advisor)
 
@@ -92,8 +93,8 @@ def _part(game):
 
 
 def _as_game(game):
-    from ..api import Game
-    from ..games import game as make_game
+    from trickgym.api import Game
+    from trickgym.games import game as make_game
 
     if isinstance(game, str):
         return make_game(game)
@@ -108,7 +109,7 @@ def _auction_steps(auction) -> list:
     if auction is None:
         return []
     if isinstance(auction, str):
-        from ..checks import split_names
+        from trickgym.checks import split_names
 
         # '' is no call yet; "Pass,,Solo" is a slip, not two calls.
         return split_names("auction_so_far", auction, "Pass,Solo") if auction.strip() else []
@@ -209,11 +210,14 @@ def hand_odds(
         it is counted in ``unsolved``, never dropped silently. ``exact_nodes``: of a Solo's
         exact count, tried first (0: never).
 
-    Returns the frame of :func:`advise_state`.
+    Returns
+    -------
+    pandas.DataFrame
+        The frame of :func:`advise_state`.
     """
     game = _as_game(game)
     part = _part(game)
-    from ..games.dealing import check_seat
+    from trickgym.games.dealing import check_seat
 
     seat = check_seat("seat", seat, game.n_seats)
     dealer = (seat - 1) % game.n_seats if dealer is None else dealer
@@ -229,7 +233,7 @@ def hand_odds(
 def default_deals(game, play: str) -> int:
     """The deals :func:`hand_odds` samples when given none: ``DEFAULT_DEALS[play]``; with
     ``play="dd"`` the game's own (:data:`trickgym.costs.ADVISE_DD`: about a minute)."""
-    from ..costs import advise_dd_deals
+    from trickgym.costs import advise_dd_deals
 
     if play != "dd":
         return DEFAULT_DEALS[play]
@@ -313,8 +317,8 @@ def advise_state(
     ``best``
         the call of highest expected payoff.
     """
-    from ..api import State
-    from ..progress import want_progress
+    from trickgym.api import State
+    from trickgym.progress import want_progress
 
     if not isinstance(state, State):
         raise ValueError(
@@ -340,7 +344,7 @@ def advise_state(
     # (call, choice) per variant: the choice is the trump suit the seat would name (-1: none)
     calls = np.array([(v[1], v[2]) for v in variants], dtype=np.int64).reshape(-1, 2)
     template = game.new_match(0)
-    from ..agents.rule import params_matrix
+    from trickgym.engine.params import params_matrix
 
     params = params_matrix(game.name, game.n_seats)
     shape = (deals, len(variants))
@@ -352,7 +356,7 @@ def advise_state(
     }
     bar = None
     if progress:
-        from ..progress import progress_bar
+        from trickgym.progress import progress_bar
 
         bar = progress_bar(total=deals, desc=f"advise {game.name} ({play})", unit="deal")
     try:
@@ -386,7 +390,7 @@ def _max_threads() -> int:
 def _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar):
     import numba
 
-    from ..advisor.kernels import advise_block
+    from trickgym.advisor.kernels import advise_block
 
     old = numba.get_num_threads()
     if threads is not None:
@@ -404,10 +408,10 @@ def _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar)
 
 
 def _run_pimc(game, obs, template, params, seed, calls, samples, out, bar):
-    from ..advisor.kernels import outcome_at, settle_sampled
-    from ..agents.mc import PIMCAgent
-    from ..api import State
-    from ..rng import derive_seed
+    from trickgym.advisor.kernels import outcome_at, settle_sampled
+    from trickgym.agents.mc import PIMCAgent
+    from trickgym.api import State
+    from trickgym.rng import derive_seed
 
     agents = [PIMCAgent(game, samples=samples, seed=seed) for _ in range(game.n_seats)]
     record = np.zeros(1, dtype=game.obs_dtype)
@@ -433,7 +437,7 @@ def _run_pimc(game, obs, template, params, seed, calls, samples, out, bar):
 
 
 def _frame(part, variants, out) -> pd.DataFrame:
-    from ..advisor.codes import EXACT, NO_SIDE, PASSED_OUT, UNSOLVED
+    from trickgym.advisor.codes import EXACT, NO_SIDE, PASSED_OUT, UNSOLVED
 
     status, tricks, made, payoff = out["status"], out["tricks"], out["made"], out["payoff"]
     rows = []
@@ -486,7 +490,7 @@ def _frame(part, variants, out) -> pd.DataFrame:
     if df["expected_payoff"].notna().any():
         df.loc[df["expected_payoff"].idxmax(), "best"] = True
     if getattr(part, "CARD_COLUMN", False):
-        from ..cards.notation import format_card
+        from trickgym.cards.notation import format_card
 
         df.insert(2, "card", [format_card(c) for c in df["call"]])
     df = df.sort_values("call", kind="stable").drop(columns="call").reset_index(drop=True)
@@ -604,7 +608,7 @@ def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
 
     part = None
     if df.attrs.get("game"):
-        from ..games import GAMES
+        from trickgym.games import GAMES
 
         part = importlib.import_module(GAMES[df.attrs["game"]][0].advisor)
     label = mean.replace("_", " ")

@@ -1,6 +1,6 @@
 """The built-in agents' play loops, written once over the game protocol.
 
-Built-in agents are integer kinds (:mod:`.builtin`): ``RANDOM`` reads only
+Built-in agents are integer kinds (:mod:`.kinds`): ``RANDOM`` reads only
 the legal sets, ``RULE`` only its seat's observation record, ``ORACLE`` the
 whole state (an upper bound for measurement, never a fair player).
 
@@ -17,11 +17,33 @@ from __future__ import annotations
 from numba import njit
 
 from trickgym import protocol
+from trickgym.cards.bits import popcount, select_kth
+from trickgym.engine.kinds import ORACLE, RANDOM, RULE
+from trickgym.rng import below
 
-from .builtin import ORACLE, RANDOM, RULE
-from .random import random_action
+__all__ = [
+    "act",
+    "oracle_flag",
+    "play_random",
+    "play_until",
+    "random_action",
+    "rule_act",
+    "rule_choice",
+]
 
-__all__ = ["act", "oracle_flag", "play_random", "play_until", "rule_act", "rule_choice"]
+
+@njit(cache=True)
+def random_action(cards, calls, call_base, rng):
+    """A uniformly random action among the legal ``cards`` and ``calls`` bit sets.
+
+    ``cards`` has bit ``c`` for card action ``c``; ``calls`` has bit ``i`` for
+    action ``call_base + i``; ``rng`` is the agent's ``uint64[1]`` generator.
+    """
+    n_cards = popcount(cards)
+    k = below(rng, n_cards + popcount(calls))
+    if k < n_cards:
+        return select_kth(cards, k)
+    return call_base + select_kth(calls, k - n_cards)
 
 
 def oracle_flag(kinds) -> bool | None:
