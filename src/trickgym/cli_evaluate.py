@@ -81,7 +81,14 @@ def _benchmark(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``evaluate`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_alias, add_count_flags, add_parser, add_table_flags, whole_number
+    from .cli_common import (
+        add_alias,
+        add_count_flags,
+        add_parser,
+        add_seed_flag,
+        add_table_flags,
+        whole_number,
+    )
     from .evaluation import DEFAULT_OPPONENTS
 
     what = (
@@ -118,9 +125,7 @@ def add_parser(sub) -> None:
         help="deals against Python or solving opponents (pimc, ismcts, learnt, oracle; "
         "default: 20)",
     )
-    e.add_argument(
-        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
-    )
+    add_seed_flag(e)
     e.add_argument(
         "--bidding",
         choices=("policy", "rule"),

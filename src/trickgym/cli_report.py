@@ -124,7 +124,7 @@ def _agents_report(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``report`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_alias, add_parser, add_table_flags, whole_number
+    from .cli_common import add_alias, add_parser, add_seed_flag, add_table_flags, whole_number
 
     rep = add_parser(
         sub,
@@ -176,9 +176,7 @@ def add_parser(sub) -> None:
         default=None,
         help=f"whole matches per agent instead of deals: phat (default: {AGENT_MATCHES}), pinochle",
     )
-    group.add_argument(
-        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
-    )
+    add_seed_flag(group)
     group.add_argument(
         "--threads",
         type=whole_number,

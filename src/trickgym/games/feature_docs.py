@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import re
 
-from . import GAMES, game
+from . import game
 from .obs_features import feature_plan
 
 __all__ = ["feature_encoding", "features_markdown", "key_meanings"]
@@ -139,18 +139,12 @@ def _game_section(name: str) -> list[str]:
 
 def features_markdown() -> str:
     """The text of ``docs/features.md``: every game's feature columns, from the code."""
-    lines = [_HEADER]
-    for name in GAMES:
-        lines += _game_section(name)
-    return "\n".join(lines).rstrip("\n") + "\n"
+    from ..docpage import games_page  # the page's writer, above the games
 
-
-def main(argv=None) -> None:
-    """Write the page to the path given (``docs/features.md``), or print it."""
-    from trickgym.docpage import page_main
-
-    page_main(features_markdown, argv)
+    return games_page(_HEADER, _game_section)
 
 
 if __name__ == "__main__":
-    main()
+    from trickgym.docpage import page_main
+
+    page_main(features_markdown)
