@@ -149,16 +149,25 @@ def check_options(name: str, target, game, kwargs: dict) -> None:
         signature = inspect.signature(target)
     except (TypeError, ValueError):  # no signature to read: the call itself will say
         return
+    # A target whose **keywords are a fixed set of options names them in keyword_options.
+    keyword_options = tuple(getattr(target, "keyword_options", ()))
+    params = [
+        p.name
+        for p in signature.parameters.values()
+        if p.name != "game" and p.kind is not p.VAR_KEYWORD
+    ] + list(keyword_options)
+    unknown = [f"{k}={v!r}" for k, v in kwargs.items() if k not in params]
     try:
         signature.bind(game, **kwargs)
     except TypeError as err:
-        params = [p for p in signature.parameters if p != "game"]
-        unknown = [f"{k}={v!r}" for k, v in kwargs.items() if k not in params]
         if not unknown:
             raise ValueError(f"agent {name!r}: {err}") from None
-        raise ValueError(
-            f"agent {name!r} has no option {', '.join(unknown)}; its options: {', '.join(params)}"
-        ) from None
+    else:
+        if not (keyword_options and unknown):
+            return
+    raise ValueError(
+        f"agent {name!r} has no option {', '.join(unknown)}; its options: {', '.join(params)}"
+    ) from None
 
 
 def _monte_carlo(name: str, game, **kwargs):

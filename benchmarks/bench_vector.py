@@ -115,10 +115,8 @@ def time_kernel(env, seconds: float, windows: int, rng) -> float:
             actions = random_legal(rng, u.action_masks())
             start = time.perf_counter()
             kernels.step_serial(
-                u._states, actions, u.seat, u.game.n_actions, u.illegal_penalty, u._kinds,
-                u._agent_rngs, u._params, u._oracle, u._gens, u._live, u._opts, u._autoreset,
-                u._obs_records, u._buf, u._scalars, u._wide, u._rewards, u._terminated,
-                u._illegal,
+                u._env_arrays(), actions, u.seat, u.game.n_actions, u.illegal_penalty,
+                u._encoded(), u._results(),
             )  # fmt: skip
             spent += time.perf_counter() - start
             steps += u.num_envs

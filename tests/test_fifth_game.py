@@ -258,7 +258,7 @@ def test_sampler_and_search_respect_the_information_set(game):
             out = np.zeros(MAX_ACTIONS, dtype=np.float64)
             rng = np.array([5], dtype=np.uint64)
             ismcts_search(
-                _observation(array, seat), memory, template, params, rng, 200, 0.7, True, out,
+                _observation(array, seat), memory, template, params, rng, (200, 0.7, True), out,
                 np.zeros(1, dtype=np.int64), 0,
             )  # fmt: skip
             visits.append(out)
@@ -280,10 +280,9 @@ def test_vector_env_kernels(game):
     obs_records = np.zeros(n, dtype=pw.OBS_DTYPE)
     buf, scalars, wide = pw.LAYOUT.empty_batch(n)
     mask = pw.LAYOUT.slices["action_mask"]
-    vec.reset_serial(
-        np.ones(n, dtype=np.bool_), np.ones(n, dtype=np.bool_), states, seat, kinds, agent_rngs,
-        params, None, gens, live, opts, obs_records, buf, scalars, wide,
-    )  # fmt: skip
+    arrays = (states, kinds, agent_rngs, params, None, gens, live, opts, obs_records)
+    encoded = (buf, scalars, wide)
+    vec.reset_serial(np.ones(n, dtype=np.bool_), np.ones(n, dtype=np.bool_), arrays, seat, encoded)
     for i in range(n):  # the protocol's encode hook writes what the State API shows
         view = game.encode_observation(obs_records, i)
         for key in pw.LAYOUT.int8_keys:
@@ -305,10 +304,8 @@ def test_vector_env_kernels(game):
         vec.builtin_actions(
             states, seat, RULE, rule_rngs, obs_records, params, None, autoreset, actions
         )
-        vec.step_serial(
-            states, actions, seat, pw.N_ACTIONS, 100.0, kinds, agent_rngs, params, None, gens,
-            live, opts, autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
-        )  # fmt: skip
+        results = (autoreset, rewards, terminated, illegal)
+        vec.step_serial(arrays, actions, seat, pw.N_ACTIONS, 100.0, encoded, results)
         assert not illegal.any()
         for i in np.flatnonzero(terminated):
             _check_finished(states[i])

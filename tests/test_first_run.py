@@ -198,10 +198,9 @@ def test_warm_in_process_says_nothing_without_progress(capsys):
 def test_a_feature_compile_says_which_feature(capsys):
     """Issue 43: a notebook's dealing="match" run said "compiling the solowhist rules" again."""
     from trickgym.compiling import FEATURE_COMPILE_SECONDS, announce
-    from trickgym.sim import _features
-    from trickgym.sim.plan import make_spec
+    from trickgym.sim import RunSpec, _features
 
-    spec = make_spec("solowhist", 16, None, "rule", 1, 0, "match", None, None, {})
+    spec = RunSpec("solowhist", 16, "rule", 1, dealing="match").plan
     assert _features(spec) == ("match",)
     announce(spec.game, spec.agents, _features(spec))
     err = capsys.readouterr().err

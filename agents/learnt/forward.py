@@ -45,10 +45,11 @@ class PackedNet:
         hidden_b = self.biases[1:-1]
         if not hidden:  # numba needs a typed tuple: one unused 1x1 layer stands for none
             hidden, hidden_b = (np.zeros((1, 1), np.float32),), (np.zeros(1, np.float32),)
-        net_values(
-            x, rule, self.rule_input, self.layers[0], self.biases[0], hidden, hidden_b,
-            len(self.layers) - 2, self.layers[-1], self.biases[-1], self.scale, out,
+        net = (
+            self.layers[0], self.biases[0], hidden, hidden_b, len(self.layers) - 2,
+            self.layers[-1], self.biases[-1], self.scale,
         )  # fmt: skip
+        net_values(x, rule, self.rule_input, net, out)
         return out
 
 
@@ -115,12 +116,16 @@ def _relu(h):
 
 
 @njit(cache=True, fastmath=_FAST)
-def net_values(x, rule, rule_input, w0, b0, hidden, hidden_b, n_hidden, w_out, b_out, scale, out):
+def net_values(x, rule, rule_input, net, out):
     """``out[i]``: the net's values of row ``x[i]`` with the rule agent's action ``rule[i]``.
 
-    Each layer reads only its nonzero inputs (0/1 features, ReLU outputs), in
-    ascending order, so a row's values do not depend on the rows beside it.
+    ``net`` is ``(w0, b0, hidden, hidden_b, n_hidden, w_out, b_out, scale)``:
+    the first layer, the hidden layers' weights and biases (tuples), their
+    count, the output layer and the payoff scale. Each layer reads only its
+    nonzero inputs (0/1 features, ReLU outputs), in ascending order, so a
+    row's values do not depend on the rows beside it.
     """
+    w0, b0, hidden, hidden_b, n_hidden, w_out, b_out, scale = net
     n_features = x.shape[1]
     widest = max(n_features, w0.shape[1])
     for layer in range(n_hidden):

@@ -19,6 +19,7 @@ searched before, and a run's decisions do not depend on its chunking.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from trickgym.engine.loops import rule_choice
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
 
-__all__ = ["ISMCTSAgent", "PIMCAgent", "make_mc_agent"]
+__all__ = ["ISMCTSAgent", "PIMCAgent", "PointSearch", "SoloWhistSearch", "make_mc_agent"]
 
 # Default budgets per game are the game's ``search`` (trickgym.api.SearchDefaults): each
 # keeps a 1,000-deal duplicate tournament against the rule agent under ten minutes
@@ -244,6 +245,65 @@ class _MonteCarloAgent:
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
+class SoloWhistSearch:
+    """PIMC's double-dummy options, for Solo Whist (see :class:`PIMCAgent`).
+
+    ``dd_cards``: card play solved from this many cards in hand (0: never);
+    ``dd_bids``: calls solved (``bids="dd"``); ``exact_cards``: tricks
+    counted exactly from this many cards down; ``bid_calibration``: the
+    ``"calibrated"`` and ``"hybrid"`` bidders' calibration;
+    ``node_limit``: nodes per solver call (``None``: the default).
+    """
+
+    dd_cards: int = 13
+    dd_bids: bool = False
+    exact_cards: int | None = None
+    bid_calibration: object = None
+    node_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class PointSearch:
+    """PIMC's point-trick solver options, for Phat, Pinochle and Troggu (see :class:`PIMCAgent`).
+
+    ``solve_cards``: card play solved from this many cards in hand down
+    (``None``: the game's default, 0: never); ``refine_nodes``: nodes a card
+    to narrow the payoff past its steps; ``node_limit``: nodes per solver
+    call (``None``: the default).
+    """
+
+    solve_cards: int | None = None
+    refine_nodes: int | None = None
+    node_limit: int | None = None
+
+
+def _search_options(game, search, keywords: dict):
+    """The solver options of ``game``'s kind (``search``, or made from ``keywords``)."""
+    kind = SoloWhistSearch if game.solver == "dd" else PointSearch
+    other = PointSearch if kind is SoloWhistSearch else SoloWhistSearch
+    names = {f.name for f in fields(kind)}
+    unknown = [k for k in keywords if k not in names]
+    if unknown:
+        theirs = [k for k in unknown if k in {f.name for f in fields(other)}]
+        if theirs:
+            raise ValueError(
+                f"{', '.join(theirs)} is an option of {other.__name__}, not of {game.name}'s "
+                f"{kind.__name__} ({', '.join(sorted(names))})"
+                + ("; bids='dd' solves the calls" if "dd_bids" in theirs else "")
+            )
+        raise TypeError(f"PIMCAgent got unexpected keyword arguments {', '.join(unknown)}")
+    if search is None:
+        return kind(**keywords)
+    if not isinstance(search, kind):
+        raise ValueError(f"search must be a {kind.__name__} for {game.name}, got {search!r}")
+    if keywords:
+        raise ValueError(
+            f"{', '.join(keywords)} given both in search= and as a keyword: pass one or the other"
+        )
+    return search
+
+
 class PIMCAgent(_MonteCarloAgent):
     """Determinised Monte Carlo: each legal action's mean payoff over sampled deals.
 
@@ -260,7 +320,10 @@ class PIMCAgent(_MonteCarloAgent):
     bidders, solved from the first lead. Solved bids, made as if the
     declarer could see every card, overbid (off by default; bids are then
     valued by rule-agent playouts; README).
-    Phat, Pinochle and Troggu card play is valued the same way by the
+    These are the options of :class:`SoloWhistSearch`, given as
+    ``search=SoloWhistSearch(...)`` or as keywords (``dd_cards=12``).
+    Phat, Pinochle and Troggu (options of :class:`PointSearch`, as
+    ``search=`` or keywords) card play is valued the same way by the
     point-trick solver from ``solve_cards`` cards in hand down (default per
     game and table size: :data:`trickgym.agents.solved_points.PIMC_SOLVE_CARDS`;
     0 turns it off), by rule-agent playouts above that line.
@@ -299,6 +362,9 @@ class PIMCAgent(_MonteCarloAgent):
     """
 
     values_name = "mean payoff over the samples"
+    # the options of SoloWhistSearch and PointSearch, also taken as keywords
+    keyword_options = ("dd_cards", "dd_bids", "exact_cards", "bid_calibration", "solve_cards",
+                       "node_limit", "refine_nodes")  # fmt: skip
 
     def __init__(
         self,
@@ -307,22 +373,24 @@ class PIMCAgent(_MonteCarloAgent):
         seed=None,
         rollouts: int = 1,
         rule_options=None,
-        dd_cards: int = 13,
-        dd_bids: bool = False,
-        exact_cards: int | None = None,
         tt_mb: float = 8,
         bids: str | None = None,
-        bid_calibration=None,
-        solve_cards: int | None = None,
         cards: str = "pimc",
-        node_limit: int | None = None,
-        refine_nodes: int | None = None,
+        search: SoloWhistSearch | PointSearch | None = None,
+        **keywords,
     ):
         from trickgym.agents.solved_solowhist import EXACT_CARDS
 
         from .solved_bids import CALIBRATION, BidCalibration
 
         super().__init__(game, seed, rule_options)
+        search = _search_options(game, search, keywords)
+        solo = SoloWhistSearch() if game.solver != "dd" else search
+        dd_cards, dd_bids, exact_cards = solo.dd_cards, solo.dd_bids, solo.exact_cards
+        bid_calibration = solo.bid_calibration
+        node_limit = search.node_limit
+        solve_cards = None if game.solver == "dd" else search.solve_cards
+        refine_nodes = None if game.solver == "dd" else search.refine_nodes
         if bids is None:
             bids = "dd" if dd_bids else DEFAULT_BIDS
         if not isinstance(bids, str) or bids not in BIDS:
@@ -466,14 +534,14 @@ class PIMCAgent(_MonteCarloAgent):
 
             self.uniform += pimc_leaf_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
-                self._points_table(), self.solve_cards, values, counts, self.stats,
+                self._points_table(), self.solve_cards, (values, counts, self.stats),
             )  # fmt: skip
         elif solved:
             from .pimc_dd import pimc_dd_values
 
             self.uniform += pimc_dd_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
-                self._table(), self.exact_cards, values, counts, self.stats,
+                self._table(), self.exact_cards, (values, counts, self.stats),
             )  # fmt: skip
         else:
             self.uniform += pimc_values(
@@ -581,9 +649,7 @@ class ISMCTSAgent(_MonteCarloAgent):
             self.template,
             self.params,
             self.rng,
-            self.iterations,
-            self.exploration,
-            self.others == "rule",
+            (self.iterations, self.exploration, self.others == "rule"),
             visits,
             self._table(),
             self.dd_cards,

@@ -29,14 +29,14 @@ def ismcts_search(
     template,
     params,
     rng,
-    iterations,
-    exploration,
-    others_by_rule,
+    settings,
     visits_out,
     table,
     dd_cards,
 ):
     """Run ``iterations`` of SO-ISMCTS; root visit counts go to ``visits_out[action]``.
+
+    ``settings`` is ``(iterations, exploration, others_by_rule)``.
 
     With ``others_by_rule`` the tree branches on the observing seat's own
     actions only and the other seats act by the rule agent inside it too
@@ -49,6 +49,7 @@ def ismcts_search(
     playouts; Solo Whist: the double-dummy solver, with its ``table``, from
     ``dd_cards`` cards in hand down).
     """
+    iterations, exploration, others_by_rule = settings
     # Borrowed arguments: no atomic reference counting on their views in the loops.
     obs, memory, template, params = (
         borrowed(obs),

@@ -33,19 +33,19 @@ __all__ = ["pimc_dd_values"]
 
 
 @njit(cache=True)
-def pimc_dd_values(
-    obs, memory, template, params, rng, samples, table, exact_cards, values, counts, stats
-):
+def pimc_dd_values(obs, memory, template, params, rng, samples, table, exact_cards, sums):
     """Sum of the seat's double-dummy payoffs per action over ``samples`` deals.
 
     ``obs`` is a Solo Whist observation record (one-record array), ``table``
     the solver's ``(entries, meta)``, ``exact_cards`` the hand size from
     which tricks are counted exactly (see :mod:`trickgym.agents.solved_solowhist`);
+    ``sums`` is ``(values, counts, stats)``:
     ``values`` and ``counts`` (length ``MAX_ACTIONS``) are accumulated;
     ``stats`` (``int64[2]``) counts the valuations solved (a world's cards,
     a call's contract) and those past the node budget, valued by one
     rule-agent playout instead. Returns the number of exactly uniform samples.
     """
+    values, counts, stats = sums
     # Borrowed arguments: no atomic reference counting on their views in the loops.
     obs, memory, template, params, rng, values, counts = borrowed(
         (obs, memory, template, params, rng, values, counts)

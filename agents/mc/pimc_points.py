@@ -100,16 +100,15 @@ def leaf_value(trial, seat, rng, obs_scratch, params, table, line, stats):
 
 
 @njit(cache=True)
-def pimc_leaf_values(
-    obs, memory, template, params, rng, samples, table, line, values, counts, stats
-):
+def pimc_leaf_values(obs, memory, template, params, rng, samples, table, line, sums):
     """Sum of the seat's payoffs per candidate action over ``samples`` deals, each action's
     deal valued by :func:`leaf_value` (rule agents to the solve ``line``, then solved).
 
     For decisions before the card play (calls, Troggu's and Pinochle's
-    bids); arguments as :func:`pimc_points_values`. Returns the number of
-    exactly uniform samples.
+    bids); arguments as :func:`pimc_points_values`, with ``sums`` its
+    ``(values, counts, stats)``. Returns the number of exactly uniform samples.
     """
+    values, counts, stats = sums
     obs, memory, template, params, rng, values, counts = borrowed(
         (obs, memory, template, params, rng, values, counts)
     )

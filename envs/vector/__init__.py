@@ -8,13 +8,14 @@ vectorization_mode="vector_entry_point", opponents="rule")`` returns a
 
 from __future__ import annotations
 
-from .base import TrickVectorEnv
+from .base import BatchOptions, TrickVectorEnv
 from .phat import PhatVectorEnv
 from .pinochle import PinochleVectorEnv
 from .solowhist import SoloWhistVectorEnv
 from .troggu import TrogguVectorEnv
 
 __all__ = [
+    "BatchOptions",
     "PhatVectorEnv",
     "PinochleVectorEnv",
     "SoloWhistVectorEnv",

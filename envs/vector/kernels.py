@@ -10,6 +10,14 @@ and a ``prange`` loop over the batch (threads pay off from a few dozen
 envs up), and runs in two passes, the play of every env and then the
 encoding of every env.
 
+The public kernels take the batch's arrays in three named groups,
+:class:`EnvArrays` (what every env keeps), :class:`Encoded` (the
+observation buffers the kernels fill) and :class:`StepResults` (rewards and
+flags), each passed as a plain tuple in its record's field order
+(``tuple(EnvArrays(...))``): numba types a plain tuple from its C fast path,
+a named tuple through Python's ``typeof`` (measured 1.7 against 3.6 us a
+call for ten arrays, 1.3 us as ten separate arguments).
+
 The per-env chain (``_step_env`` and its helpers)
 is inlined at numba IR level: each of its calls passed a dozen arrays, and
 inlining made a step 1.45x faster per thread. The game kernels it reaches
@@ -18,6 +26,9 @@ stay calls, which keeps compile time in check.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
 from numba import njit, prange
 
 from trickgym import protocol
@@ -29,6 +40,9 @@ from trickgym.games.kernels import next_deal_at, status_at
 from .pcg64 import draw_seed
 
 __all__ = [
+    "Encoded",
+    "EnvArrays",
+    "StepResults",
     "act_rows",
     "builtin_actions",
     "encode_rows",
@@ -39,6 +53,47 @@ __all__ = [
     "step_parallel",
     "step_serial",
 ]
+
+
+class EnvArrays(NamedTuple):
+    """What every env of the batch keeps, in the order the kernels read it.
+
+    ``states`` the batch of game states, ``kinds`` the built-in kind per
+    seat (-1: played from Python or the learner's), ``agent_rngs``
+    ``uint64[n, seats, 1]``, ``params`` the rule parameters per seat,
+    ``oracle`` ``True`` if a seat is the oracle else ``None``, ``gens`` the
+    per-env PCG64 states ``uint64[n, 4]``, ``live`` whether each env has had
+    an episode, ``opts`` the episode options (``int64``), ``obs_records``
+    one observation record per env (scratch and encoder input).
+    """
+
+    states: np.ndarray
+    kinds: np.ndarray
+    agent_rngs: np.ndarray
+    params: np.ndarray
+    oracle: object
+    gens: np.ndarray
+    live: np.ndarray
+    opts: np.ndarray
+    obs_records: np.ndarray
+
+
+class Encoded(NamedTuple):
+    """The observation buffers the kernels encode into: ``int8`` features, scalars, wide."""
+
+    buf: np.ndarray
+    scalars: np.ndarray
+    wide: tuple
+
+
+class StepResults(NamedTuple):
+    """Per env: ``autoreset`` (ended last step; read and updated), ``rewards``,
+    ``terminated`` and ``illegal`` (written)."""
+
+    autoreset: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    illegal: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -167,20 +222,19 @@ def _step_rows(
 
 
 @njit(cache=True)
-def step_serial(
-    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, oracle, gens, live, opts,
-    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal,
-):  # fmt: skip
+def step_serial(arrays, actions, seat, n_actions, penalty, encoded, results):
     """Step every env of the batch, one after the other.
 
-    ``states`` is the batch of game states, ``actions`` ``int64[n]``, ``kinds``
-    the opponents' built-in kinds per seat (-1 for ``seat``), ``agent_rngs``
-    ``uint64[n, seats, 1]``, ``gens`` the per-env PCG64 states
-    ``uint64[n, 4]``, ``live`` whether each env has had an episode,
-    ``autoreset`` whether each env ended its episode last step. Fills
-    ``buf``/``scalars``/``wide`` (the encoded observations), ``rewards``,
-    ``terminated`` and ``illegal``; updates ``autoreset``.
+    ``arrays`` (:class:`EnvArrays`), ``encoded`` (:class:`Encoded`) and
+    ``results`` (:class:`StepResults`) as plain tuples; ``actions``
+    ``int64[n]``, the learner's (``seat``) ``n_actions`` and illegal-action
+    ``penalty``. Fills ``encoded`` (the encoded observations) and the
+    rewards, ``terminated`` and ``illegal`` of ``results``; updates its
+    ``autoreset``.
     """
+    states, kinds, agent_rngs, params, oracle, gens, live, opts, obs_records = arrays
+    buf, scalars, wide = encoded
+    autoreset, rewards, terminated, illegal = results
     _step_rows(
         0, states.shape[0], states, actions, seat, n_actions, penalty, kinds, agent_rngs,
         params, oracle, gens, live, opts, autoreset, obs_records, buf, scalars, wide, rewards,
@@ -189,15 +243,15 @@ def step_serial(
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(
-    states, actions, seat, n_actions, penalty, kinds, agent_rngs, params, oracle, gens, live, opts,
-    autoreset, obs_records, buf, scalars, wide, rewards, terminated, illegal, threads,
-):  # fmt: skip
+def step_parallel(arrays, actions, seat, n_actions, penalty, encoded, results, threads):
     """:func:`step_serial` with the batch split over ``threads`` threads.
 
     One contiguous block of envs per thread, in one parallel region (two
     regions, one per pass, cost a thread hand-off more per step).
     """
+    states, kinds, agent_rngs, params, oracle, gens, live, opts, obs_records = arrays
+    buf, scalars, wide = encoded
+    autoreset, rewards, terminated, illegal = results
     n = states.shape[0]
     blocks = max(1, min(n, threads))
     for b in prange(blocks):
@@ -239,12 +293,15 @@ def _reset_rows(
 
 
 @njit(cache=True)
-def reset_serial(
-    which, seed_given, states, seat, kinds, agent_rngs, params, oracle, gens, live, opts,
-    obs_records,
-    buf, scalars, wide,
-):  # fmt: skip
-    """Start a new episode in every env with ``which[i]`` and encode its observation."""
+def reset_serial(which, seed_given, arrays, seat, encoded):
+    """Start a new episode in every env with ``which[i]`` and encode its observation.
+
+    ``seed_given[i]``: env ``i`` was seeded for this reset (a new match);
+    ``arrays`` (:class:`EnvArrays`) and ``encoded`` (:class:`Encoded`) as
+    plain tuples.
+    """
+    states, kinds, agent_rngs, params, oracle, gens, live, opts, obs_records = arrays
+    buf, scalars, wide = encoded
     _reset_rows(
         0, states.shape[0], which, seed_given, states, seat, kinds, agent_rngs, params, oracle,
         gens,
@@ -253,12 +310,10 @@ def reset_serial(
 
 
 @njit(cache=True, parallel=True)
-def reset_parallel(
-    which, seed_given, states, seat, kinds, agent_rngs, params, oracle, gens, live, opts,
-    obs_records,
-    buf, scalars, wide, threads,
-):  # fmt: skip
+def reset_parallel(which, seed_given, arrays, seat, encoded, threads):
     """:func:`reset_serial` with the batch split over ``threads`` threads (as the step)."""
+    states, kinds, agent_rngs, params, oracle, gens, live, opts, obs_records = arrays
+    buf, scalars, wide = encoded
     n = states.shape[0]
     blocks = max(1, min(n, threads))
     for b in prange(blocks):
@@ -322,16 +377,16 @@ def encode_rows(states, rows, seats, obs_records, buf, scalars, wide, compact):
 
 
 @njit(cache=True)
-def act_rows(
-    states, rows, actions, seat, n_actions, kinds, agent_rngs, params, oracle, opts, obs_records,
-    rewards, terminated,
-):  # fmt: skip
+def act_rows(arrays, rows, actions, seat, n_actions, results):
     """Play ``actions[k]`` in env ``rows[k]``, then let the built-in seats play on.
 
-    An env whose episode ends gets the learner's (``seat``) reward and
-    ``terminated``. Returns the index ``k`` of the first illegal action, in
-    which case nothing is played, or -1.
+    ``arrays`` (:class:`EnvArrays`) and ``results`` (:class:`StepResults`)
+    as plain tuples. An env whose episode ends gets the learner's
+    (``seat``) reward and ``terminated``. Returns the index ``k`` of the
+    first illegal action, in which case nothing is played, or -1.
     """
+    states, kinds, agent_rngs, params, oracle, _, _, opts, obs_records = arrays
+    rewards, terminated = results[1], results[2]
     for k in range(rows.shape[0]):
         a = actions[k]
         if a < 0 or a >= n_actions or not protocol.is_legal(states[rows[k]], a):

@@ -15,19 +15,8 @@ __all__ = ["PinochleVectorEnv"]
 @njit(cache=True)
 def start_match(state, seed, opts):
     """A new match's first hand, as ``TrickEnv._new_episode`` (``opts``: see ``option_row``)."""
-    rules.init_match(
-        state,
-        seed,
-        opts[1],
-        opts[2],
-        opts[3],
-        opts[4],
-        opts[5] != 0,
-        opts[6] != 0,
-        opts[7] != 0,
-        opts[8],
-        -1,
-    )
+    rule_args = (opts[1], opts[2], opts[3], opts[4], opts[5] != 0, opts[6] != 0, opts[7] != 0)
+    rules.init_match(state, seed, rule_args, opts[8], -1)
 
 
 class PinochleVectorEnv(TrickVectorEnv):

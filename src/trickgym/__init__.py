@@ -8,15 +8,15 @@ from . import envs as _envs  # noqa: E402, F401  (registers the Gymnasium env id
 from .games import GAMES, game  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["GAMES", "__version__", "evaluate", "game", "simulate", "tournament"]
+__all__ = ["GAMES", "RunSpec", "__version__", "evaluate", "game", "simulate", "tournament"]
 
 
 def __getattr__(name):
     # simulate and tournament pull in pandas: load them on first use only.
-    if name == "simulate":
-        from .sim import simulate
+    if name in ("simulate", "RunSpec"):
+        from . import sim
 
-        return simulate
+        return getattr(sim, name)
     if name == "tournament":
         from .duplicate import tournament
 

@@ -204,7 +204,7 @@ def test_solowhist_dd_values_are_the_solvers_on_the_sampled_deal():
         # exact_cards=13: exact counts, so the values are the exact solver's, settled.
         stats = np.zeros(2, dtype=np.int64)
         pimc_dd_values(
-            rec, memory[seat], tpl, params, rng, 1, new_table(1), 13, values, counts, stats
+            rec, memory[seat], tpl, params, rng, 1, new_table(1), 13, (values, counts, stats)
         )
         sampled = np.zeros(1, dtype=game.state_dtype)
         determinize(rec, memory[seat], tpl, sampled, np.array([seed], np.uint64))

@@ -267,3 +267,35 @@ def test_threads_by_default_only_for_large_batches_on_idle_cores_without_torch(m
     monkeypatch.setattr(base, "_free_cores", lambda: 64.0)
     monkeypatch.setitem(sys.modules, "torch", object())
     assert not base._default_parallel(large)
+
+
+def test_kernel_groups_follow_their_records():
+    """The step, reset and act kernels read the batch by position: the env's tuples must
+    hold its arrays in the order of the named records."""
+    from trickgym.envs.vector import kernels
+
+    env = SoloWhistVectorEnv(num_envs=3, opponents="rule")
+    groups = (
+        (kernels.EnvArrays, env._env_arrays()),
+        (kernels.Encoded, env._encoded()),
+        (kernels.StepResults, env._results()),
+    )
+    for record, values in groups:
+        assert len(values) == len(record._fields)
+        for name, value in zip(record._fields, values, strict=True):
+            assert value is getattr(env, f"_{name}"), (record.__name__, name)
+
+
+def test_batch_options_record_or_keywords():
+    from trickgym.envs.vector import BatchOptions
+
+    by_record = SoloWhistVectorEnv(num_envs=2, batch=BatchOptions(copy=False, parallel=False))
+    by_keywords = SoloWhistVectorEnv(num_envs=2, copy=False, parallel=False)
+    for env in (by_record, by_keywords):
+        assert env.copy is False and env.parallel is False
+    with pytest.raises(ValueError, match="copy given both in batch= and as a keyword"):
+        SoloWhistVectorEnv(num_envs=2, batch=BatchOptions(), copy=False)
+    with pytest.raises(ValueError, match="batch must be a BatchOptions record"):
+        SoloWhistVectorEnv(num_envs=2, batch={"copy": False})
+    with pytest.raises(ValueError, match="copy must be True or False"):
+        SoloWhistVectorEnv(num_envs=2, batch=BatchOptions(copy="no"))

@@ -212,12 +212,12 @@ def test_dask_backend_equals_local(tight):
 @pytest.mark.parametrize("game", ["troggu", "phat", "pinochle"])
 def test_other_games_take_dd_with_the_points_budget(game):
     """Issue 32: every game has dd columns; the point-trick games' default budget is theirs."""
+    from trickgym.sim import Agents, RunSpec
     from trickgym.sim.dd_columns_points import DD_DEFAULT_MAX_NODES
-    from trickgym.sim.plan import make_spec
 
     options = {"players": 4} if game == "troggu" else {}
     deals, matches = (None, 1) if game == "phat" else (4, None)
-    spec = make_spec(game, deals, matches, "rule", 0, 0, "shuffled", None, None, options, True)
+    spec = RunSpec(game, deals, Agents("rule", dd=True), matches=matches, options=options).plan
     assert spec.dd_max_nodes == DD_DEFAULT_MAX_NODES
 
 

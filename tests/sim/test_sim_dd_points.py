@@ -17,8 +17,9 @@ from trickgym.analysis import failure_split, pitch_frame
 from trickgym.engine.loops import rule_choice
 from trickgym.engine.params import params_matrix
 from trickgym.rng import derive_seed
+from trickgym.sim import Agents, RunSpec
 from trickgym.sim.dd_columns_points import SOLVED, UNSOLVED, first_lead_at, with_options
-from trickgym.sim.plan import make_spec, rows_to_frame, run_chunk_rows
+from trickgym.sim.plan import rows_to_frame, run_chunk_rows
 from trickgym.solvers import solve
 
 SEED = 5
@@ -30,8 +31,8 @@ def _rows(name, options, deals, max_nodes, seed=SEED):
     dd = max_nodes is not None
     matches = 1 if name == "phat" else None
     deals = None if name == "phat" else deals
-    spec = make_spec(name, deals, matches, "rule", seed, 0, "shuffled", None, None, options,
-                     dd, max_nodes)  # fmt: skip
+    agents = Agents("rule", dd=dd, dd_max_nodes=max_nodes)
+    spec = RunSpec(name, deals, agents, seed, matches=matches, options=options).plan
     return spec, run_chunk_rows(spec, 0)
 
 

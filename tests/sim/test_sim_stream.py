@@ -271,11 +271,11 @@ def test_pinochle_whole_matches_python_loop_matches_the_compiled_loop():
 def test_a_folder_in_use_is_refused(tmp_path):
     """Two runs started together (different seeds) both 'succeeded', mixing their chunks;
     a --resume started meanwhile deleted the first run's in-flight temporary file."""
+    from trickgym.sim import Output, RunSpec
     from trickgym.sim.dataset import Dataset
-    from trickgym.sim.plan import make_spec
 
     out = tmp_path / "busy"
-    spec = make_spec("solowhist", 200, None, "random", 12, 0, "shuffled", 100, None, {})
+    spec = RunSpec("solowhist", 200, "random", 12, output=Output(chunk=100)).plan
     with Dataset(out, spec) as first:
         tmp = out / ".chunk-000000-deals-000000000000.parquet.tmp-99999"
         tmp.write_bytes(b"being written")

@@ -240,32 +240,19 @@ def compare_agents(
     agents,
     deals: int | None = None,
     *,
-    matches: int | None = None,
-    seed: int = 0,
     by="contract",
     min_count: int = MIN_DEALS,
-    threads: int | None = None,
-    progress: bool | None = None,
-    dd_max_nodes: int | None = None,
-    **options,
+    **run,
 ) -> pd.DataFrame:
     """Bid success of ``game`` under each agent, side by side (:func:`bid_success_by_agent`).
 
-    One simulation per agent (:func:`simulate_agents`), all with ``seed``:
+    One simulation per agent (:func:`simulate_agents`, which takes the other
+    keywords: ``matches``, ``seed`` (default 0), ``threads``, ``progress``,
+    ``dd_max_nodes`` and game options), all with the same seed:
     ``compare_agents("solowhist", "rule,learnt", deals=10_000)``. Troggu
     needs ``players=``, Pinochle takes ``mode=``, Phat ``matches=`` instead
     of ``deals=``. For the difference of two agents' rates with its
     interval, see :func:`compare_success`.
     """
-    frames = simulate_agents(
-        game,
-        agents,
-        deals,
-        matches=matches,
-        seed=seed,
-        threads=threads,
-        progress=progress,
-        dd_max_nodes=dd_max_nodes,
-        **options,
-    )
+    frames = simulate_agents(game, agents, deals, **run)
     return bid_success_by_agent(frames, by=by, min_count=min_count)

@@ -7,6 +7,11 @@ slower Python game API, on several threads in worker processes
 (:mod:`trickgym.sim.python_pool`). Either way deal ``k`` of a seed is the
 same deal, whatever the number of threads, the chunk size or the backend.
 
+A run is one value, a :class:`RunSpec` (:mod:`trickgym.sim.run_spec`:
+the game, the counts and seed, and grouped :class:`Agents`, :class:`Output`
+and :class:`Backend` settings), checked when it is made; ``simulate(spec)``
+runs it, and ``simulate``'s keywords build one.
+
 A run is cut into chunks (:mod:`trickgym.sim.plan`); with ``out=`` each chunk
 is written to a Parquet dataset as soon as it is done
 (:mod:`trickgym.sim.dataset`), and chunks run here or on a Dask cluster
@@ -21,33 +26,37 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..checks import (
-    check_callable,
-    check_flag,
-    check_int,
-    check_path,
-    check_real,
-    require_extra,
-)
 from ..compiling import NOTICE_AFTER
 from ..progress import want_progress
-from .backends import BACKENDS, NO_WORKERS_TIMEOUT, ClusterLostError
-from .dataset import check_column_list, check_columns, read_dataset
-from .plan import RunSpec, make_spec, row_dtype, rows_to_frame
+from .backends import NO_WORKERS_TIMEOUT, ClusterLostError
+from .dataset import check_columns, read_dataset
+from .plan import RunPlan, rows_to_frame
+from .run_spec import Agents, Backend, Output, RunSpec
 
-__all__ = ["ClusterLostError", "SimulationRun", "read_dataset", "simulate"]
+__all__ = [
+    "Agents",
+    "Backend",
+    "ClusterLostError",
+    "Output",
+    "RunSpec",
+    "SimulationRun",
+    "read_dataset",
+    "simulate",
+]
 
 
 @dataclass(frozen=True)
 class SimulationRun:
-    """What ``simulate(..., out=...)`` did: the dataset folder, its spec, the work done.
+    """What ``simulate(..., out=...)`` did: the dataset folder, its plan, the work done.
 
+    ``spec`` is the resolved run the dataset records (a
+    :class:`~trickgym.sim.plan.RunPlan`: agents per seat, seed, chunks);
     ``chunks_run`` chunks were played now, ``chunks_skipped`` were already
     in the folder (a resumed run); ``rows`` rows were written now.
     """
 
     path: str
-    spec: RunSpec
+    spec: RunPlan
     chunks_run: int
     chunks_skipped: int
     rows: int
@@ -59,42 +68,29 @@ class SimulationRun:
 
 
 def simulate(
-    game: str = "solowhist",
-    deals: int | None = None,
-    agents="random",
-    seed: int | None = 0,
-    *,
-    matches: int | None = None,
-    first: int = 0,
-    dealing: str | None = None,
-    pack: str | None = None,
-    chunk: int | None = None,
-    threads: int | None = None,
-    progress: bool | None = None,
-    rule_options=None,
-    out=None,
-    resume: bool = False,
-    rebuild: bool = False,
-    backend: str = "local",
-    scheduler=None,
-    no_workers_timeout: float | None = None,
-    on_chunk=None,
-    on_warm_up=None,
-    columns: list[str] | None = None,
-    dd: bool = False,
-    dd_max_nodes: int | None = None,
-    trajectories: bool = False,
-    **options,
+    game: str | RunSpec = "solowhist", deals: int | None = None, agents="random", seed=0, **keywords
 ):
     """Play ``deals`` deals (or ``matches`` whole matches); one row per deal.
 
     Returns a DataFrame, or with ``out=`` writes a Parquet dataset chunk by
     chunk and returns a :class:`SimulationRun`.
 
+    Takes a run description, ``simulate(spec)`` (a :class:`RunSpec`, made
+    and checked beforehand; nothing else is then passed), or the settings as
+    keywords, which make that spec (:meth:`RunSpec.from_keywords`): the
+    calls ``simulate("phat", matches=50, agents="rule", seed=3)`` and
+    ``simulate(RunSpec("phat", agents="rule", seed=3, matches=50))`` are
+    the same run. The keywords are grouped in the spec: ``agents``,
+    ``rule_options``, ``dd``, ``dd_max_nodes`` in :class:`Agents`; ``out``,
+    ``chunk``, ``resume``, ``rebuild``, ``columns``, ``trajectories``,
+    ``progress``, ``on_chunk``, ``on_warm_up`` in :class:`Output`;
+    ``backend`` (its name), ``threads``, ``scheduler``,
+    ``no_workers_timeout`` in :class:`Backend`.
+
     Parameters
     ----------
-    game : str
-        Game name (see ``trickgym.GAMES``).
+    game : str or RunSpec
+        Game name (see ``trickgym.GAMES``), or the whole run's description.
     deals : int
         Number of deals (default 1000), ``1 .. 2**40``; rows are deals
         ``first .. first+deals-1`` of ``seed``. Not for Phat.
@@ -230,8 +226,9 @@ def simulate(
         whatever ``threads``. Read them with
         :func:`trickgym.sim.trajectories.iter_batches`; see
         :mod:`trickgym.sim.recording`.
-    **options
-        Game options (``unit=...``), validated by the game.
+    **keywords
+        The settings above, and the game's options (``players=5``),
+        validated by the game.
 
     Returns
     -------
@@ -258,97 +255,60 @@ def simulate(
         Every game ends with ``hf_*`` features of the declarer's dealt hand
         (see :mod:`trickgym.sim.features`).
     """
-    progress = want_progress(progress)
-    resume = check_flag("resume", resume)
-    check_callable("on_chunk", on_chunk, args="index, rows")
-    check_callable("on_warm_up", on_warm_up, args="compiled")
-    if pack is not None:
-        mapped = (
-            {"bga": "match", "shuffled": "shuffled"}.get(pack) if isinstance(pack, str) else None
-        )
-        if mapped is None:
-            raise ValueError(f"pack must be 'bga' or 'shuffled', got {pack!r}")
-        if dealing is not None and dealing != mapped:
-            raise ValueError(f"pack={pack!r} contradicts dealing={dealing!r}")
-        dealing = mapped
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise ValueError("scheduler= is for backend='dask'")
-    if no_workers_timeout is not None:
-        no_workers_timeout = _check_no_workers_timeout(no_workers_timeout, backend)
-    if backend == "dask":  # before an output folder is made, so a rerun is not refused
-        require_extra("distributed", "dask", "the dask backend (backend='dask', --backend dask)")
-    if out is not None:
-        check_path("out", out)
-    if resume and out is None:
-        raise ValueError("resume=True needs out= (the dataset folder to complete)")
-    check_flag("rebuild", rebuild)
-    if rebuild and not resume:
-        raise ValueError("rebuild=True is for resume=True (the run to complete is rebuilt)")
-    _check_threads(threads)
-    if columns is not None:
-        check_column_list(columns)
-    trajectories = check_flag("trajectories", trajectories)
-    if trajectories and out is None:
+    if isinstance(game, RunSpec):
+        _spec_alone(deals, agents, seed, keywords)
+        spec = game
+    else:
+        spec = RunSpec.from_keywords(game, deals, agents, seed, **keywords)
+    return _run(spec)
+
+
+def _spec_alone(deals, agents, seed, keywords) -> None:
+    """``simulate(spec)`` takes nothing else: every setting is the spec's."""
+    others = {
+        "deals": deals is not None,
+        "agents": not (isinstance(agents, str) and agents == "random"),
+        "seed": not (type(seed) is int and seed == 0),
+    }
+    given = [name for name, passed in others.items() if passed] + [f"{k}=" for k in keywords]
+    if given:
         raise ValueError(
-            "trajectories=True writes the decisions beside the chunks of a dataset: pass out= "
-            "(CLI: --out) the folder to write"
+            f"simulate(spec) takes the RunSpec alone, got also {', '.join(given)}: set them in "
+            "the spec (dataclasses.replace(spec, ...))"
         )
-    spec = make_spec(
-        game,
-        deals,
-        matches,
-        agents,
-        seed,
-        first,
-        "shuffled" if dealing is None else dealing,
-        chunk,
-        rule_options,
-        options,
-        dd,
-        dd_max_nodes,
-        trajectories,
-    )
+
+
+def _run(spec: RunSpec):
+    """Play the run ``spec`` (checked when it was made): simulate's work."""
+    plan, output, backend = spec.plan, spec.output, spec.backend
+    progress = want_progress(output.progress)
+    out, columns, on_chunk = output.out, output.columns, output.on_chunk
+    # what _execute takes after the chunks' kind
+    run = (
+        backend.name, backend.scheduler, backend.threads, progress, output.on_warm_up,
+        backend.no_workers_timeout,
+    )  # fmt: skip
     if out is None:
-        if columns is not None:  # check the names before any deal is played
-            _columns(rows_to_frame(spec, np.zeros(0, row_dtype(spec))), columns)
         parts = {}  # by chunk index: Dask yields chunks as they finish
-        chunks = _execute(
-            spec, None, "rows", backend, scheduler, threads, progress, on_warm_up,
-            no_workers_timeout,
-        )  # fmt: skip
+        chunks = _execute(plan, None, "rows", *run)
         try:
             for index, rows in chunks:
                 parts[index] = (
-                    rows if columns is None else _columns(rows_to_frame(spec, rows), columns)
+                    rows if columns is None else _columns(rows_to_frame(plan, rows), columns)
                 )
                 if on_chunk is not None:
                     on_chunk(index, len(rows))
         except ClusterLostError as err:
             raise ClusterLostError(
-                f"{err}. The {len(parts)} of {spec.n_chunks} chunks finished are lost with it "
+                f"{err}. The {len(parts)} of {plan.n_chunks} chunks finished are lost with it "
                 "(no out=): pass out= (CLI: --out) to keep each chunk as it finishes, then "
                 "resume=True (--resume) completes an interrupted run"
             ) from err.__cause__
         ordered = [parts[i] for i in sorted(parts)]
         if columns is None:
-            return rows_to_frame(spec, np.concatenate(ordered))
+            return rows_to_frame(plan, np.concatenate(ordered))
         return pd.concat(ordered, ignore_index=True)
-    if columns is not None:
-        raise ValueError("columns= is for runs without out= (read_dataset reads columns)")
-    return _write_dataset(
-        spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up,
-        no_workers_timeout, rebuild,
-    )  # fmt: skip
-
-
-def _check_no_workers_timeout(value, backend: str) -> float:
-    """``no_workers_timeout`` as a finite number of seconds > 0, for a Dask run only."""
-    if backend != "dask":
-        raise ValueError("no_workers_timeout= is for backend='dask'")
-    # > 0: a zero timeout would give up at once, even on a cluster still starting its workers
-    return check_real("no_workers_timeout", value, 0, above=True)
+    return _write_dataset(plan, output, run)
 
 
 def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -359,7 +319,7 @@ def _columns(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
 COMPILE_NOTICE_AFTER = NOTICE_AFTER
 
 
-def _features(spec: RunSpec) -> tuple[str, ...]:
+def _features(spec: RunPlan) -> tuple[str, ...]:
     """What a run compiles beyond its game's rules and agents (see ``compiling.announce``)."""
     from ..games import game_class
 
@@ -373,7 +333,7 @@ def _features(spec: RunSpec) -> tuple[str, ...]:
     return tuple(features)
 
 
-def _warm_up(spec: RunSpec, progress: bool = True):
+def _warm_up(spec: RunPlan, progress: bool = True):
     """Compile (or load from numba's cache) the run's kernels before the progress bar starts.
 
     Returns what it did (:class:`trickgym.compiling.Compiled`: wall seconds,
@@ -456,23 +416,22 @@ def _execute(
             yield from run_local(spec, indices, kind, threads, bar.update)
 
 
-def _write_dataset(
-    spec, out, resume, backend, scheduler, threads, progress, on_chunk, on_warm_up,
-    no_workers_timeout=None, rebuild=False,
-):  # fmt: skip
-    """Run the missing chunks of ``spec`` into the dataset folder ``out``."""
+def _write_dataset(spec: RunPlan, output: Output, run: tuple) -> SimulationRun:
+    """Run the missing chunks of ``spec`` into the dataset folder ``output.out``.
+
+    ``run``: the backend settings :func:`_execute` takes after the chunks' kind.
+    """
     import pyarrow.parquet as pq
 
     from .dataset import Dataset
 
+    out, on_chunk = output.out, output.on_chunk
     start = time.perf_counter()
-    with Dataset(out, spec, resume, rebuild) as dataset:  # holds the folder's lock to the end
+    # holds the folder's lock to the end
+    with Dataset(out, spec, output.resume, output.rebuild) as dataset:
         todo = dataset.missing()
         rows = 0
-        chunks = _execute(
-            spec, todo, "parquet", backend, scheduler, threads, progress, on_warm_up,
-            no_workers_timeout,
-        )  # fmt: skip
+        chunks = _execute(spec, todo, "parquet", *run)
         written = 0
         try:
             for index, parquet in chunks:
@@ -506,10 +465,3 @@ def _buffer(data: bytes):
     import pyarrow as pa
 
     return pa.BufferReader(data)
-
-
-def _check_threads(threads) -> None:
-    import numba
-
-    if threads is not None:
-        check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from .plan import RunSpec, rows_to_frame, run_chunk_rows
+from .plan import RunPlan, rows_to_frame, run_chunk_rows
 
 __all__ = [
     "BACKENDS",
@@ -50,7 +50,7 @@ class ClusterLostError(RuntimeError):
     """
 
 
-def chunk_result(spec: RunSpec, index: int, kind: str, tick=None):
+def chunk_result(spec: RunPlan, index: int, kind: str, tick=None):
     """Chunk ``index`` as ``"rows"`` (numpy records) or ``"parquet"`` (file bytes).
 
     A run with trajectories gives ``"parquet"`` only, as a pair: the
@@ -60,7 +60,7 @@ def chunk_result(spec: RunSpec, index: int, kind: str, tick=None):
     return rows if kind == "rows" else _encode(spec, rows)
 
 
-def _play(spec: RunSpec, index: int, tick=None):
+def _play(spec: RunPlan, index: int, tick=None):
     """Chunk ``index``'s rows, or ``(rows, steps)`` in a run with trajectories."""
     if spec.trajectories:
         from .recording import run_chunk_steps
@@ -73,7 +73,7 @@ def _rows(rows):
     return rows
 
 
-def _encode(spec: RunSpec, rows):
+def _encode(spec: RunPlan, rows):
     from .dataset import frame_to_parquet, table_to_parquet
     from .run_metadata import stamp
 
@@ -89,7 +89,7 @@ def _encode(spec: RunSpec, rows):
 
 
 def run_local(
-    spec: RunSpec, indices: list[int], kind: str, threads: int | None, tick: Callable | None
+    spec: RunPlan, indices: list[int], kind: str, threads: int | None, tick: Callable | None
 ) -> Iterator[tuple[int, object]]:
     """Run the chunks one after another here, each on ``threads`` numba threads.
 
@@ -135,7 +135,7 @@ def run_local(
         numba.set_num_threads(old)
 
 
-def _dask_task(spec: RunSpec, index: int, kind: str, threads: int | None):
+def _dask_task(spec: RunPlan, index: int, kind: str, threads: int | None):
     """One chunk on a Dask worker, with ``threads`` numba threads (default: the worker's)."""
     import numba
 
@@ -246,7 +246,7 @@ def _address(client) -> str:
 
 
 def run_dask(
-    spec: RunSpec,
+    spec: RunPlan,
     indices: list[int],
     kind: str,
     threads: int | None,

@@ -2,7 +2,7 @@
 
 Layout of a dataset folder::
 
-    _trickgym_run.json                          the run's spec (see RunSpec.metadata)
+    _trickgym_run.json                          the run's spec (see RunPlan.metadata)
     chunk-000000-deals-000000000000.parquet     chunk 0: deals 0 .. chunk-1
     chunk-000001-deals-000000065536.parquet     chunk 1, named by its first deal
     ...
@@ -82,7 +82,7 @@ from .plan import (
     MAX_CHUNK_ROWS,
     MAX_CHUNKS,
     MAX_ITEMS,
-    RunSpec,
+    RunPlan,
     chunk_bounds,
     count_chunks,
     spec_from_metadata,
@@ -136,7 +136,7 @@ _REDO = "resume the run (resume=True, --resume) to redo it"
 
 @dataclass(frozen=True)
 class _Layout:
-    """How a run is cut into chunks, as its metadata records it (duck-types RunSpec)."""
+    """How a run is cut into chunks, as its metadata records it (duck-types RunPlan)."""
 
     items: str
     first: int
@@ -278,7 +278,7 @@ def _raw_chunk_files(folder: Path) -> dict[int, Path]:
 
 
 def _chunk_files(folder: Path, layout, fix: str = "remove it") -> dict[int, Path]:
-    """The chunk files of the run ``layout`` (a RunSpec or its metadata's layout), by index.
+    """The chunk files of the run ``layout`` (a RunPlan or its metadata's layout), by index.
 
     ``ValueError`` for a file named as a chunk that is not one of this
     run's, ending with ``fix`` (what to do about it).
@@ -503,7 +503,7 @@ def _foreign(layout, index: int, data: bytes, expected: bytes) -> bool:
     )
 
 
-def _replay_problem(spec: RunSpec, index: int, data: bytes) -> str | None:
+def _replay_problem(spec: RunPlan, index: int, data: bytes) -> str | None:
     """``None`` if chunk ``index``'s first rows are what replaying its first item gives."""
     from .plan import rows_to_frame, run_chunk_rows
 
@@ -519,7 +519,7 @@ def _replay_problem(spec: RunSpec, index: int, data: bytes) -> str | None:
     )
 
 
-def _replayable(spec: RunSpec) -> bool:
+def _replayable(spec: RunPlan) -> bool:
     """Whether replaying a chunk's first item cannot change what the run's agents do.
 
     Built-in and registered agents are made afresh for each chunk; a Python
@@ -558,7 +558,7 @@ class Dataset:
     manager).
     """
 
-    def __init__(self, path, spec: RunSpec, resume: bool = False, rebuild: bool = False):
+    def __init__(self, path, spec: RunPlan, resume: bool = False, rebuild: bool = False):
         self.path = Path(path)
         self.spec = spec
         self._lock, self._locked, self._meta, self._chunks = None, False, None, {}
@@ -844,7 +844,7 @@ def _checked_steps(path, layout, index: int, meta: dict) -> bytes:
     return data
 
 
-def _replay_steps_problem(spec: RunSpec, index: int, data: bytes) -> str | None:
+def _replay_steps_problem(spec: RunPlan, index: int, data: bytes) -> str | None:
     """``None`` if chunk ``index``'s first decisions are what replaying its first item gives."""
     from .recording import run_chunk_steps, steps_table
 

@@ -115,10 +115,8 @@ def pinochle_first_lead(row, st):
     if row.passed_out or row.declarer < 0:
         return NO_CONTRACT
     opts = row.dd_options
-    pinochle_rules.init_match(
-        st, 0, row.mode, opts[1], opts[2], opts[3], opts[4] != 0, opts[5] != 0, opts[6] != 0,
-        1 << 30, row.dealer,
-    )  # fmt: skip
+    rule_args = (row.mode, opts[1], opts[2], opts[3], opts[4] != 0, opts[5] != 0, opts[6] != 0)
+    pinochle_rules.init_match(st, 0, rule_args, 1 << 30, row.dealer)
     pinochle_rules.set_deal(st, row.hands, row.kitty)
     for j in range(row.n_calls):
         v = row.calls[j]

@@ -103,19 +103,8 @@ def start_deal(state, seed, opts):
 @njit(cache=True)
 def _start_match(state, seed, opts, target):
     """A match of ``seed`` to ``target`` with the rule options ``opts`` (:func:`deal_options`)."""
-    init_match(
-        state,
-        seed,
-        opts[0],
-        opts[1],
-        opts[2],
-        opts[3],
-        opts[4] != 0,
-        opts[5] != 0,
-        opts[6] != 0,
-        target,
-        -1,
-    )
+    rule_args = (opts[0], opts[1], opts[2], opts[3], opts[4] != 0, opts[5] != 0, opts[6] != 0)
+    init_match(state, seed, rule_args, target, -1)
 
 
 def deal_options(game) -> np.ndarray:

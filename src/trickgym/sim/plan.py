@@ -1,6 +1,6 @@
 """A simulation run as data: what to play, cut into chunks that any worker can run.
 
-A :class:`RunSpec` fixes everything that decides the results (game and its
+A :class:`RunPlan` fixes everything that decides the results (game and its
 options, agents per seat, rule parameters, seed, dealing, unit of work, the
 range of deals or matches, the chunk size). :func:`run_chunk` plays one
 chunk from the spec alone, so chunks can run in any order, in any process
@@ -28,8 +28,8 @@ from .specs import SPECS
 
 __all__ = [
     "DEFAULT_CHUNK_ROWS",
-    "RunSpec",
-    "make_spec",
+    "RunPlan",
+    "make_plan",
     "row_dtype",
     "rows_to_frame",
     "run_chunk_rows",
@@ -53,8 +53,12 @@ _KERNEL_LOCK = threading.Lock()  # one parallel kernel at a time per process (se
 
 
 @dataclass(frozen=True)
-class RunSpec:
-    """Everything that decides a run's rows (see :func:`trickgym.sim.simulate`).
+class RunPlan:
+    """Everything that decides a run's rows, resolved (see :func:`trickgym.sim.simulate`).
+
+    Made from a :class:`trickgym.sim.RunSpec` (its ``plan``) or from a
+    dataset's metadata: the agents one per seat, the rule agents' parameter
+    rows, the seed drawn, the chunk size chosen.
 
     ``unit`` is the independent unit of work: ``"deal"`` (a freshly
     shuffled deal) or ``"match"`` (a whole match whose rules carry state
@@ -88,7 +92,7 @@ class RunSpec:
         """``(start, stop)``: the items (absolute indices) of chunk ``index``."""
         return chunk_bounds(self.first, self.count, self.chunk, index)
 
-    def smallest_part(self, start: int) -> RunSpec:
+    def smallest_part(self, start: int) -> RunPlan:
         """The run cut down to the smallest piece starting at item ``start``.
 
         One deal or match; for Solo Whist's BGA dealing one whole match of
@@ -139,8 +143,8 @@ def chunk_bounds(first: int, count: int, chunk: int, index: int) -> tuple[int, i
     return start, min(start + chunk, first + count)
 
 
-def spec_from_metadata(meta: dict) -> RunSpec:
-    """The :class:`RunSpec` a dataset's metadata records (to replay its chunks).
+def spec_from_metadata(meta: dict) -> RunPlan:
+    """The :class:`RunPlan` a dataset's metadata records (to replay its chunks).
 
     The metadata's value types are checked by
     :func:`trickgym.sim.run_metadata.check_metadata`; here the settings are
@@ -169,7 +173,7 @@ def spec_from_metadata(meta: dict) -> RunSpec:
             f"the recorded rule_params are not {g.n_seats} rows of {width} numbers (one per "
             "seat), so the run cannot be replayed"
         )
-    return RunSpec(
+    return RunPlan(
         game=meta["game"],
         options=dict(meta["options"]),
         agents=agents,
@@ -239,28 +243,23 @@ def _per_seat_agents(agents, n_seats: int) -> tuple:
     return tuple(agents)
 
 
-def make_spec(
-    game: str,
-    deals,
-    matches,
-    agents,
-    seed,
-    first,
-    dealing: str,
-    chunk,
-    rule_options,
-    options: dict,
-    dd: bool = False,
-    dd_max_nodes=None,
-    trajectories: bool = False,
-) -> RunSpec:
-    """Validate ``simulate``'s arguments into a :class:`RunSpec` (clear errors first)."""
+def make_plan(spec, dealing: str) -> RunPlan:
+    """Check the game, agents, counts, chunk and seed of ``spec`` and resolve them into a plan.
+
+    ``spec`` is a :class:`trickgym.sim.RunSpec` whose other settings are
+    checked already (its checks call this once), ``dealing`` its dealing
+    (``pack`` resolved). Clear errors first, before any deal is played.
+    """
     from trickgym.agents.rule.presets import resolve_presets
     from trickgym.engine.params import params_matrix
 
+    game, deals, matches, seed, first = spec.game, spec.deals, spec.matches, spec.seed, spec.first
+    agents, rule_options = spec.agents.seats, spec.agents.rule_options
+    dd, dd_max_nodes = spec.agents.dd, spec.agents.dd_max_nodes
+    chunk, trajectories = spec.output.chunk, spec.output.trajectories
     if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
-    g = make_game(game, **options)
+    g = make_game(game, **spec.options)
     sim = SPECS[game]
     dd_max_nodes = _dd_budget(game, sim, dd, dd_max_nodes)
     agents = _per_seat_agents(agents, g.n_seats)
@@ -332,7 +331,7 @@ def make_spec(
     if seed is None:
         seed = seed_rng(None)  # recorded, so the run can be repeated
     seed_rng(seed)  # validates
-    return RunSpec(
+    return RunPlan(
         game=game,
         options=dataclasses.asdict(g.options),
         agents=agents,
@@ -389,13 +388,13 @@ def _dd_budget(game: str, sim, dd, dd_max_nodes) -> int | None:
     return int(dd_max_nodes)
 
 
-def row_dtype(spec: RunSpec) -> np.dtype:
+def row_dtype(spec: RunPlan) -> np.dtype:
     """The numpy record type of the rows of ``spec`` (with the dd columns if it has them)."""
     sim = SPECS[spec.game]
     return sim.dd_row_dtype if spec.dd else sim.row_dtype
 
 
-def _resolve(spec: RunSpec, g) -> tuple[np.ndarray | None, list]:
+def _resolve(spec: RunPlan, g) -> tuple[np.ndarray | None, list]:
     """Compiled kinds per seat (``None`` if a seat has a Python agent), and the agents.
 
     Registered names become fresh agent objects for this chunk (one per name for
@@ -422,21 +421,21 @@ def _resolve(spec: RunSpec, g) -> tuple[np.ndarray | None, list]:
     return None, agents
 
 
-def rows_to_frame(spec: RunSpec, rows: np.ndarray) -> pd.DataFrame:
+def rows_to_frame(spec: RunPlan, rows: np.ndarray) -> pd.DataFrame:
     """The DataFrame of rows from :func:`run_chunk_rows` (one chunk's or several joined)."""
     g = make_game(spec.game, **spec.options)
     return SPECS[spec.game].frame(rows, g, spec.unit == "match")
 
 
-def has_python_agents(spec: RunSpec) -> bool:
+def has_python_agents(spec: RunPlan) -> bool:
     """Whether a seat of ``spec`` is a Python agent (played by the Python loop)."""
     from trickgym.agents import KINDS
 
     return not all(isinstance(a, str) and a in KINDS for a in spec.agents)
 
 
-def part_items(spec: RunSpec) -> int:
-    """Items of the smallest part of ``spec`` (see :meth:`RunSpec.smallest_part`)."""
+def part_items(spec: RunPlan) -> int:
+    """Items of the smallest part of ``spec`` (see :meth:`RunPlan.smallest_part`)."""
     return spec.smallest_part(spec.first).count
 
 
@@ -455,7 +454,7 @@ class Players:
     agents: list
 
 
-def players(spec: RunSpec) -> Players:
+def players(spec: RunPlan) -> Players:
     """The :class:`Players` of ``spec`` in this process."""
     g = make_game(spec.game, **spec.options)
     params = np.zeros(len(spec.rule_params), dtype=PARAMS_DTYPE)
@@ -464,7 +463,7 @@ def players(spec: RunSpec) -> Players:
     return Players(g, np.uint64(seed_rng(spec.seed)), params, kinds, agents)
 
 
-def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
+def run_chunk_rows(spec: RunPlan, index: int, tick=None) -> np.ndarray:
     """The rows (numpy records of the game's row dtype) of chunk ``index`` of ``spec``.
 
     Depends only on the spec and the index. ``tick(n)``, if given, is called
@@ -479,7 +478,7 @@ def run_chunk_rows(spec: RunSpec, index: int, tick=None) -> np.ndarray:
 
 
 def run_part_rows(
-    spec: RunSpec, start: int, stop: int, tick=None, who: Players | None = None
+    spec: RunPlan, start: int, stop: int, tick=None, who: Players | None = None
 ) -> np.ndarray:
     """The rows of items ``start .. stop-1`` of ``spec``: a chunk, or a part of one.
 

@@ -56,7 +56,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 
-from .plan import Players, RunSpec, part_items, players, run_part_rows
+from .plan import Players, RunPlan, part_items, players, run_part_rows
 
 __all__ = ["keep_workers", "run_python"]
 
@@ -99,7 +99,7 @@ def keep_workers():
 
 
 def run_python(
-    spec: RunSpec,
+    spec: RunPlan,
     indices: list[int],
     workers: int,
     tick: Callable | None,
@@ -192,12 +192,12 @@ class _Rate:
         return left >= self.per_second() * POOL_MIN_SECONDS
 
 
-def _items(spec: RunSpec, index: int) -> int:
+def _items(spec: RunPlan, index: int) -> int:
     start, stop = spec.chunk_range(index)
     return stop - start
 
 
-def _batched_piece(spec: RunSpec, who: Players) -> int:
+def _batched_piece(spec: RunPlan, who: Players) -> int:
     """Items a worker's part holds at least when every Python agent decides batches.
 
     Such a part is played in lockstep (:mod:`.lockstep`): its last rounds decide
@@ -240,7 +240,7 @@ def _refuse_in_worker_start() -> None:
         )
 
 
-def _payload(spec: RunSpec, who: Players) -> bytes | None:
+def _payload(spec: RunPlan, who: Players) -> bytes | None:
     """The run as pickled bytes for the workers, or ``None`` (warned) if they cannot play it."""
     from trickgym.agents.registry import registered_factory
 
@@ -481,7 +481,7 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 
 
 # A worker's run: the token of the run it last played, its spec and players.
-_worker_run: tuple[str, RunSpec, Players] | None = None
+_worker_run: tuple[str, RunPlan, Players] | None = None
 
 
 def _start_worker() -> None:

@@ -98,9 +98,12 @@ def _class_points(cards, zero, classes, values, k, richest):
 
 
 @njit(cache=True)
-def quick_tricks(hands, n_seats, leader, hidden, suit_masks, trump_suit, classes, values, counted,
-                 free, paired, short_suit=-1, exact_seats=0):  # fmt: skip
+def quick_tricks(hands, n_seats, leader, hidden, pack, trump_suit, counted, free, short_suit=-1,
+                 exact_seats=0):  # fmt: skip
     """Points the leader's side takes for sure by cashing top cards from the lead: ``(gain, k)``.
+
+    ``pack`` is the game's ``(suit_masks, classes, values, paired)``: its
+    suits, its cards' points and whether cards come in identical pairs.
 
     The leader (to lead at a trick boundary) holds cards of a suit that no
     other seat can beat: above every other seat's card of the suit (a trump
@@ -132,6 +135,7 @@ def quick_tricks(hands, n_seats, leader, hidden, suit_masks, trump_suit, classes
     that suit plays a trump if it holds one (cannot beat, but must trump), so
     its counts in the other plain suits stand.
     """
+    suit_masks, classes, values, paired = pack
     lead = hands[leader] & ~hidden
     others = np.uint64(0)
     armed = 0  # seats other than the leader that hold a trump

@@ -60,8 +60,8 @@ def _bounds(st):
         # Quick tricks: the leader's side cashes its top cards (its masters counted once); all
         # the tricks left bring the last trick's 10 too.
         leads = p % 2 == s
-        gain, k = quick_tricks(st.hands, 4, p, np.uint64(0), SUIT_MASKS, st.trumps, _COUNTERS,
-                               _TEN, mine if leads else theirs, np.uint64(0), True)  # fmt: skip
+        gain, k = quick_tricks(st.hands, 4, p, np.uint64(0), (SUIT_MASKS, _COUNTERS, _TEN, True),
+                               st.trumps, mine if leads else theirs, np.uint64(0))  # fmt: skip
         if k > 0 and k == popcount(st.hands[p]):
             gain += LAST_TRICK_POINTS
     else:
@@ -93,8 +93,9 @@ def _bounds(st):
             played = 0
             for i in range(st.trick_n):
                 played |= 1 << ((st.leader + i) % 4)
-            more, k = quick_tricks(st.hands, 4, w, np.uint64(0), SUIT_MASKS, st.trumps,
-                                   _COUNTERS, _TEN, mine if leads else theirs, np.uint64(0), True,
+            more, k = quick_tricks(st.hands, 4, w, np.uint64(0),
+                                   (SUIT_MASKS, _COUNTERS, _TEN, True), st.trumps,
+                                   mine if leads else theirs, np.uint64(0),
                                    SUIT_OF[st.trick_cards[0]], played)  # fmt: skip
             if k > 0 and k == popcount(st.hands[w]):
                 more += LAST_TRICK_POINTS

@@ -99,8 +99,9 @@ def _bounds(st):
         # leader's cashed Fool for its side: no exchange follows once it is played.
         p = st.to_move
         leads = _in_side(st, p)
-        gain, _ = quick_tricks(st.hands, st.n_players, p, hidden, _SUIT_MASKS, 0, _QCLASSES,
-                               _QVALUES, mine if leads else theirs, _FOOL_BIT, False)  # fmt: skip
+        gain, _ = quick_tricks(st.hands, st.n_players, p, hidden,
+                               (_SUIT_MASKS, _QCLASSES, _QVALUES, False), 0,
+                               mine if leads else theirs, _FOOL_BIT)  # fmt: skip
         if leads:
             sure += gain
         else:
@@ -118,8 +119,9 @@ def _bounds(st):
             for i in range(_SUIT_MASKS.shape[0]):
                 if _SUIT_MASKS[i] == st.led_mask:
                     led = i
-            more, _ = quick_tricks(st.hands, st.n_players, w, hidden, _SUIT_MASKS, 0, _QCLASSES,
-                                   _QVALUES, mine if wins > 0 else theirs, _FOOL_BIT, False, led,
+            more, _ = quick_tricks(st.hands, st.n_players, w, hidden,
+                                   (_SUIT_MASKS, _QCLASSES, _QVALUES, False), 0,
+                                   mine if wins > 0 else theirs, _FOOL_BIT, led,
                                    played)  # fmt: skip
             gain += more
         if wins > 0:

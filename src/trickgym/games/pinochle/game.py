@@ -218,7 +218,7 @@ class Pinochle(Game):
         """A one-record state array holding a new match from ``seed`` (see ``Game``)."""
         seed, _, dealer = self._match_args(seed, num_deals, dealer)
         array = np.zeros(1, dtype=STATE_DTYPE)
-        rules.init_match(array[0], seed, *self.rule_args(), self.options.target, dealer)
+        rules.init_match(array[0], seed, self.rule_args(), self.options.target, dealer)
         return array
 
     @property

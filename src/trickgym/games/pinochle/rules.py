@@ -61,20 +61,13 @@ def _action_bit(action):
 
 
 @njit(cache=True)
-def init_match(
-    state,
-    seed,
-    mode,
-    pass_count,
-    min_bid,
-    max_bid,
-    all_pass_redeal,
-    must_head,
-    meld_save_twenty,
-    target,
-    dealer,
-):
-    """Start a match in ``state`` and deal its first hand (``dealer`` -1: random)."""
+def init_match(state, seed, rule_args, target, dealer):
+    """Start a match in ``state`` and deal its first hand (``dealer`` -1: random).
+
+    ``rule_args``: the options ``(mode, pass_count, min_bid, max_bid,
+    all_pass_redeal, must_head, meld_save_twenty)`` (``PinochleGame.rule_args``).
+    """
+    mode, pass_count, min_bid, max_bid, all_pass_redeal, must_head, meld_save_twenty = rule_args
     state.rng[0] = np.uint64(seed)
     state.mode = mode
     state.pass_count = pass_count
