@@ -57,6 +57,8 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.games import game as make_game
+
 __all__ = [
     "POLICY_PREFIX",
     "SETTINGS_KEY",
@@ -335,9 +337,7 @@ def _read_settings(stored: np.ndarray, policy: MLPPolicy, where: str) -> PolicyS
         check_choice("game", data["game"], tuple(sorted(GAMES)))
         check_choice("obs_mode", data["obs_mode"], OBS_MODES)
         check_choice("bidding", data["bidding"], BIDDINGS)
-        import trickgym
-
-        trickgym.game(data["game"], **data["options"])  # the options are a table of the game
+        make_game(data["game"], **data["options"])  # the options are a table of the game
     except (ValueError, TypeError) as err:
         raise bad(f"holds a bad value: {err}") from None
     shape = (data["n_features"], data["n_actions"])
@@ -457,9 +457,7 @@ def _as_game(game):
     from trickgym.api import Game
 
     if isinstance(game, str):
-        import trickgym
-
-        game = trickgym.game(game)
+        game = make_game(game)
     if not isinstance(game, Game):
         raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
     return game
@@ -470,9 +468,7 @@ def _check_table(policy: MLPPolicy, game) -> None:
     s = policy.settings
     if s is None:
         return
-    import trickgym
-
-    if s.game != game.name or trickgym.game(s.game, **s.options).options != game.options:
+    if s.game != game.name or make_game(s.game, **s.options).options != game.options:
         raise ValueError(
             f"{policy.source} was trained for {s.table}; this table is "
             f"{table_label(game.name, game.non_default_options())} (play it at the table it "

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from trickgym.checks import check_options
 from trickgym.engine.kinds import KINDS
 
 __all__ = [
@@ -135,30 +136,6 @@ def make_agent(name: str, game, **kwargs):
     factory = _FACTORIES[name]
     check_options(name, factory, game, kwargs)
     return factory(game, **kwargs)
-
-
-def check_options(name: str, target, game, kwargs: dict) -> None:
-    """Refuse an option that ``target`` (an agent class or factory) does not take.
-
-    A ``ValueError`` naming the agent and the option, before the agent is made
-    (Python's own ``TypeError`` names ``__init__``, not what the user typed).
-    """
-    import inspect
-
-    try:
-        signature = inspect.signature(target)
-    except (TypeError, ValueError):  # no signature to read: the call itself will say
-        return
-    try:
-        signature.bind(game, **kwargs)
-    except TypeError as err:
-        params = [p for p in signature.parameters if p != "game"]
-        unknown = [f"{k}={v!r}" for k, v in kwargs.items() if k not in params]
-        if not unknown:
-            raise ValueError(f"agent {name!r}: {err}") from None
-        raise ValueError(
-            f"agent {name!r} has no option {', '.join(unknown)}; its options: {', '.join(params)}"
-        ) from None
 
 
 def _monte_carlo(name: str, game, **kwargs):

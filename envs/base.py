@@ -20,7 +20,8 @@ from gymnasium import spaces
 from trickgym.agents import python_action, resolve_agents, start_deal
 from trickgym.agents.registry import is_python_name, make_agent
 
-import trickgym
+from trickgym import games
+from trickgym.api import Game, State
 from trickgym.checks import check_real
 from trickgym.engine.loops import oracle_flag, play_until
 from trickgym.games.obs_features import OBS_MODES, feature_plan, features_space
@@ -174,9 +175,9 @@ class TrickEnv(gym.Env):
     obs_shapes: ClassVar[dict]
 
     @classmethod
-    def make_game(cls, **options) -> trickgym.api.Game:
+    def make_game(cls, **options) -> Game:
         """The game with these table options (``trickgym.game(name, **options)``)."""
-        return trickgym.game(cls.game_name, **options)
+        return games.game(cls.game_name, **options)
 
     def __init__(
         self,
@@ -297,9 +298,9 @@ class TrickEnv(gym.Env):
         return {"contract": contract, "declarer": declarer, "legal_actions": legal}
 
     @property
-    def state(self) -> trickgym.api.State:
+    def state(self) -> State:
         """The full game state (all hands): for inspection, not for the agent."""
-        return trickgym.api.State(self.game, self._array)
+        return State(self.game, self._array)
 
     def _observation(self) -> dict[str, np.ndarray]:
         self._observe_at(self._array, 0, self.seat, self._obs, 0)

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from trickgym.checks import check_real
+from trickgym.games import game as make_game
 from trickgym.rng import mix64_each, seed_rng
 
 from .forward import PackedNet
@@ -137,9 +138,7 @@ class LearntAgent:
         from trickgym.games.obs_features import feature_names, feature_plan
 
         if isinstance(game, str):
-            import trickgym
-
-            game = trickgym.game(game)
+            game = make_game(game)
         if not isinstance(game, Game):
             raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
         if weights is None:

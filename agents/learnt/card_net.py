@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from trickgym.cards.bits import popcount
+from trickgym.games import game as make_game
 from trickgym.games.solowhist.constants import GOAL
 from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
 from trickgym.games.solowhist.rules import SUIT_OF
@@ -241,9 +242,7 @@ class CardNetAgent:
         margin = net.meta.get("margin", 0.0) if margin is None else margin
         self.margin = check_real("margin (points)", margin, 0)
         if bids is None:
-            import trickgym
-
-            bids = ValueNet.for_game(trickgym.game("solowhist"), hidden=(1,))
+            bids = ValueNet.for_game(make_game("solowhist"), hidden=(1,))
             bids.meta["margins"] = {str(p): NEVER for p in range(5)}
         # The bids' agent also draws the rule agent's actions, from the same generator.
         self.inner = LearntAgent("solowhist", weights=bids, seed=seed, rule_options=rule_options)

@@ -22,8 +22,16 @@ import hashlib
 
 import numpy as np
 
-from trickgym.checks import check_flag, check_int, check_real, check_seed, check_tt_mb
+from trickgym.checks import (
+    check_flag,
+    check_int,
+    check_options,
+    check_real,
+    check_seed,
+    check_tt_mb,
+)
 from trickgym.engine.loops import rule_choice
+from trickgym.games import game as make_game
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
 
@@ -598,13 +606,9 @@ def make_mc_agent(name: str, game, **kwargs):
     from trickgym.api import Game
 
     if isinstance(game, str):
-        import trickgym
-
-        game = trickgym.game(game)
+        game = make_game(game)
     if not isinstance(game, Game):
         raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
-    from trickgym.agents.registry import check_options
-
     makers = {"pimc": PIMCAgent, "ismcts": ISMCTSAgent}
     if name not in makers:
         raise ValueError(f"unknown Monte Carlo agent {name!r}; choose from {sorted(makers)}")

@@ -22,6 +22,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from trickgym.agents.rows import batched, stream_seeds
 
+from trickgym.api import State
 from trickgym.checks import check_flag, check_int
 from trickgym.engine.episode_hooks import MATCH_GOES_ON, NEW_MATCH
 from trickgym.engine.loops import oracle_flag
@@ -771,7 +772,5 @@ class TrickVectorEnv(VectorEnv):
 
     def state(self, i: int):
         """Sub-env ``i``'s full game state (all hands; a copy): for inspection, not the agent."""
-        import trickgym
-
         i = check_int("i", i, 0, self.num_envs - 1)
-        return trickgym.api.State(self.game, self._states[i : i + 1].copy())
+        return State(self.game, self._states[i : i + 1].copy())

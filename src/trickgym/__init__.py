@@ -5,9 +5,9 @@ from ._kernel_cache import refresh_kernel_cache as _refresh_kernel_cache
 _refresh_kernel_cache()  # before any kernel is loaded from numba's cache
 
 from . import envs as _envs  # noqa: E402, F401  (registers the Gymnasium env ids)
+from ._version import __version__  # noqa: E402
 from .games import GAMES, game  # noqa: E402
 
-__version__ = "0.1.0"
 __all__ = ["GAMES", "__version__", "evaluate", "game", "simulate", "tournament"]
 
 

@@ -13,7 +13,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .checks import as_int, check_int, check_seed
+from .checks import as_int, check_flag, check_int, check_seed
+from .pictures import Picture
+from .pictures.table import table_scene
 
 __all__ = ["BidWords", "Game", "SearchDefaults", "State", "validate_options"]
 
@@ -553,11 +555,13 @@ class State:
         """The table as a picture (:class:`trickgym.pictures.Picture`): SVG or an RGB array.
 
         ``viewer`` None shows every hand; a seat shows that seat's view (the
-        other hands as card backs), what its observation holds.
+        other hands as card backs), what its observation holds. ``mark_legal`` outlines
+        the cards the player to move may play.
         """
-        from .pictures import picture
-
-        return picture(self, viewer, mark_legal)
+        if viewer is not None:
+            viewer = check_int("viewer", viewer, 0, self.game.n_seats - 1)
+        mark_legal = check_flag("mark_legal", mark_legal)
+        return Picture(table_scene(self, viewer, mark_legal))
 
     def to_svg(self, viewer: int | None = None) -> str:
         """The table as an SVG document (every hand open, or ``viewer``'s view)."""

@@ -9,6 +9,7 @@ silently truncated (``52.7``), parsed (``"52"``) or wrapped (``2**32``).
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 
@@ -25,6 +26,7 @@ __all__ = [
     "check_file",
     "check_flag",
     "check_int",
+    "check_options",
     "check_path",
     "check_real",
     "check_seed",
@@ -344,3 +346,25 @@ def kind_of(mode: int) -> str:
         if test(mode):
             return words
     return "not a regular file"
+
+
+def check_options(name: str, target, game, kwargs: dict) -> None:
+    """Refuse an option that ``target`` (an agent class or factory) does not take.
+
+    A ``ValueError`` naming the agent and the option, before the agent is made
+    (Python's own ``TypeError`` names ``__init__``, not what the user typed).
+    """
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):  # no signature to read: the call itself will say
+        return
+    try:
+        signature.bind(game, **kwargs)
+    except TypeError as err:
+        params = [p for p in signature.parameters if p != "game"]
+        unknown = [f"{k}={v!r}" for k, v in kwargs.items() if k not in params]
+        if not unknown:
+            raise ValueError(f"agent {name!r}: {err}") from None
+        raise ValueError(
+            f"agent {name!r} has no option {', '.join(unknown)}; its options: {', '.join(params)}"
+        ) from None

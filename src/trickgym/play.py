@@ -14,6 +14,8 @@ import sys
 
 import numpy as np
 
+from trickgym.games import game as make_game
+
 from .render import TAROT_SUIT_SYMBOLS, card_text, color_enabled, hand_text
 
 __all__ = ["DealAbandoned", "play_deal"]
@@ -164,7 +166,6 @@ def play_deal(
     ``quit`` (or the end of input) abandons the deal with :class:`DealAbandoned`
     (a ``ValueError`` carrying the deal's seed).
     """
-    import trickgym
     from trickgym.agents import KINDS, python_action, start_deal
     from trickgym.agents.registry import make_agent
     from trickgym.agents.rule.presets import resolve_presets
@@ -176,7 +177,7 @@ def play_deal(
 
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
-    game = trickgym.game(game_name, **(options or {}))
+    game = make_game(game_name, **(options or {}))
     n = game.n_seats
     seat = check_int("seat", seat, 0, n - 1)
     others = _opponents(agents, seat, n)

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.games import game as make_game
+
 __all__ = ["Move", "Replay", "record_deal", "write_replay"]
 
 
@@ -140,7 +142,6 @@ def record_deal(
     hand open; a seat draws that seat's view, names only its own hidden moves
     (discards, passed cards) and shows only its own agent's values.
     """
-    import trickgym
     from trickgym.agents import KINDS, python_action, start_deal
     from trickgym.agents.registry import make_agent
     from trickgym.agents.rule.presets import resolve_presets
@@ -155,7 +156,7 @@ def record_deal(
         if options:
             raise ValueError("options= is for a game given by name; this Game has its own")
     else:
-        game = trickgym.game(game, **(options or {}))
+        game = make_game(game, **(options or {}))
     n = game.n_seats
     if viewer is not None:
         viewer = check_int("viewer", viewer, 0, n - 1)

@@ -27,6 +27,9 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from trickgym.games import game as make_game
+from trickgym.games import game_class
+
 from .compiling import Compiled, run_compiling
 from .progress import want_progress
 
@@ -150,8 +153,6 @@ def _sequence(param: str, value, what: str) -> tuple:
 
 def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
     """``(game, options)`` for every table to warm; ``players``/``modes`` checked first."""
-    import trickgym
-
     if players is not None and "troggu" not in games:
         raise ValueError(
             f"players= is for troggu, not among the games to warm ({', '.join(games)})"
@@ -181,7 +182,7 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
         else:
             tables.append((game, {}))
     for game, options in tables:
-        trickgym.game(game, **options)  # a bad table size or mode: ValueError naming it
+        make_game(game, **options)  # a bad table size or mode: ValueError naming it
     return tables
 
 
@@ -196,12 +197,11 @@ def _env_id(game: str) -> str:
 
 def _simulations(game: str, options: dict, seats) -> None:
     """One deal (or match) of each way ``simulate`` runs ``game``, with agents ``seats``."""
-    import trickgym
     from trickgym.sim import simulate
 
-    runs = [{trickgym.games.game_class(game).run_unit: 1}]  # Phat: a match
+    runs = [{game_class(game).run_unit: 1}]  # Phat: a match
     if game == "solowhist":  # BGA's dealing: whole matches, a kernel of their own
-        per = trickgym.game(game, **options).options.num_deals
+        per = make_game(game, **options).options.num_deals
         runs.append({"deals": per, "dealing": "match"})
     if game == "pinochle":  # races to the target: a kernel of their own, whatever the
         # target; a low one, as random agents might not reach 1500 in the hands allowed
@@ -250,9 +250,7 @@ def _vector_env(game: str, options: dict, opponents: str) -> None:
 
 def _steps(game: str, options: dict, agents: tuple, envs: bool):
     """``(what, work)`` pairs for one table."""
-    import trickgym
-
-    n_seats = trickgym.game(game, **options).n_seats
+    n_seats = make_game(game, **options).n_seats
     others = "rule" if "rule" in agents else "random"
     for name in agents:
         seats = [name, *[others] * (n_seats - 1)] if name == "oracle" else name

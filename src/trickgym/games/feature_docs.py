@@ -14,6 +14,8 @@ from __future__ import annotations
 import importlib
 import re
 
+from trickgym.docpage import page_main
+
 from . import GAMES, game
 from .obs_features import feature_plan
 
@@ -147,8 +149,6 @@ def features_markdown() -> str:
 
 def main(argv=None) -> None:
     """Write the page to the path given (``docs/features.md``), or print it."""
-    from trickgym.docpage import page_main
-
     page_main(features_markdown, argv)
 
 

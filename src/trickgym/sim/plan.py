@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from trickgym._version import __version__
 from trickgym.engine.params import PARAMS_DTYPE
 
 from ..checks import check_int
@@ -104,8 +105,6 @@ class RunSpec:
 
     def metadata(self) -> dict:
         """The spec as JSON-ready data (what a dataset's metadata file records)."""
-        from trickgym import __version__
-
         return {
             "game": self.game,
             "options": dict(self.options),

@@ -33,6 +33,8 @@ import numpy as np
 
 from trickgym.agents.learnt.agent import NEVER
 from trickgym.agents.learnt.net import ValueNet
+from trickgym.games import game as make_game
+from trickgym.sim import simulate
 from trickgym.training.adam import adam_step
 
 __all__ = [
@@ -184,13 +186,12 @@ _WORKER: dict = {}  # per process: the teachers, kept from chunk to chunk
 
 def _label_chunk(game_name, options, seed, first, count, samples, explore, teacher_seed, phases):
     """Labels of deals (Phat: matches) ``first .. first+count-1`` of ``seed``."""
-    import trickgym
     from trickgym.agents.mc import PIMCAgent
     from trickgym.games.obs_features import feature_plan
 
     key = (game_name, tuple(sorted(options.items())), samples, teacher_seed)
     if key not in _WORKER:
-        game = trickgym.game(game_name, **options)
+        game = make_game(game_name, **options)
         teachers = [
             PIMCAgent(game, samples=samples, seed=teacher_seed) for _ in range(game.n_seats)
         ]
@@ -200,9 +201,7 @@ def _label_chunk(game_name, options, seed, first, count, samples, explore, teach
     sink: list = []
     seats = [_TeacherSeat(t, plan, explore, sink, phases) for t in teachers]
     unit = {game.run_unit: count}
-    trickgym.simulate(
-        game_name, agents=seats, seed=seed, first=first, progress=False, **unit, **options
-    )
+    simulate(game_name, agents=seats, seed=seed, first=first, progress=False, **unit, **options)
     if not sink:
         n_features, n_actions = plan.size, game.n_actions
         return Labels(
@@ -245,9 +244,7 @@ def collect(
     """
     from tqdm import tqdm
 
-    import trickgym
-
-    trickgym.game(game, **options)  # validates the game and its options here
+    make_game(game, **options)  # validates the game and its options here
     for name, v in (("deals", deals), ("chunk", chunk)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
@@ -350,10 +347,9 @@ def fit(
     """
     from tqdm import tqdm
 
-    import trickgym
     from trickgym.games.obs_features import feature_names
 
-    g = trickgym.game(game, **options)
+    g = make_game(game, **options)
     names = feature_names(g)
     if labels.features.shape[1] != len(names) or labels.values.shape[1] != g.n_actions:
         raise ValueError(

@@ -49,6 +49,7 @@ import numpy as np
 
 from trickgym.agents.learnt.agent import NEVER
 from trickgym.agents.learnt.net import ValueNet
+from trickgym.games import game as make_game
 from trickgym.training.adam import adam_step
 
 __all__ = [
@@ -127,10 +128,8 @@ class QLearner:
     """The net, its Adam state, and the batched epsilon-greedy actor."""
 
     def __init__(self, cfg: DMCConfig, net: ValueNet | None = None):
-        import trickgym
-
         self.cfg = cfg
-        self.game = trickgym.game(GAME)
+        self.game = make_game(GAME)
         self.net = net or ValueNet.for_game(
             self.game, hidden=tuple(cfg.hidden), seed=cfg.seed, scale=cfg.scale
         )

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from trickgym.games import game as make_game
 from trickgym.training.distill import Labels
 
 __all__ = ["OracleStats", "card_targets", "fit_oracle", "label_deals", "seat_view"]
@@ -108,7 +109,6 @@ def label_deals(
     :func:`~trickgym.agents.learnt.card_net.card_features` reads) and the run's
     :class:`OracleStats`. ``progress``: called with 1 after each deal.
     """
-    import trickgym
     from trickgym.agents.solved_solowhist import EXACT_CARDS
     from trickgym.checks import check_int, check_real
     from trickgym.engine.loops import rule_choice
@@ -124,7 +124,7 @@ def label_deals(
     eps_bid = check_real("eps_bid", eps_bid, 0, 1)
     eps_play = check_real("eps_play", eps_play, 0, 1)
     exact_cards = EXACT_CARDS if exact_cards is None else check_int("exact_cards", exact_cards, 0)
-    game = trickgym.game(GAME)
+    game = make_game(GAME)
     plan = feature_plan(game)
     params = params_matrix(game, 4)
     table = make_table(TABLE_LOG2, max_nodes)
