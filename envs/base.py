@@ -17,13 +17,15 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from trickgym.agents import python_action, resolve_agents, start_deal
-from trickgym.agents.registry import is_python_name, make_agent
 
 from trickgym import games
+from trickgym.agents import python_action, resolve_agents, start_deal
+from trickgym.agents.registry import is_python_name, make_agent
+from trickgym.agents.rule.presets import PRESETS, resolve_presets
 from trickgym.api import Game, State
 from trickgym.checks import check_real
 from trickgym.engine.loops import oracle_flag, play_until
+from trickgym.engine.params import params_matrix
 from trickgym.games.obs_features import OBS_MODES, feature_plan, features_space
 
 from .inputs import (
@@ -231,8 +233,6 @@ class TrickEnv(gym.Env):
         """Seat the learner at ``seat``, the opponents after it (resolved once per seat)."""
         self.seat = seat
         if seat not in self._seatings:
-            from trickgym.engine.params import params_matrix
-
             opponents, rule_options = self._opponents_given
             with naming("opponents"):
                 opponents, rule_options = self._resolve_presets(opponents, rule_options)
@@ -245,8 +245,6 @@ class TrickEnv(gym.Env):
 
     def _resolve_presets(self, opponents, rule_options):
         """Opponents playing a rule preset (``"fitted"``) become ``"rule"`` with its options."""
-        from trickgym.agents.rule.presets import PRESETS, resolve_presets
-
         n = self.n_seats
         if isinstance(opponents, str) and opponents in PRESETS:
             opponents = [opponents] * (n - 1)

@@ -104,6 +104,7 @@ from trickgym.games.obs_features import OBS_MODES, feature_plan
 from .base import PENALTY_MAX, as_space_values, box_scalar_keys
 from .base import observation_space as dict_space
 from .inputs import check_action, check_choice, check_reset_options, check_seed
+from .pettingzoo_mask_in_info import MaskInInfo
 
 require_extra("pettingzoo", "pettingzoo", "trickgym.envs.pettingzoo")
 from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
@@ -362,8 +363,6 @@ def env(game: str, mask_in: str = "observation", **options):
     mask_in = check_choice("mask_in", mask_in, ("observation", "info"))
     inner = TrickAECEnv(game, **options)
     if mask_in == "info":
-        from .pettingzoo_mask_in_info import MaskInInfo
-
         inner = MaskInInfo(inner)
     return _OrderEnforcing(inner)
 

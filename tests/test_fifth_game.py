@@ -14,13 +14,13 @@ import sys
 import numpy as np
 import pytest
 from helpers import plain_whist as pw
+
 from trickgym.agents.mc.ismcts import ismcts_search
 from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
-from trickgym.envs.vector import kernels as vec
-from trickgym.envs.vector.pcg64 import pcg_state
-
 from trickgym.engine.kinds import ORACLE, RANDOM, RULE
 from trickgym.engine.loops import act, oracle_flag, play_until, rule_act
+from trickgym.envs.vector import kernels as vec
+from trickgym.envs.vector.pcg64 import pcg_state
 from trickgym.games import kernels
 
 ORACLE_MODULE = pw.__name__.rpartition(".")[0] + ".plain_whist_oracle"

@@ -14,14 +14,17 @@ __all__ = ["GAMES", "__version__", "evaluate", "game", "simulate", "tournament"]
 def __getattr__(name):
     # simulate and tournament pull in pandas: load them on first use only.
     if name == "simulate":
+        # lazy: trickgym.sim loads pandas
         from .sim import simulate
 
         return simulate
     if name == "tournament":
+        # lazy: trickgym.duplicate loads pandas
         from .duplicate import tournament
 
         return tournament
     if name == "evaluate":
+        # lazy: trickgym.evaluation loads pandas
         from .evaluation import evaluate
 
         return evaluate

@@ -13,9 +13,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .cards.notation import format_card, parse_card
 from .checks import as_int, check_flag, check_int, check_seed
 from .pictures import Picture
 from .pictures.table import table_scene
+from .protocol import kernel, require
+from .render import card_label, seat_hand
 
 __all__ = ["BidWords", "Game", "SearchDefaults", "State", "validate_options"]
 
@@ -101,14 +104,10 @@ class _FromBindings:
         self.__doc__ = doc
 
     def __get__(self, obj, cls):
-        from .protocol import require
-
         return self.read(require(cls), cls)
 
 
 def _rule_policy(bindings, cls):
-    from .protocol import kernel
-
     return kernel(cls, "rule_policy")
 
 
@@ -184,8 +183,6 @@ class Game:
     )
 
     def __init__(self, options):
-        from .protocol import require
-
         require(self)  # the generic kernels reach this game's rules through its bindings
         self.options = options
         # Calls by name; cards go through the deck's notation (first copy).
@@ -282,8 +279,6 @@ class Game:
 
     def action_name(self, action: int) -> str:
         """Human name of action id ``action`` (a card or a call)."""
-        from .cards.notation import format_card
-
         action = as_int("action", action)
         n_cards = self.deck.n_cards
         if 0 <= action < n_cards:
@@ -294,8 +289,6 @@ class Game:
 
     def parse_action(self, action) -> int:
         """Action id of an int or a name (``"QH"``, ``"10H"``, ``"Solo"``, ``"misere"``)."""
-        from .cards.notation import parse_card
-
         if isinstance(action, str):
             key = _fold(action)
             if key in self._by_name:
@@ -342,6 +335,7 @@ class Game:
 
     def action_mask(self, legal_cards, legal_calls) -> np.ndarray:
         """0/1 ``int8`` mask over all actions from the two legal bit sets."""
+        # lazy: trickgym.games.encoding imports this module (an import circle)
         from .games.encoding import mask_from_sets
 
         return mask_from_sets(legal_cards, legal_calls, self.call_base, self.n_actions)
@@ -360,9 +354,6 @@ class Game:
         hands (an exposed hand stays shown); ``mark_legal`` marks the legal
         cards of the player to move (see ``trickgym.render``).
         """
-        from .checks import check_flag
-        from .render import card_label, seat_hand
-
         if not isinstance(state, State) or state.game.name != self.name:
             raise ValueError(f"state must be a {self.name} State, got {state!r:.60}")
         symbols, color = check_flag("symbols", symbols), check_flag("color", color)

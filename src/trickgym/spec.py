@@ -19,6 +19,7 @@ import re
 
 import numpy as np
 
+from trickgym.docpage import page_main
 from trickgym.envs import ENV_IDS
 
 from .games import GAMES, game
@@ -299,8 +300,6 @@ def spec_markdown() -> str:
 
 def main(argv=None) -> None:
     """Write the page to the path given (``docs/spec.md``), or print it."""
-    from trickgym.docpage import page_main
-
     page_main(spec_markdown, argv)
 
 

@@ -27,9 +27,14 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import gymnasium as gym
+import numpy as np
+
+from trickgym.envs import ENV_IDS
 from trickgym.games import game as make_game
 from trickgym.games import game_class
 
+from .checks import is_int, split_names
 from .compiling import Compiled, run_compiling
 from .progress import want_progress
 
@@ -134,8 +139,6 @@ def _names(value, allowed: tuple, what: str, param: str) -> tuple:
     if value is None:
         return allowed
     if isinstance(value, str):
-        from .checks import split_names
-
         value = split_names(param, value, ",".join(allowed[:2]))
     names = _sequence(param, value, "names")
     for name in names:
@@ -161,7 +164,6 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
         raise ValueError(
             f"modes= is for pinochle, not among the games to warm ({', '.join(games)})"
         )
-    from .checks import is_int
 
     if is_int(players):
         players = (players,)
@@ -187,8 +189,6 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
 
 
 def _env_id(game: str) -> str:
-    from trickgym.envs import ENV_IDS
-
     for env_id, entry in ENV_IDS.items():
         if entry.split(":")[0].rsplit(".", 1)[-1] == game:
             return env_id
@@ -197,6 +197,7 @@ def _env_id(game: str) -> str:
 
 def _simulations(game: str, options: dict, seats) -> None:
     """One deal (or match) of each way ``simulate`` runs ``game``, with agents ``seats``."""
+    # lazy: trickgym.sim loads pandas
     from trickgym.sim import simulate
 
     runs = [{game_class(game).run_unit: 1}]  # Phat: a match
@@ -212,9 +213,6 @@ def _simulations(game: str, options: dict, seats) -> None:
 
 def _single_env(game: str, options: dict, opponents: str) -> None:
     """Reset the single env and step it to the end of an episode (first legal actions)."""
-    import gymnasium as gym
-    import numpy as np
-
     env = gym.make(_env_id(game), opponents=opponents, **options)
     try:
         env.reset(seed=0)
@@ -229,8 +227,6 @@ def _single_env(game: str, options: dict, opponents: str) -> None:
 
 def _vector_env(game: str, options: dict, opponents: str) -> None:
     """Reset and step the vector env, serial and threaded, past the end of an episode."""
-    import gymnasium as gym
-
     for parallel in (False, True):
         env = gym.make_vec(
             _env_id(game),

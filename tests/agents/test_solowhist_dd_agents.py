@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mc_helpers import reach, record_of
+
+import trickgym
 from trickgym.agents import python_action
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 from trickgym.agents.solowhist import (
@@ -18,8 +20,6 @@ from trickgym.agents.solowhist import (
     oracle_action,
 )
 from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values
-
-import trickgym
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.rules import deal_payoffs

@@ -37,12 +37,14 @@ class Picture:
 
     def to_svg(self) -> str:
         """The picture as a standalone SVG document."""
+        # lazy: keeps `import trickgym` light
         from .svg import scene_svg
 
         return scene_svg(self.scene)
 
     def to_rgb(self) -> np.ndarray:
         """The picture as ``uint8[height, width, 3]`` (drawn with matplotlib's Agg)."""
+        # lazy: keeps `import trickgym` light
         from .raster import scene_rgb
 
         return scene_rgb(self.scene)

@@ -15,11 +15,15 @@ is written to a Parquet dataset as soon as it is done
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
+
+from trickgym.agents import KINDS
 
 from ..checks import (
     check_callable,
@@ -29,10 +33,11 @@ from ..checks import (
     check_real,
     require_extra,
 )
-from ..compiling import NOTICE_AFTER
-from ..progress import want_progress
+from ..compiling import NOTICE_AFTER, announce, run_compiling, take_over
+from ..games import game_class
+from ..progress import progress_bar, want_progress
 from .backends import BACKENDS, NO_WORKERS_TIMEOUT, ClusterLostError
-from .dataset import check_column_list, check_columns, read_dataset
+from .dataset import Dataset, check_column_list, check_columns, read_dataset
 from .plan import RunSpec, make_spec, row_dtype, rows_to_frame
 
 __all__ = ["ClusterLostError", "SimulationRun", "read_dataset", "simulate"]
@@ -361,8 +366,6 @@ COMPILE_NOTICE_AFTER = NOTICE_AFTER
 
 def _features(spec: RunSpec) -> tuple[str, ...]:
     """What a run compiles beyond its game's rules and agents (see ``compiling.announce``)."""
-    from ..games import game_class
-
     features = []
     if spec.dealing == "match":
         features.append("match")
@@ -386,11 +389,7 @@ def _warm_up(spec: RunSpec, progress: bool = True):
     the cache stays silent). Only for built-in agents (a Python agent's own
     state must not see an extra deal); the rows are discarded.
     """
-    import sys
-
-    from trickgym.agents import KINDS
-
-    from ..compiling import announce, run_compiling, take_over
+    # lazy: read at each call, so that tests can stand in for run_chunk_rows
     from .plan import run_chunk_rows
 
     if not all(isinstance(a, str) and a in KINDS for a in spec.agents) or not spec.count:
@@ -437,7 +436,7 @@ def _execute(
     ``no_workers_timeout`` (Dask; default ``NO_WORKERS_TIMEOUT``): see
     :func:`trickgym.sim.backends.run_dask`.
     """
-    from ..progress import progress_bar
+    # lazy: read at each call, so that tests can stand in for run_local
     from .backends import run_dask, run_local
 
     if (progress or on_warm_up is not None) and indices != []:
@@ -461,9 +460,8 @@ def _write_dataset(
     no_workers_timeout=None, rebuild=False,
 ):  # fmt: skip
     """Run the missing chunks of ``spec`` into the dataset folder ``out``."""
+    # lazy: pyarrow is slow to import
     import pyarrow.parquet as pq
-
-    from .dataset import Dataset
 
     start = time.perf_counter()
     with Dataset(out, spec, resume, rebuild) as dataset:  # holds the folder's lock to the end
@@ -503,13 +501,12 @@ def _write_dataset(
 
 def _buffer(data: bytes):
     """``data`` as a pyarrow buffer reader (to read a Parquet footer from memory)."""
+    # lazy: pyarrow is slow to import
     import pyarrow as pa
 
     return pa.BufferReader(data)
 
 
 def _check_threads(threads) -> None:
-    import numba
-
     if threads is not None:
         check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)

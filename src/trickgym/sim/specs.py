@@ -10,7 +10,9 @@ import numpy as np
 
 from trickgym.engine.loops import oracle_flag
 
-from . import blocks, phat, pinochle, solowhist, troggu
+from ..games import game as make_game
+from ..records import fields_of
+from . import blocks, dd_columns_points, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
 __all__ = ["SPECS", "SimSpec"]
@@ -101,9 +103,6 @@ def _points_add_dd(name, dtype):
     """The ``add_dd`` of a point-trick game (:mod:`trickgym.sim.dd_columns_points`)."""
 
     def add_dd(rows, max_nodes, game=None):
-        from ..games import game as make_game
-        from . import dd_columns_points  # the solver: imported by dd runs only
-
         return dd_columns_points.add_dd(game or make_game(name), rows, dtype, max_nodes)
 
     return add_dd
@@ -111,8 +110,6 @@ def _points_add_dd(name, dtype):
 
 def _points_dd_dtype(row_dtype):
     """The dd row type of a point-trick game, without importing the solver."""
-    from ..records import fields_of
-
     return np.dtype(
         [
             *fields_of(row_dtype),

@@ -75,6 +75,7 @@ def margin_over_rule(game: str, candidate, deals: int, seed: int, *, threads=Non
     A pandas Series indexed by deal: the candidate's paired value minus the
     default's, as :func:`trickgym.duplicate.tournament` pairs them.
     """
+    # lazy: trickgym.duplicate loads pyarrow
     from trickgym.duplicate import tournament
 
     report = tournament(
@@ -148,6 +149,7 @@ def fit_bidder(
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
+    # lazy: tqdm is slow to import
     from tqdm.auto import tqdm
 
     t0 = time.perf_counter()
@@ -182,6 +184,7 @@ def fit_bidder(
         if not moved:
             break
     bar.close()
+    # lazy: trickgym.duplicate loads pyarrow
     from trickgym.duplicate import mean_interval
 
     mean, low, high = mean_interval(margin.to_numpy())

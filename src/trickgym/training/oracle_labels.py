@@ -32,7 +32,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from trickgym.checks import check_int, check_real
+from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
 from trickgym.games import game as make_game
+from trickgym.games.obs_features import feature_plan
+from trickgym.games.solowhist.constants import PLAY
+from trickgym.rng import mix64
 from trickgym.training.distill import Labels
 
 __all__ = ["OracleStats", "card_targets", "fit_oracle", "label_deals", "seat_view"]
@@ -74,6 +80,7 @@ def card_targets(state, seat: int, table, exact_cards: int) -> np.ndarray:
     """``seat``'s payoff (float32[52], NaN where not valued) after each legal card of the
     player to move in ``state`` (a Solo Whist ``State`` in the card play), best play by all
     after; all NaN when the solver ran out of the table's node budget."""
+    # lazy: the double-dummy solver takes 0.2 s to import
     from trickgym.agents.solved_solowhist import card_payoffs
 
     out = np.empty(52, dtype=np.float64)
@@ -109,13 +116,10 @@ def label_deals(
     :func:`~trickgym.agents.learnt.card_net.card_features` reads) and the run's
     :class:`OracleStats`. ``progress``: called with 1 after each deal.
     """
+    # lazy: the double-dummy solver takes 0.2 s to import
     from trickgym.agents.solved_solowhist import EXACT_CARDS
-    from trickgym.checks import check_int, check_real
-    from trickgym.engine.loops import rule_choice
-    from trickgym.engine.params import params_matrix
-    from trickgym.games.obs_features import feature_plan
-    from trickgym.games.solowhist.constants import PLAY
-    from trickgym.rng import mix64
+
+    # lazy: the double-dummy solver takes 0.2 s to import
     from trickgym.solvers.dd_search import META_NODES, make_table, reset_table
 
     deals = check_int("deals", deals, 0)
