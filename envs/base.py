@@ -161,11 +161,12 @@ class TrickEnv(gym.Env):
         The game's table options, validated by the game.
 
     Info
-        ``reset`` and ``step`` return ``{"contract": str, "declarer": int,
-        "legal_actions": int}``: the contract's name (``""`` while there is
-        none), the declaring seat (-1 for none; Phat: the pitcher) and the
-        learner's number of legal actions (0 once the episode is over), and
-        ``"illegal_action": True`` after an illegal move (``docs/spec.md``).
+    ----
+    ``reset`` and ``step`` return ``{"contract": str, "declarer": int,
+    "legal_actions": int}``: the contract's name (``""`` while there is
+    none), the declaring seat (-1 for none; Phat: the pitcher) and the
+    learner's number of legal actions (0 once the episode is over), and
+    ``"illegal_action": True`` after an illegal move (``docs/spec.md``).
     """
 
     # An instance property, not a class dict: gymnasium.make checks a class dict's

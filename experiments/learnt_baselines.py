@@ -1,4 +1,4 @@
-"""The README's tables for the learnt agents: seat 0 among rule agents, and duplicate tournaments.
+"""Learnt agents: seat 0 among rule agents, and duplicate tournaments (docs/benchmarks/index.md).
 
     python experiments/learnt_baselines.py                       # every game
     python experiments/learnt_baselines.py --games solowhist --deals 2000 --pimc-deals 1000

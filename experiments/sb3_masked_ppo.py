@@ -3,7 +3,7 @@
 Run: ``python experiments/sb3_masked_ppo.py [--env trickgym/SoloWhist-v0]
 [--players N] [--mode kitty|exchange] [--num-envs 64] [--steps 100000]
 [--bidding rule|learner] [--threads 1] [--out experiments/results/sb3]``.
-Needs the ``train`` extra (README, "Training at speed", says how to install
+Needs the ``train`` extra (docs/guides/training.md says how to install
 PyTorch's CPU build). Every game and table: ``--env trickgym/Troggu-v0
 --players 5`` (3..8), ``--env trickgym/Pinochle-v0 --mode exchange``,
 ``trickgym/Phat-v0``.

@@ -1,4 +1,5 @@
-"""One meaning per flag across subcommands (issue 43): each row of README's flag table.
+"""One meaning per flag across subcommands (issue 43): each row of the flag table
+(docs/guides/cli.md).
 
 No case plays a deal: the function where each command's work starts is
 replaced by one that records its arguments and stops.

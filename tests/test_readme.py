@@ -1,11 +1,13 @@
-"""Every Python block and every ``trickgym`` command of README.md and docs/first-hour.md runs.
+"""Every Python block and every ``trickgym`` command of README.md and the docs pages runs.
 
-Sizes are small (see ``SMALLER``).
+The pages are README.md and every ``docs/**/*.md`` (the documentation site);
+sizes are small (see ``SMALLER``).
 
 Each Python block runs alone in a fresh namespace (so a block that forgets
-an import fails here, not in a newcomer's hands); the commands run in
-README order in one empty folder (so ``--out runs/...`` must create its
-parents and ``--resume`` finds the run before it). Sizes are cut by the
+an import fails here, not in a newcomer's hands); the commands of a page
+run in page order in one empty folder of their own (so ``--out runs/...``
+must create its parents, ``--resume`` and ``report`` find the run made
+before them on the same page). Sizes are cut by the
 substitutions below, each of which must still match the README. Not run
 here: the set-up lines themselves (``pip install``: CI runs them), and the
 ``python benchmarks/...`` and ``python experiments/train_solowhist.py``
@@ -14,6 +16,8 @@ scripts (benchmarks are run by hand; the training example has its own test).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import io
 import re
 import shlex
@@ -26,11 +30,12 @@ from trickgym.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-# The pages a newcomer reads first, tested alike: every block and command runs.
-DOCS = {
-    "README.md": README,
-    "docs/first-hour.md": (ROOT / "docs" / "first-hour.md").read_text(encoding="utf-8"),
+# Every page a reader may copy from, tested alike: every block and command runs.
+DOCS = {"README.md": README} | {
+    path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "docs").rglob("*.md"))
 }
+FIRST_HOUR = "docs/first-hour.md"
 
 # (pattern, replacement): README sizes -> test sizes. Every pattern must match somewhere.
 SMALLER = [
@@ -121,7 +126,7 @@ def test_first_hour_commands(tmp_path, monkeypatch, capsys):
     The folder is a git repository with the project's ``.gitignore``: whatever
     the commands write must be ignored, so a newcomer's clone stays clean.
     """
-    commands = _commands(DOCS["docs/first-hour.md"])
+    commands = _commands(DOCS[FIRST_HOUR])
     assert len(commands) >= 4, commands
     git_repo_with_gitignore(tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -131,20 +136,57 @@ def test_first_hour_commands(tmp_path, monkeypatch, capsys):
 
 
 def test_first_hour_links_resolve():
-    """Every relative link of the first-hour page names a file of the repository."""
+    """Every relative link of the first-hour page names a file of the repository.
+
+    The API reference pages (``reference/``) are generated when the site is built,
+    whose strict build checks those links (``mkdocs.yml``).
+    """
     page = ROOT / "docs" / "first-hour.md"
-    links = re.findall(r"\]\(([^)#:]+)\)", DOCS["docs/first-hour.md"])
+    links = re.findall(r"\]\(([^)#:]+)\)", DOCS[FIRST_HOUR])
     assert links
-    missing = [link for link in links if not (page.parent / link).exists()]
+    missing = [
+        link
+        for link in links
+        if not link.startswith("reference/") and not (page.parent / link).exists()
+    ]
     assert not missing, f"docs/first-hour.md links to missing files: {missing}"
+
+
+def test_readme_links_resolve():
+    """README's links to the docs pages (read on GitHub; mkdocs checks the site's own)."""
+    links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README)
+    assert "docs/first-hour.md" in links and "docs/benchmarks/index.md" in links
+    missing = [link for link in links if not (ROOT / link).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"
+
+
+def test_readme_is_short_and_opens_with_the_two_commands():
+    """At most 200 lines; its first bash block is command 1 (the bid success table) and
+    command 2 (the tests), which benchmarks/bench_readme.py times; it says how to build
+    the docs site, as .ci/run does."""
+    assert README.count("\n") <= 200
+    block = _blocks("bash")[0][1]
+    commands = [line for line in block.splitlines() if line and not line.startswith("#")]
+    setup = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && "
+    assert commands == [
+        setup + ".venv/bin/trickgym simulate --game solowhist --deals 1000000 --agents rule"
+        " --seed 1",
+        setup + ".venv/bin/ruff check . && .venv/bin/python -m pytest -q -n 2 --dist loadfile",
+    ]
+    assert "mkdocs build --strict" in README and "site/index.html" in README
+    assert "mkdocs build --strict" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
 def test_readme_names_existing_scripts():
     """A figure is only as good as the script named beside it: each must exist."""
-    named = set(re.findall(r"(?:benchmarks|experiments)/[\w/]+\.(?:py|toml)", README))
-    assert "benchmarks/bench_readme.py" in named
-    missing = sorted(p for p in named if not (ROOT / p).exists())
-    assert not missing, f"README.md names scripts that do not exist: {missing}"
+    named = {
+        (doc, p)
+        for doc, text in DOCS.items()
+        for p in re.findall(r"(?:benchmarks|experiments)/[\w/]+\.(?:py|toml)", text)
+    }
+    assert ("README.md", "benchmarks/bench_readme.py") in named
+    missing = sorted(f"{doc}: {p}" for doc, p in named if not (ROOT / p).exists())
+    assert not missing, f"pages name scripts that do not exist: {missing}"
 
 
 def test_readme_compile_times_are_the_notice_figures():
@@ -172,9 +214,20 @@ def _write_stand_in_policy(path: Path) -> None:
              w1=rng.normal(0, 0.1, (16, n_out)), b1=np.zeros(n_out))  # fmt: skip
 
 
-def test_commands(tmp_path, monkeypatch, capsys):
-    commands = _commands()
-    assert len(commands) >= 9, commands
+# Pages whose commands run here, each in a folder of its own (the first-hour page's
+# run in a git repository, above).
+PAGES = [doc for doc, text in DOCS.items() if doc != FIRST_HOUR and _commands(text)]
+
+
+def test_every_page_command_is_found():
+    """README shows a few lines of each use; the guides hold the rest."""
+    assert len(_commands(README)) >= 9, _commands(README)
+    assert sum(len(_commands(DOCS[doc])) for doc in PAGES) >= 40
+
+
+@pytest.mark.parametrize("doc", PAGES)
+def test_commands(doc, tmp_path, monkeypatch, capsys):
+    commands = _commands(DOCS[doc])
     monkeypatch.chdir(tmp_path)
     (tmp_path / "experiments").mkdir()
     experiment = (ROOT / "experiments" / "solowhist_rule_1m.toml").read_text()
@@ -185,5 +238,41 @@ def test_commands(tmp_path, monkeypatch, capsys):
     position = f'{{"hands": {hands}, "trumps": "NT", "leader": 0, "declarers": [0, 2]}}\n'
     (tmp_path / "positions.jsonl").write_text(position)
     _write_stand_in_policy(tmp_path / "out" / "policy.npz")  # what the training examples write
-    _run_commands(commands, "README.md", monkeypatch, capsys)
-    assert (tmp_path / "out" / "report.html").stat().st_size > 10_000
+    _run_commands(commands, doc, monkeypatch, capsys)
+    if "trickgym report out/" in DOCS[doc]:
+        assert (tmp_path / "out" / "report.html").stat().st_size > 10_000
+
+
+def _resolves(name: str) -> bool:
+    """Whether ``a.b.c`` is a module, or an attribute reached from the longest module prefix."""
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        module = ".".join(parts[:cut])
+        try:
+            target = importlib.import_module(module)
+        except ImportError:
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except ImportError:
+                found = False
+            if found:
+                return True  # it exists, but needs an extra not installed here (sb3: train)
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(target, attr):
+                return False
+            target = getattr(target, attr)
+        return True
+    return False
+
+
+def test_every_trickgym_name_in_the_pages_exists():
+    """Each ``trickgym.x.y`` a page names is a module or an attribute of one, so a module
+    renamed or moved fails here until the pages follow (the API reference follows alone)."""
+    named = {
+        (doc, m.group(0).rstrip("."))
+        for doc, text in DOCS.items()
+        for m in re.finditer(r"\btrickgym(?:\.\w+)+\.?(?![\w<])", text)  # not sample_<game>
+    }
+    stale = sorted(f"{doc}: {name}" for doc, name in named if not _resolves(name))
+    assert not stale, "pages name what does not exist:\n" + "\n".join(stale)

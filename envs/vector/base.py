@@ -179,61 +179,66 @@ class TrickVectorEnv(VectorEnv):
         deal) is skipped: the env deals the next one.
 
     Opponents
-        Built-in agents run inside the compiled step. An opponent may also
-        be a **batched policy**: a callable ``policy(obs, action_mask) ->
-        actions`` (``obs`` in the env's ``obs_mode`` for a batch of envs,
-        seen from that seat; ``action_mask`` ``bool[k, n_actions]``;
-        ``actions`` ``k`` integers), called once per round for every env in
-        which that seat is to move (self-play against snapshots of a
-        network: :class:`trickgym.envs.league.League`). Give one for every
-        opponent seat (``opponents=policy``) or in the list of opponents.
-        A Python agent (a registered name such as ``"pimc"`` or
-        ``"learnt"``, ``"policy:PATH"``, an object with ``act`` or
-        ``act_record``) plays its seat too: an agent with
-        ``act_batch(features, masks)`` (:class:`trickgym.agents.policy.PolicyAgent`)
-        once per round for the whole batch, any other one decision at a
-        time (slower), each sub-env with its own copy of an agent that has
-        ``start_deal``, started per episode from the sub-env's seed.
+    ---------
+    Built-in agents run inside the compiled step. An opponent may also
+    be a **batched policy**: a callable ``policy(obs, action_mask) ->
+    actions`` (``obs`` in the env's ``obs_mode`` for a batch of envs,
+    seen from that seat; ``action_mask`` ``bool[k, n_actions]``;
+    ``actions`` ``k`` integers), called once per round for every env in
+    which that seat is to move (self-play against snapshots of a
+    network: :class:`trickgym.envs.league.League`). Give one for every
+    opponent seat (``opponents=policy``) or in the list of opponents.
+    A Python agent (a registered name such as ``"pimc"`` or
+    ``"learnt"``, ``"policy:PATH"``, an object with ``act`` or
+    ``act_record``) plays its seat too: an agent with
+    ``act_batch(features, masks)`` (:class:`trickgym.agents.policy.PolicyAgent`)
+    once per round for the whole batch, any other one decision at a
+    time (slower), each sub-env with its own copy of an agent that has
+    ``start_deal``, started per episode from the sub-env's seed.
 
     Autoreset
-        ``AutoresetMode.NEXT_STEP`` (gymnasium's default): when an episode
-        ends at step ``t``, the env's action at step ``t+1`` is ignored, a new
-        episode starts, and the step returns its first observation with reward
-        0 and ``terminated`` False. ``AutoresetMode.SAME_STEP``: the episode
-        that ends at step ``t`` is replaced in that same step; the step
-        returns the reward and ``terminated`` of the ended episode with the
-        first observation of the next one, and the ended episode's last
-        observation in ``infos["final_obs"]`` (for the rows in
-        ``infos["_final_obs"]``), as gymnasium's ``SAME_STEP`` envs do. Every
-        step is then a real step of the learner (no ignored actions).
+    ---------
+    ``AutoresetMode.NEXT_STEP`` (gymnasium's default): when an episode
+    ends at step ``t``, the env's action at step ``t+1`` is ignored, a new
+    episode starts, and the step returns its first observation with reward
+    0 and ``terminated`` False. ``AutoresetMode.SAME_STEP``: the episode
+    that ends at step ``t`` is replaced in that same step; the step
+    returns the reward and ``terminated`` of the ended episode with the
+    first observation of the next one, and the ended episode's last
+    observation in ``infos["final_obs"]`` (for the rows in
+    ``infos["_final_obs"]``), as gymnasium's ``SAME_STEP`` envs do. Every
+    step is then a real step of the learner (no ignored actions).
 
     Actions
-        ``action_space.sample()`` draws a legal action for every sub-env.
-        ``step`` takes one integer id ``0 .. n_actions-1`` per sub-env and
-        refuses anything else (``ValueError``, nothing stepped); an illegal
-        id inside that range follows ``illegal_action``. Every game's ids and
-        names, observation ranges and reward scale: ``docs/spec.md``.
+    -------
+    ``action_space.sample()`` draws a legal action for every sub-env.
+    ``step`` takes one integer id ``0 .. n_actions-1`` per sub-env and
+    refuses anything else (``ValueError``, nothing stepped); an illegal
+    id inside that range follows ``illegal_action``. Every game's ids and
+    names, observation ranges and reward scale: ``docs/spec.md``.
 
     Seeding
-        ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (or with
-        ``seed[i]`` for a list), exactly as gymnasium's ``SyncVectorEnv``
-        seeds its envs; every later episode draws from that sub-env's own
-        generator, in the same order as the single env. So the batch
-        reproduces, step for step, ``num_envs`` single envs driven by
-        ``SyncVectorEnv`` with the same seeds and actions.
+    -------
+    ``reset(seed=s)`` seeds sub-env ``i`` with ``s + i`` (or with
+    ``seed[i]`` for a list), exactly as gymnasium's ``SyncVectorEnv``
+    seeds its envs; every later episode draws from that sub-env's own
+    generator, in the same order as the single env. So the batch
+    reproduces, step for step, ``num_envs`` single envs driven by
+    ``SyncVectorEnv`` with the same seeds and actions.
 
     Infos
-        ``{}``, or with an illegal action (``illegal_action="terminate"``)
-        ``{"illegal_action": bool[n], "_illegal_action": bool[n]}`` as
-        ``SyncVectorEnv`` would give. With ``deal_infos=True``, ``reset`` and
-        ``step`` also give the single env's info per sub-env in gymnasium's
-        vector convention, as ``SyncVectorEnv`` does: ``"contract"``
-        (``object[n]`` of names), ``"declarer"`` and ``"legal_actions"``
-        (``int64[n]``), each with its ``"_<key>"`` mask (all True). After an
-        autoreset they describe the new episode (``SAME_STEP``: the ended
-        one's are not kept). Opt-in, as naming the contracts is Python work
-        every step: measured 0.41x of the steps per second without them at 64
-        envs, 0.67x at 1024 (Solo Whist, rule opponents, one thread, CPU time).
+    -----
+    ``{}``, or with an illegal action (``illegal_action="terminate"``)
+    ``{"illegal_action": bool[n], "_illegal_action": bool[n]}`` as
+    ``SyncVectorEnv`` would give. With ``deal_infos=True``, ``reset`` and
+    ``step`` also give the single env's info per sub-env in gymnasium's
+    vector convention, as ``SyncVectorEnv`` does: ``"contract"``
+    (``object[n]`` of names), ``"declarer"`` and ``"legal_actions"``
+    (``int64[n]``), each with its ``"_<key>"`` mask (all True). After an
+    autoreset they describe the new episode (``SAME_STEP``: the ended
+    one's are not kept). Opt-in, as naming the contracts is Python work
+    every step: measured 0.41x of the steps per second without them at 64
+    envs, 0.67x at 1024 (Solo Whist, rule opponents, one thread, CPU time).
     """
 
     metadata: ClassVar[dict[str, Any]] = {

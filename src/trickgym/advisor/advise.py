@@ -207,7 +207,10 @@ def hand_odds(
         (``deals``, ``play``, ``seed``, ``max_nodes``, ``exact_nodes``,
         ``pimc_samples``).
 
-    Returns the frame of :func:`advise_state`.
+    Returns
+    -------
+    pandas.DataFrame
+        The frame of :func:`advise_state`.
     """
     unknown = sorted(set(options) - set(ADVICE_OPTIONS))
     if unknown:

@@ -85,8 +85,11 @@ def dd_row(hands, contract, declarer, partner, trumps, dealer, table, trick):
     trick : int64[4]
         Scratch for the solver's (empty) current trick.
 
-    Returns ``(-1, -1)`` without a contract; ``-1`` for an answer past the budget
-    (``dd_made`` is known whenever ``dd_tricks`` is).
+    Returns
+    -------
+    tuple of int
+        ``(-1, -1)`` without a contract; ``-1`` for an answer past the budget
+        (``dd_made`` is known whenever ``dd_tricks`` is).
     """
     if contract == NO_CONTRACT or declarer < 0:
         return -1, -1

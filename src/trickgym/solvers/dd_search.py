@@ -1436,6 +1436,8 @@ def dd_tricks(hands, trick_cards, n_trick, leader, trumps, declarer_mask, misere
         and sets ``meta[META_ABORTED]`` (so do the other kernels; their
         answers are then void).
 
+    Notes
+    -----
     Inputs are assumed valid (the Python API checks them).
     """
     entries, meta = table
