@@ -63,6 +63,16 @@ def cases():
     def add(group, label, param, value, fn):
         out.append((group, label, param, value, fn))
 
+    def add_each(group, head, bad, call):
+        """``add`` each bad value of each parameter of ``bad``: ``call(name, value)``.
+
+        Labelled ``f"{head}{name}=...)"``; ``call`` must bind its loop variables now
+        (default arguments): it runs after the loops are done.
+        """
+        for name, values in bad.items():
+            for v in values:
+                add(group, f"{head}{name}=...)", name, v, lambda name=name, v=v: call(name, v))
+
     # --- games and their options ------------------------------------------------------
     import trickgym
 
@@ -102,33 +112,27 @@ def cases():
             add(
                 "state", f"{g} state.observe(...)", "seat", v, lambda g=g, v=v: _state(g).observe(v)
             )
-        for name, values in {
-            "seed": [-1, 1.5, "x", True, None, 2**64],
-            "num_deals": [0, "x", 1.5, True, 2**70],
-            "dealer": [-2, 9, "x", None, 1.5],
-        }.items():
-            for v in values:
-                add(
-                    "state",
-                    f"{g}.new_match({name}=...)",
-                    name,
-                    v,
-                    lambda g=g, name=name, v=v: _game(g).new_match(**{"seed": 1, name: v}),
-                )
-        for name, values in {
-            "viewer": [-1, 9, "x", 1.5, True],
-            "symbols": FLAG_BAD,
-            "color": FLAG_BAD,
-            "mark_legal": FLAG_BAD,
-        }.items():
-            for v in values:
-                add(
-                    "state",
-                    f"{g}.render({name}=...)",
-                    name,
-                    v,
-                    lambda g=g, name=name, v=v: _game(g).render(_state(g), **{name: v}),
-                )
+        add_each(
+            "state",
+            f"{g}.new_match(",
+            {
+                "seed": [-1, 1.5, "x", True, None, 2**64],
+                "num_deals": [0, "x", 1.5, True, 2**70],
+                "dealer": [-2, 9, "x", None, 1.5],
+            },
+            lambda name, v, g=g: _game(g).new_match(**{"seed": 1, name: v}),
+        )
+        add_each(
+            "state",
+            f"{g}.render(",
+            {
+                "viewer": [-1, 9, "x", 1.5, True],
+                "symbols": FLAG_BAD,
+                "color": FLAG_BAD,
+                "mark_legal": FLAG_BAD,
+            },
+            lambda name, v, g=g: _game(g).render(_state(g), **{name: v}),
+        )
         for v in [-1, 2**70, 1.5, "x", None]:
             add(
                 "state",
@@ -162,15 +166,12 @@ def cases():
             "dd_max_nodes": [0, -1, 1.5, "1", True, 2**70],
             "rule_options": [5, "x", [1]],
         }
-        for name, values in params.items():
-            for v in values:
-                add(
-                    "simulate",
-                    f"simulate({g}, {name}=...)",
-                    name,
-                    v,
-                    lambda base=base, name=name, v=v: simulate(**{**base, name: v}),
-                )
+        add_each(
+            "simulate",
+            f"simulate({g}, ",
+            params,
+            lambda name, v, base=base: simulate(**{**base, name: v}),
+        )
         add(
             "simulate",
             f"simulate({g}, first=2**63-1)",
@@ -183,22 +184,19 @@ def cases():
 
     # --- tournament -------------------------------------------------------------------
     for g in GAMES:
-        for name, values in {
-            "deals": COUNT_BAD,
-            "seed": SEED_BAD,
-            "threads": COUNT_BAD,
-            "progress": FLAG_BAD,
-            "agents": [*NAME_BAD, ["rule"], [], "rule,", None],
-        }.items():
-            for v in values:
-                kwargs = {"agents": ["rule", "random"], "deals": 4, **GAMES[g], name: v}
-                add(
-                    "tournament",
-                    f"tournament({g}, {name}=...)",
-                    name,
-                    v,
-                    lambda g=g, kwargs=kwargs: trickgym.tournament(g, **kwargs),
-                )
+        base = {"agents": ["rule", "random"], "deals": 4, **GAMES[g]}
+        add_each(
+            "tournament",
+            f"tournament({g}, ",
+            {
+                "deals": COUNT_BAD,
+                "seed": SEED_BAD,
+                "threads": COUNT_BAD,
+                "progress": FLAG_BAD,
+                "agents": [*NAME_BAD, ["rule"], [], "rule,", None],
+            },
+            lambda name, v, g=g, base=base: trickgym.tournament(g, **{**base, name: v}),
+        )
 
     # --- agents -----------------------------------------------------------------------
     from trickgym.agents import make_agent
@@ -265,38 +263,32 @@ def cases():
 
     for v in ["state", 5, None]:
         add("advisor", f"advise_state({v!r})", "state", v, lambda v=v: advise_state(v))
-    for name, values in {
-        "deals": COUNT_BAD,
-        "seed": SEED_BAD,
-        "play": NAME_BAD,
-        "threads": COUNT_BAD,
-        "progress": FLAG_BAD,
-        "max_nodes": [0, -1, 1.5, "1", True, 2**70],
-    }.items():
-        for v in values:
-            add(
-                "advisor",
-                f"advise_state(solowhist, {name}=...)",
-                name,
-                v,
-                lambda name=name, v=v: advise_state(_game("solowhist").deal(1), **{name: v}),
-            )
+    add_each(
+        "advisor",
+        "advise_state(solowhist, ",
+        {
+            "deals": COUNT_BAD,
+            "seed": SEED_BAD,
+            "play": NAME_BAD,
+            "threads": COUNT_BAD,
+            "progress": FLAG_BAD,
+            "max_nodes": [0, -1, 1.5, "1", True, 2**70],
+        },
+        lambda name, v: advise_state(_game("solowhist").deal(1), **{name: v}),
+    )
 
     # --- datasets ---------------------------------------------------------------------
 
-    for name, values in {
-        "chunks": [[1.0], [-1], [2**70], ["0"], 5, [True]],
-        "columns": ["contract", [5], ["nonsense"]],
-        "partial": FLAG_BAD,
-    }.items():
-        for v in values:
-            add(
-                "dataset",
-                f"read_dataset({name}=...)",
-                name,
-                v,
-                lambda name=name, v=v: _read(name, v),
-            )
+    add_each(
+        "dataset",
+        "read_dataset(",
+        {
+            "chunks": [[1.0], [-1], [2**70], ["0"], 5, [True]],
+            "columns": ["contract", [5], ["nonsense"]],
+            "partial": FLAG_BAD,
+        },
+        _read,
+    )
     for v in ["/proc/trickgym", "/dev/null", 5, True]:
         add(
             "dataset", f"simulate(out={v!r})", "out", v, lambda v=v: simulate("solowhist", 8, out=v)
@@ -434,37 +426,32 @@ def cases():
                     v,
                     lambda g=g, mode=mode, v=v: _step(g, mode, v),
                 )
-        for name, values in {
-            "seat": [-1, 9, 1.5, "0", True, None],
-            "opponents": [*NAME_BAD, None],
-            "illegal_action": NAME_BAD,
-            "illegal_penalty": REAL_BAD,
-            "render_mode": ["", "x", 5],
-            "obs_mode": NAME_BAD,
-        }.items():
-            for v in values:
-                add(
-                    "env",
-                    f"gym.make({g}, {name}=...)",
-                    name,
-                    v,
-                    lambda g=g, name=name, v=v: _env(g, **{name: v}),
-                )
-        for name, values in {
-            "num_envs": [*COUNT_BAD, 2**40],
-            "copy": FLAG_BAD,
-            "parallel": ["no", 0, 1, 2],
-            "seat": [-1, 9, 1.5, True],
-            "autoreset_mode": ["", "x", 5],
-        }.items():
-            for v in values:
-                add(
-                    "env",
-                    f"make_vec({g}, {name}=...)",
-                    name,
-                    v,
-                    lambda g=g, name=name, v=v: _vec(g, **{name: v}),
-                )
+        make_bad = {
+            "gym.make": (
+                _env,
+                {
+                    "seat": [-1, 9, 1.5, "0", True, None],
+                    "opponents": [*NAME_BAD, None],
+                    "illegal_action": NAME_BAD,
+                    "illegal_penalty": REAL_BAD,
+                    "render_mode": ["", "x", 5],
+                    "obs_mode": NAME_BAD,
+                },
+            ),
+            "make_vec": (
+                _vec,
+                {
+                    "num_envs": [*COUNT_BAD, 2**40],
+                    "copy": FLAG_BAD,
+                    "parallel": ["no", 0, 1, 2],
+                    "seat": [-1, 9, 1.5, True],
+                    "autoreset_mode": ["", "x", 5],
+                },
+            ),
+        }
+        for maker, (make, bad) in make_bad.items():
+            call = lambda name, v, make=make, g=g: make(g, **{name: v})  # noqa: E731
+            add_each("env", f"{maker}({g}, ", bad, call)
         for v in [-1, 2, 2**70, 1.5, "0", True]:
             add("env", f"{g} vec.state(...)", "i", v, lambda g=g, v=v: _vec(g, num_envs=2).state(v))
         for v in [2**70, -1, 10_000, 1.5, "1"]:

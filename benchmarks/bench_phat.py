@@ -14,20 +14,12 @@ record, observation and simulation row.
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-import time
 
-import numba
 import numpy as np
-from bench_solowhist import best_of, print_table, with_threads
+from _common import bench_main, env_steps, frame_rows, size_rows, thread_label, time_threads
 
 from trickgym.engine.params import params_matrix
-
-
-def _label(threads: int) -> str:
-    return "1 thread" if threads == 1 else f"{threads} threads"
 
 
 def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:
@@ -50,11 +42,10 @@ def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:
     played = rows[rows["deal"] >= 0]
     deals = len(played)
     per_deal = float("nan")
-    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-        t = with_threads(threads, lambda: best_of(run))
+    for threads, t in time_threads(run).items():
         rows_out.append(
             (
-                f"random whole game, {_label(threads)}",
+                f"random whole game, {thread_label(threads)}",
                 f"{matches / t:,.0f}",
                 "games/s",
                 f"{t / matches * 1e6:.2f} µs/game",
@@ -62,7 +53,7 @@ def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:
         )
         rows_out.append(
             (
-                f"random deal, {_label(threads)}",
+                f"random deal, {thread_label(threads)}",
                 f"{deals / t:,.0f}",
                 "deals/s",
                 f"{t / deals * 1e9:.0f} ns/deal (slot clearing and row writes included)",
@@ -82,102 +73,30 @@ def bench_kernels(matches: int, rows_out: list) -> tuple[np.ndarray, float]:
     return played, per_deal
 
 
-def bench_frame(rows: np.ndarray, per_deal: float, rows_out: list) -> None:
-    """Cost and memory of turning simulation rows into the DataFrame."""
+def bench_frame(matches: int, played: tuple[np.ndarray, float], rows_out: list) -> None:
+    """Cost and memory of turning the rows :func:`bench_kernels` ``played`` into the DataFrame."""
     from trickgym.sim.frames import phat_frame
 
-    t = best_of(lambda: phat_frame(rows)) / len(rows)
-    rows_out.append(
-        (
-            "DataFrame conversion (phat_frame)",
-            f"{t * 1e9:.0f}",
-            "ns/deal",
-            f"{t / per_deal:.2f}x the all-thread simulation",
-        )
-    )
-    df = phat_frame(rows[:10_000])
-    rows_out.append(
-        (
-            "DataFrame memory",
-            f"{df.memory_usage(deep=True).sum() / len(df):.0f}",
-            "bytes/deal",
-            f"deep, {len(df.columns)} columns",
-        )
-    )
+    rows, per_deal = played
+    frame_rows(phat_frame, rows, per_deal, "phat_frame", "deal", rows_out)
 
 
 def bench_env(steps: int, rows_out: list) -> None:
     """Gymnasium env steps per second with ``action_space.sample()``, both episode kinds."""
-    import gymnasium as gym
-
-    import trickgym  # noqa: F401  (registers the env ids)
-
     for episode in ("deal", "game"):
-        env = gym.make("trickgym/Phat-v0", seat=0, episode=episode)
-        env.reset(seed=0)
-        env.step(env.action_space.sample())  # warm-up
-        env.reset(seed=0)
-        episodes = 0
-        start = time.perf_counter()
-        for _ in range(steps):
-            _, _, terminated, truncated, _ = env.step(env.action_space.sample())
-            if terminated or truncated:
-                episodes += 1
-                env.reset()
-        elapsed = time.perf_counter() - start
-        rows_out.append(
-            (
-                f'env step, episode="{episode}" (gymnasium.make, sample())',
-                f"{steps / elapsed:,.0f}",
-                "steps/s",
-                f"{episodes / elapsed:,.0f} episodes/s, resets included",
-            )
-        )
+        label = f', episode="{episode}"'
+        env_steps("trickgym/Phat-v0", steps, label, rows_out, seat=0, episode=episode)
 
 
 def bench_sizes(rows_out: list) -> None:
     """Bytes per state record, observation record and dict, simulation row."""
     import trickgym
-    from trickgym.games.phat.state import OBS_DTYPE, STATE_DTYPE
     from trickgym.sim.phat import ROW_DTYPE, slots_per_match
 
-    obs = trickgym.game("phat").deal(0).observe(0)
-    rows_out.append(("state record (STATE_DTYPE)", f"{STATE_DTYPE.itemsize}", "bytes", "a match"))
-    rows_out.append(("observation record (OBS_DTYPE)", f"{OBS_DTYPE.itemsize}", "bytes", ""))
-    encoded = sum(np.asarray(v).nbytes for v in obs.values())
-    rows_out.append(("observation dict (encoded)", f"{encoded}", "bytes", f"{len(obs)} arrays"))
-    rows_out.append(
-        (
-            "simulation row (ROW_DTYPE)",
-            f"{ROW_DTYPE.itemsize}",
-            "bytes",
-            f"{slots_per_match(1, 181)} slots reserved per game",
-        )
-    )
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run every measurement and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=200_000, help="games per kernel timing")
-    parser.add_argument("--env-steps", type=int, default=20_000, help="env steps per episode kind")
-    args = parser.parse_args(argv)
-    from trickgym.cards import HAS_BMI2
-
-    start = time.perf_counter()
-    rows: list = []
-    played, per_deal = bench_kernels(args.matches, rows)
-    bench_frame(played, per_deal, rows)
-    bench_env(args.env_steps, rows)
-    bench_sizes(rows)
-    print(
-        f"trickgym Phat benchmark: {os.cpu_count()} CPUs, numba {numba.__version__}, "
-        f"numpy {np.__version__}, BMI2 {HAS_BMI2}, {args.matches:,} games per kernel timing"
-    )
-    print_table(rows)
-    print(f"(total {time.perf_counter() - start:.0f} s)")
-    return 0
+    row_note = f"{slots_per_match(1, 181)} slots reserved per game"
+    size_rows(trickgym.game("phat"), ROW_DTYPE, rows_out, state_note="a match", row_note=row_note)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    steps = (bench_kernels, bench_frame, bench_env, bench_sizes)
+    sys.exit(bench_main("Phat", __doc__, ("matches", 200_000, "games", "episode kind"), steps))

@@ -22,8 +22,17 @@ import tempfile
 import time
 from pathlib import Path
 
-import numba
 import numpy as np
+from _common import (
+    best_of,
+    env_steps,
+    frame_rows,
+    print_report,
+    size_rows,
+    thread_counts,
+    thread_label,
+    with_threads,
+)
 from numba import njit, prange
 
 from trickgym.cards import bit, popcount, select_kth
@@ -137,26 +146,6 @@ def floor_block(seed, first, chunk, ranked, out):
 # ------------------------------------------------------------------- helpers
 
 
-def best_of(fn, repeat: int = 3) -> float:
-    """Best wall time of ``repeat`` calls of ``fn``, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def with_threads(n: int, fn):
-    """Run ``fn`` with ``n`` numba threads."""
-    old = numba.get_num_threads()
-    numba.set_num_threads(n)
-    try:
-        return fn()
-    finally:
-        numba.set_num_threads(old)
-
-
 def run_timed(cmd: list[str], env: dict) -> tuple[float, str]:
     """Wall time of a subprocess and its stdout; raises if it fails."""
     start = time.perf_counter()
@@ -192,9 +181,8 @@ def bench_kernels(deals: int, rows_out: list) -> None:
     simulate_block(seed, 0, kinds, PARAMS, 1024, rows[:10])  # warm-up (compile or load)
     floor_block(seed, 0, 1024, False, out[:10])
     floor_block(seed, 0, 1024, True, ranked_out[:10])
-    n_all = numba.config.NUMBA_NUM_THREADS
     timings = {}
-    for n in sorted({1, n_all}):
+    for n in thread_counts():
         timings[n] = with_threads(
             n,
             lambda: (
@@ -207,7 +195,7 @@ def bench_kernels(deals: int, rows_out: list) -> None:
     if not np.array_equal(out, ranked_out):
         raise AssertionError("the two floor kernels disagree on trick winners")
     for n, (full, floor, ranked) in timings.items():
-        label = "1 thread" if n == 1 else f"{n} threads"
+        label = thread_label(n)
         for name, t in (
             ("full random deal (deal_block)", full),
             ("floor kernel (whist_beats)", floor),
@@ -225,53 +213,12 @@ def bench_frame(rows: np.ndarray, sim_per_deal: float, rows_out: list) -> None:
     """Cost of turning simulation rows into the DataFrame."""
     from trickgym.sim.frames import solowhist_frame
 
-    n = len(rows)
-    t = best_of(lambda: solowhist_frame(rows)) / n
-    rows_out.append(
-        (
-            "DataFrame conversion (solowhist_frame)",
-            f"{t * 1e9:.0f}",
-            "ns/deal",
-            f"{t / sim_per_deal:.2f}x the all-thread simulation",
-        )
-    )
-    df = solowhist_frame(rows[:10_000])
-    rows_out.append(
-        (
-            "DataFrame memory",
-            f"{df.memory_usage(deep=True).sum() / len(df):.0f}",
-            "bytes/deal",
-            "deep",
-        )
-    )
+    frame_rows(solowhist_frame, rows, sim_per_deal, "solowhist_frame", "deal", rows_out)
 
 
 def bench_env(steps: int, rows_out: list) -> None:
     """Gymnasium env steps per second with ``action_space.sample()``."""
-    import gymnasium as gym
-
-    import trickgym  # noqa: F401  (registers the env id)
-
-    env = gym.make("trickgym/SoloWhist-v0")
-    env.reset(seed=0)
-    env.step(env.action_space.sample())  # warm-up
-    env.reset(seed=0)
-    episodes = 0
-    start = time.perf_counter()
-    for _ in range(steps):
-        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
-        if terminated or truncated:
-            episodes += 1
-            env.reset()
-    elapsed = time.perf_counter() - start
-    rows_out.append(
-        (
-            "env step (gymnasium.make, sample())",
-            f"{steps / elapsed:,.0f}",
-            "steps/s",
-            f"{episodes / elapsed:,.0f} episodes/s, resets included",
-        )
-    )
+    env_steps("trickgym/SoloWhist-v0", steps, "", rows_out)
 
 
 def bench_api(deals: int, rows_out: list) -> None:
@@ -342,26 +289,9 @@ def bench_compile(rows_out: list) -> None:
 def bench_sizes(rows_out: list) -> None:
     """Bytes per state record, observation record and simulation row."""
     import trickgym
-    from trickgym.games.solowhist.state import OBS_DTYPE, STATE_DTYPE
     from trickgym.sim.solowhist import ROW_DTYPE
 
-    obs = trickgym.game("solowhist").deal(0).observe(0)
-    rows_out.append(("state record (STATE_DTYPE)", f"{STATE_DTYPE.itemsize}", "bytes", ""))
-    rows_out.append(("observation record (OBS_DTYPE)", f"{OBS_DTYPE.itemsize}", "bytes", ""))
-    encoded = sum(np.asarray(v).nbytes for v in obs.values())
-    rows_out.append(("observation dict (encoded)", f"{encoded}", "bytes", f"{len(obs)} arrays"))
-    rows_out.append(("simulation row (ROW_DTYPE)", f"{ROW_DTYPE.itemsize}", "bytes", ""))
-
-
-def print_table(rows: list) -> None:
-    """Aligned text table."""
-    header = ("measure", "value", "unit", "note")
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(4)]
-    line = f"{{:<{widths[0]}}}  {{:>{widths[1]}}}  {{:<{widths[2]}}}  {{}}"
-    print(line.format(*header))
-    print(line.format(*("-" * w for w in widths[:3]), "-" * 4))
-    for r in rows:
-        print(line.format(*r))
+    size_rows(trickgym.game("solowhist"), ROW_DTYPE, rows_out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -372,8 +302,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api-deals", type=int, default=1_000)
     parser.add_argument("--skip-compile", action="store_true", help="skip the subprocess timings")
     args = parser.parse_args(argv)
-    from trickgym.cards import HAS_BMI2
-
     start = time.perf_counter()
     rows: list = []
     bench_kernels(args.deals, rows)
@@ -382,12 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_compile:
         bench_compile(rows)
     bench_sizes(rows)
-    print(
-        f"trickgym Solo Whist benchmark: {os.cpu_count()} CPUs, numba {numba.__version__}, "
-        f"numpy {np.__version__}, BMI2 {HAS_BMI2}, {args.deals:,} deals per kernel timing"
-    )
-    print_table(rows)
-    print(f"(total {time.perf_counter() - start:.0f} s)")
+    print_report("Solo Whist", f"{args.deals:,} deals", rows, start)
     return 0
 
 

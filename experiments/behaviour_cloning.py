@@ -2,8 +2,8 @@
 
 Run: ``python experiments/behaviour_cloning.py [--game solowhist] [--players N]
 [--agents rule] [--deals 20000] [--hidden 128] [--epochs 3]
-[--out experiments/results/bc]``. No PyTorch: the network, its gradient and
-Adam are written out below.
+[--out experiments/results/bc]``. No PyTorch: the network and its gradient are
+written out below, Adam in ``numpy_adam.py``.
 
 1. ``trickgym.simulate(..., out=OUT/data, trajectories=True)`` plays the
    deals and records every decision (the features observation of the seat
@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numpy_adam import Adam
 
 
 class MLP:
@@ -44,9 +45,7 @@ class MLP:
             "w1": (rng.standard_normal((hidden, n_actions)) * scale1).astype(np.float32),
             "b1": np.zeros(n_actions, np.float32),
         }
-        self.m = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self.t = 0
+        self.optimizer = Adam(self.params)
 
     def logits(self, x: np.ndarray, mask: np.ndarray):
         """Masked logits (illegal actions at -1e9) and the hidden layer."""
@@ -72,15 +71,9 @@ class MLP:
         grads = {"w1": h.T @ dz, "b1": dz.sum(0), "w0": x.T @ dh, "b0": dh.sum(0)}
         return float(loss), grads
 
-    def adam(self, grads, lr: float, beta1=0.9, beta2=0.999, eps=1e-8) -> None:
+    def adam(self, grads, lr: float) -> None:
         """One Adam step."""
-        self.t += 1
-        for k, g in grads.items():
-            self.m[k] = beta1 * self.m[k] + (1 - beta1) * g
-            self.v[k] = beta2 * self.v[k] + (1 - beta2) * g * g
-            m_hat = self.m[k] / (1 - beta1**self.t)
-            v_hat = self.v[k] / (1 - beta2**self.t)
-            self.params[k] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+        self.optimizer.step(self.params, grads, lr)
 
 
 def accuracy(net: MLP, folder, chunks, batch: int) -> tuple[float, int]:

@@ -33,20 +33,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _check(game, options, deals, seed, modes, game_options, threads):
-    from trickgym.duplicate import tournament
+    from trickgym.training.fit_bidder import fitted_against_rule
 
     out = []
     for mode in modes or [None]:
         opts = dict(game_options) if mode is None else {**game_options, "mode": mode}
-        report = tournament(
-            game,
-            ["fitted", "rule"],
-            deals,
-            seed,
-            rule_options={"fitted": options},
-            threads=threads,
-            progress=True,
-            **opts,
+        report = fitted_against_rule(
+            game, options, deals, seed, threads=threads, progress=True, **opts
         )
         out.append((", ".join(f"{k}={v}" for k, v in opts.items()) or "default options", report))
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numpy_adam import Adam
 
 import trickgym
 from trickgym.agents.rule.solowhist import rule_action
@@ -84,9 +85,7 @@ class CardPolicy:
             "bv": np.zeros(1, dtype=np.float32),
         }
         self.lr = lr
-        self._m = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self._v = {k: np.zeros_like(v) for k, v in self.params.items()}
-        self._t = 0
+        self._optimizer = Adam(self.params)
 
     def forward(self, x: np.ndarray, mask: np.ndarray):
         """``(log_probs, value, hidden)`` for features ``x`` and a bool card ``mask``."""
@@ -159,17 +158,9 @@ class CardPolicy:
     def update(self, x, mask, actions, returns, entropy_coef=0.01, value_coef=0.5) -> dict:
         """One Adam step on :meth:`gradients`; returns the batch statistics."""
         _, grads, stats = self.gradients(x, mask, actions, returns, entropy_coef, value_coef)
-        self._adam({k: g.astype(np.float32) for k, g in grads.items()})
+        grads = {k: g.astype(np.float32) for k, g in grads.items()}
+        self._optimizer.step(self.params, grads, self.lr)
         return stats
-
-    def _adam(self, grads, beta1=0.9, beta2=0.999, eps=1e-8) -> None:
-        self._t += 1
-        for k, g in grads.items():
-            self._m[k] = beta1 * self._m[k] + (1 - beta1) * g
-            self._v[k] = beta2 * self._v[k] + (1 - beta2) * g * g
-            m_hat = self._m[k] / (1 - beta1**self._t)
-            v_hat = self._v[k] / (1 - beta2**self._t)
-            self.params[k] -= (self.lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
 
     def save(self, path) -> None:
         """Write the weights to an ``.npz`` file."""

@@ -23,12 +23,10 @@ first full run: ``experiments/results/dmc/README.md``.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import train_run
 
 
 def parse_args(argv=None):
@@ -94,17 +92,11 @@ def write_curve(out: Path, curve: list[dict]) -> None:
     """``curve.csv`` and (with matplotlib) ``curve.png``."""
     fields = ["update", "steps", "deals", "phase", "train_payoff", "loss", "seconds"]
     fields += [k for k in ("greedy_vs_rule", "greedy_ci") if any(k in r for r in curve)]
-    with open(out / "curve.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, restval="")
-        writer.writeheader()
-        writer.writerows(curve)
-    try:
-        import matplotlib
+    train_run.write_curve(out, curve, fields, lambda plt: _draw(plt, curve))
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - matplotlib is optional
-        return
+
+def _draw(plt, curve: list[dict]):
+    """The figure of ``curve.png``: payoff and loss by learner steps."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     steps = [r["steps"] for r in curve]
     axes[0].plot(
@@ -125,9 +117,7 @@ def write_curve(out: Path, curve: list[dict]) -> None:
     axes[1].set_xlabel("learner steps")
     axes[1].set_ylabel("squared error of Q (points^2)")
     fig.suptitle("Solo Whist, Deep Monte Carlo (bids and cards)")
-    fig.tight_layout()
-    fig.savefig(out / "curve.png", dpi=100)
-    plt.close(fig)
+    return fig
 
 
 def tournaments(net_path: Path, deals: int, seed: int, margins=None) -> str:
@@ -157,14 +147,11 @@ def tournaments(net_path: Path, deals: int, seed: int, margins=None) -> str:
 
 def main(argv=None) -> int:
     """Train, choose the margins, save; optionally play the tournaments."""
-    sys.path.insert(0, str(ROOT / "src"))
+    args, out = train_run.start(parse_args, argv)
     from tqdm import tqdm
 
     from trickgym.training import dmc
 
-    args = parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     if args.evaluate:
         forced = None
         if args.force_margins:
@@ -186,9 +173,7 @@ def main(argv=None) -> int:
     path = net.save(out / "dmc_solowhist.npz")
     (out / "training.json").write_text(json.dumps(stats, indent=2) + "\n")
     write_curve(out, curve)
-    if args.tournament_deals:
-        text = tournaments(path, args.tournament_deals, args.seed + 30_000)
-        (out / "tournament.txt").write_text(text)
+    train_run.play_tournaments(out, args, tournaments, path)
     return 0
 
 

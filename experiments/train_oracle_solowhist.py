@@ -35,13 +35,11 @@ cards alone (rule bids) and bids alone against ``rule``. Play the agent with
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import train_run
 
 
 def parse_args(argv=None):
@@ -82,17 +80,11 @@ def parse_args(argv=None):
 def write_curve(out: Path, rows: list[dict]) -> None:
     """``curve.csv`` and (with matplotlib) ``curve.png``."""
     fields = sorted({k for r in rows for k in r})
-    with open(out / "curve.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, restval="")
-        writer.writeheader()
-        writer.writerows(rows)
-    try:
-        import matplotlib
+    train_run.write_curve(out, rows, fields, lambda plt: _draw(plt, rows))
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - matplotlib is optional
-        return
+
+def _draw(plt, rows: list[dict]):
+    """The figure of ``curve.png``: the card fit, the bids' DMC and the cards' DMC."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4))
     fit = [r for r in rows if r["stage"] == "card fit"]
     axes[0].plot([r["epoch"] for r in fit], [r["holdout_gain"] for r in fit], "o-")
@@ -113,9 +105,7 @@ def write_curve(out: Path, rows: list[dict]) -> None:
     axes[2].set_xlabel("deals of card DMC (0: the oracle fit alone)")
     axes[2].set_ylabel("scorer cards - rule cards, seat 0, rule bids")
     axes[2].set_title("cards by oracle-guided Deep Monte Carlo")
-    fig.tight_layout()
-    fig.savefig(out / "curve.png", dpi=100)
-    plt.close(fig)
+    return fig
 
 
 def tournaments(out: Path, deals: int, seed: int) -> str:
@@ -144,13 +134,10 @@ def tournaments(out: Path, deals: int, seed: int) -> str:
 
 def main(argv=None) -> int:
     """Label, fit, reinforce, choose margins, save; optionally play the tournaments."""
-    sys.path.insert(0, str(ROOT / "src"))
+    args, out = train_run.start(parse_args, argv)
     from trickgym.training import card_scorer, dmc
     from trickgym.training.oracle_labels import label_deals
 
-    args = parse_args(argv)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, flush=True))
     if args.evaluate:
         text = tournaments(Path(args.evaluate), args.tournament_deals or 2000, args.seed + 30_000)
@@ -262,9 +249,7 @@ def main(argv=None) -> int:
     (out / "training.json").write_text(json.dumps(stats, indent=2, default=float) + "\n")
     write_curve(out, rows)
     say(f"done in {stats['seconds_total']} s; card margin {card_agent_margin}")
-    if args.tournament_deals:
-        text = tournaments(out, args.tournament_deals, args.seed + 30_000)
-        (out / "tournament.txt").write_text(text)
+    train_run.play_tournaments(out, args, tournaments, out)
     return 0
 
 

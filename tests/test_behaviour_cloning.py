@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "experiments" / "behaviour_cloni
 
 
 def load():
+    sys.path.insert(0, str(EXAMPLE.parent))  # its sibling modules, as when run as a script
     spec = importlib.util.spec_from_file_location("behaviour_cloning", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -345,22 +345,22 @@ def _suit_values(y, king_value, queen_value):
 
 
 @njit(cache=True, inline="always")
+def _suit_tricks(is_trump, n, side, trump):
+    """One suit's part of :func:`_tricks_with`: ``(tricks, shortness a ruff may use)``."""
+    if is_trump:
+        return float(trump), 0.0
+    return float(side), float(2 - n) if n < 2 else 0.0
+
+
+@njit(cache=True, inline="always")
 def _tricks_with(t, n0, n1, n2, n3, s0, s1, s2, s3, t0, t1, t2, t3, ruff_value):
     """``hand_tricks`` with trump suit ``t`` (>= 0) from the four suits' ``_suit_values``."""
-    total = 0.0
-    short = 0.0
-    total += t0 if t == 0 else s0
-    if t != 0 and n0 < 2:
-        short += 2 - n0
-    total += t1 if t == 1 else s1
-    if t != 1 and n1 < 2:
-        short += 2 - n1
-    total += t2 if t == 2 else s2
-    if t != 2 and n2 < 2:
-        short += 2 - n2
-    total += t3 if t == 3 else s3
-    if t != 3 and n3 < 2:
-        short += 2 - n3
+    v0, h0 = _suit_tricks(t == 0, n0, s0, t0)
+    v1, h1 = _suit_tricks(t == 1, n1, s1, t1)
+    v2, h2 = _suit_tricks(t == 2, n2, s2, t2)
+    v3, h3 = _suit_tricks(t == 3, n3, s3, t3)
+    total = 0.0 + v0 + v1 + v2 + v3
+    short = 0.0 + h0 + h1 + h2 + h3
     nt = n0 if t == 0 else (n1 if t == 1 else (n2 if t == 2 else n3))
     total += ruff_value * min(short, float(max(0, nt - 3)))
     return total
@@ -528,12 +528,15 @@ def rule_trump_choice(obs, params):
 
 
 @njit(cache=True, inline="always")
+def _card_view(obs):
+    """``(hand, seat, unseen cards, trump mask)``: what the card-play rules start from."""
+    return obs.hand, obs.seat, _unseen(obs), _trump_mask(obs)
+
+
+@njit(cache=True, inline="always")
 def rule_lead(obs, params):
     """Lead: draw trumps (declaring side), cash a safe master, else low from the longest suit."""
-    hand = obs.hand
-    me = obs.seat
-    out = _unseen(obs)
-    tm = _trump_mask(obs)
+    hand, me, out, tm = _card_view(obs)
     declaring = (obs.declarers >> me) & 1 == 1
     my_trumps = hand & tm
     out_trumps = out & tm
@@ -586,10 +589,7 @@ def rule_lead(obs, params):
 @njit(cache=True, inline="always")
 def rule_follow(obs, params):
     """Follow suit: partner's safe winner low, 2nd low / cover, 3rd high, last cheapest."""
-    hand = obs.hand
-    me = obs.seat
-    out = _unseen(obs)
-    tm = _trump_mask(obs)
+    hand, me, out, tm = _card_view(obs)
     led = np.int64(obs.trick_cards[0]) // 13
     follow = hand & SUIT_MASKS[led]
     wpos = _trick_winner(obs, tm)
@@ -628,10 +628,7 @@ def rule_follow(obs, params):
 @njit(cache=True, inline="always")
 def rule_void(obs, params):
     """Out of the led suit: ruff (over-ruff) when the opponents may win, else discard low."""
-    hand = obs.hand
-    me = obs.seat
-    out = _unseen(obs)
-    tm = _trump_mask(obs)
+    hand, me, out, tm = _card_view(obs)
     wpos = _trick_winner(obs, tm)
     w = np.int64(obs.trick_cards[wpos])
     partner_wins = _same_side(obs, (obs.leader + wpos) % 4, me)

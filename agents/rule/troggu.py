@@ -144,10 +144,6 @@ _FOOL_BIT = np.uint64(1 << FOOL)
 _I_BIT = np.uint64(1 << TRUMP_I)
 _XXI_BIT = np.uint64(1 << TRUMP_XXI)
 _HAND_SIZE = np.array([HAND_SIZE.get(n, 0) for n in range(9)], dtype=np.int64)
-_POINT_CLASSES = np.array(
-    [sum(1 << c for c in range(N_CARDS) if TAROT.points[c] == v) for v in range(6)],
-    dtype=np.uint64,
-)
 _KINGS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "K"))
 _QUEENS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "Q"))
 _KNIGHTS = np.uint64(sum(1 << c for c in range(N_CARDS) if TAROT.rank_names[c] == "N"))
@@ -202,15 +198,6 @@ def _above(c):
 def _rank(c):
     """Rank inside the suit (trumps: 0 for I up to 21 for the Fool; plain: 0..9)."""
     return c if c <= FOOL else (c - FOOL - 1) % 10
-
-
-@njit(cache=True, inline="always")
-def set_points(cards):
-    """Card points of a set of cards."""
-    total = 0
-    for v in range(1, 6):
-        total += v * popcount(cards & _POINT_CLASSES[v])
-    return total
 
 
 @njit(cache=True, inline="always")
@@ -437,8 +424,13 @@ def hand_strength(hand, n, void_bonus):
 @njit(cache=True)
 def bid_call(obs, params):
     """Solo, Tapp or Pass from the hand strength against thresholds scaled by player count."""
-    return _bid_call(
-        obs,
+    return _bid_call(obs, _bid_values(params))
+
+
+@njit(cache=True, inline="always")
+def _bid_values(params):
+    """The bidding thresholds of a parameter row, as scalars in :func:`_bid_call`'s order."""
+    return (
         params[P_TAPP_BASE],
         params[P_TAPP_PER_PLAYER],
         params[P_PARTNER_DISCOUNT],
@@ -448,14 +440,14 @@ def bid_call(obs, params):
     )
 
 
-# The rules proper take the thresholds as scalars: passing the ``params`` array
-# down the calls costs a reference-count update per call.
+# The rules proper take the thresholds as scalars (the bidding ones as one tuple of
+# them): passing the ``params`` array down the calls costs a reference-count update
+# per call.
 
 
 @njit(cache=True, inline="always")
-def _bid_call(
-    obs, tapp_base, tapp_per_player, partner_discount, solo_base, solo_per_player, void_bonus
-):
+def _bid_call(obs, bid):
+    tapp_base, tapp_per_player, partner_discount, solo_base, solo_per_player, void_bonus = bid
     n = obs.n_players
     ratio = hand_strength(obs.hand, n, void_bonus)
     tapp_at = tapp_base + tapp_per_player * (n - 3)
@@ -787,12 +779,7 @@ def rule_action(obs, params, rng):
     """
     return _rule_action(
         obs,
-        params[P_TAPP_BASE],
-        params[P_TAPP_PER_PLAYER],
-        params[P_PARTNER_DISCOUNT],
-        params[P_SOLO_BASE],
-        params[P_SOLO_PER_PLAYER],
-        params[P_VOID_BONUS],
+        _bid_values(params),
         params[P_FOOL_TRICK_MIN],
         params[P_WIN_MIN_POINTS],
         params[P_DRAW_SHARE],
@@ -800,30 +787,12 @@ def rule_action(obs, params, rng):
 
 
 @njit(cache=True)
-def _rule_action(
-    obs,
-    tapp_base,
-    tapp_per_player,
-    partner_discount,
-    solo_base,
-    solo_per_player,
-    void_bonus,
-    fool_trick_min,
-    win_min_points,
-    draw_share,
-):
+def _rule_action(obs, bid, fool_trick_min, win_min_points, draw_share):
+    # ``bid``: the bidding thresholds (:func:`_bid_values`), a tuple of scalars.
     phase = obs.phase
     legal = obs.legal_cards
     if phase == AUCTION:
-        action = _bid_call(
-            obs,
-            tapp_base,
-            tapp_per_player,
-            partner_discount,
-            solo_base,
-            solo_per_player,
-            void_bonus,
-        )
+        action = _bid_call(obs, bid)
     elif phase == DISCARD:
         action = discard_choice(obs)
     elif phase == CALL:

@@ -15,6 +15,7 @@ from .cli_common import (
     add_alias,
     add_count_flags,
     add_parser,
+    add_seed_flag,
     add_table_flags,
     cli_words,
     count_of,
@@ -374,9 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one agent per seat: one name for every seat, or one per seat "
         "(rule,rule,random,pimc); default: random",
     )
-    sim.add_argument(
-        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
-    )
+    add_seed_flag(sim)
     sim.add_argument(
         "--dealing",
         choices=["shuffled", "match"],
@@ -486,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_alias(tour, "--agents", "agents")  # documented before issue 43
     add_count_flags(tour, 10_000)
-    tour.add_argument("--seed", type=whole_number, default=0, help="seed, 0 .. 2**64-1")
+    add_seed_flag(tour, 0)
     tour.add_argument(
         "--threads",
         type=whole_number,

@@ -181,6 +181,14 @@ def add_count_flags(parser, default: int, per: str = "") -> None:
     )
 
 
+def add_seed_flag(parser, default: int | None = None) -> None:
+    """``--seed``, a whole number; ``None`` (the default) stands for seed 0."""
+    note = " (default: 0)" if default is None else ""
+    parser.add_argument(
+        "--seed", type=whole_number, default=default, help=f"seed, 0 .. 2**64-1{note}"
+    )
+
+
 def count_of(args, game) -> int | None:
     """What ``--deals``/``--matches`` ask of ``game`` (``None``: the command's default).
 

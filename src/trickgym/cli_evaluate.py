@@ -19,6 +19,7 @@ from .checks import check_writable
 from .cli_common import (
     add_alias,
     add_count_flags,
+    add_seed_flag,
     add_table_flags,
     count_of,
     table_options,
@@ -128,9 +129,7 @@ def add_parser(sub) -> None:
         help="deals against Python or solving opponents (pimc, ismcts, learnt, oracle; "
         "default: 20)",
     )
-    e.add_argument(
-        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
-    )
+    add_seed_flag(e)
     e.add_argument(
         "--bidding",
         choices=("policy", "rule"),

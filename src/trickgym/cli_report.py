@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import cli_common
 from .checks import check_path, check_writable
-from .cli_common import add_alias, add_table_flags, table_options, whole_number
+from .cli_common import add_alias, add_seed_flag, add_table_flags, table_options, whole_number
 from .games import game_class
 from .progress import want_progress
 
@@ -181,9 +181,7 @@ def add_parser(sub) -> None:
         default=None,
         help=f"whole matches per agent instead of deals: phat (default: {AGENT_MATCHES}), pinochle",
     )
-    group.add_argument(
-        "--seed", type=whole_number, default=None, help="seed, 0 .. 2**64-1 (default: 0)"
-    )
+    add_seed_flag(group)
     group.add_argument(
         "--threads",
         type=whole_number,

@@ -19,10 +19,10 @@ import re
 
 import numpy as np
 
-from trickgym.docpage import page_main
 from trickgym.envs import ENV_IDS
 
-from .games import GAMES, game
+from .docpage import games_page, page_main
+from .games import game
 from .games.feature_docs import feature_encoding, key_meanings
 from .games.obs_features import feature_plan
 
@@ -292,16 +292,8 @@ def _game_section(name: str) -> list[str]:
 
 def spec_markdown() -> str:
     """The text of ``docs/spec.md``: every game's spec, from the code."""
-    lines = [_HEADER]
-    for name in GAMES:
-        lines += _game_section(name)
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def main(argv=None) -> None:
-    """Write the page to the path given (``docs/spec.md``), or print it."""
-    page_main(spec_markdown, argv)
+    return games_page(_HEADER, _game_section)
 
 
 if __name__ == "__main__":
-    main()
+    page_main(spec_markdown)

@@ -147,6 +147,7 @@ def test_the_script_writes_a_net_the_learnt_agent_plays(tmp_path):
     )
     module = importlib.util.module_from_spec(spec)
     sys.modules["train_dmc"] = module
+    sys.path.insert(0, str(EXPERIMENTS))  # its sibling train_run.py, as when run as a script
     spec.loader.exec_module(module)
     assert module.main(["--quick", "--quiet", "--out", str(tmp_path)]) == 0
     for name in ("dmc_solowhist.npz", "curve.csv", "margins.json", "training.json"):

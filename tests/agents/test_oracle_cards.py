@@ -183,6 +183,7 @@ def test_the_script_repeats_and_writes_what_the_agent_plays(tmp_path):
     )
     module = importlib.util.module_from_spec(spec)
     sys.modules["train_oracle"] = module
+    sys.path.insert(0, str(EXPERIMENTS))  # its sibling train_run.py, as when run as a script
     spec.loader.exec_module(module)
     for run in ("a", "b"):
         assert module.main(["--quick", "--quiet", "--out", str(tmp_path / run)]) == 0

@@ -14,9 +14,9 @@ from __future__ import annotations
 import importlib
 import re
 
-from trickgym.docpage import page_main
+from trickgym.docpage import games_page
 
-from . import GAMES, game
+from . import game
 from .obs_features import feature_plan
 
 __all__ = ["feature_encoding", "features_markdown", "key_meanings"]
@@ -141,16 +141,10 @@ def _game_section(name: str) -> list[str]:
 
 def features_markdown() -> str:
     """The text of ``docs/features.md``: every game's feature columns, from the code."""
-    lines = [_HEADER]
-    for name in GAMES:
-        lines += _game_section(name)
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def main(argv=None) -> None:
-    """Write the page to the path given (``docs/features.md``), or print it."""
-    page_main(features_markdown, argv)
+    return games_page(_HEADER, _game_section)
 
 
 if __name__ == "__main__":
-    main()
+    from trickgym.docpage import page_main
+
+    page_main(features_markdown)

@@ -378,6 +378,41 @@ def _cover(ids: np.ndarray, start: int, stop: int) -> bool:
     return ok and np.array_equal(np.unique(ids), np.arange(start, stop))
 
 
+def _file_ids(layout, index: int, data: bytes, record: dict | None, expected, checked):
+    """The checks a chunk and its steps file share; ``(problem, ids, rows)``.
+
+    ``checked`` (``_CHUNK_FILE``, ``_STEPS_FILE``): ``(what, sha_field,
+    rows_field, max_rows, misfit)``: the file's name in messages, the fields
+    of its record, the most rows it may hold, and the message (``str.format``
+    with ``rows``, ``items``, ``first``, ``last``) when its footer's sizes do
+    not fit the chunk.
+    ``problem`` is ``None`` once the footer passed and the deal (or match)
+    ids were read.
+    """
+    what, sha_field, rows_field, max_rows, misfit = checked
+    key = "deal" if layout.items == "deals" else "match"
+    sha, rows_recorded = (record[sha_field], record[rows_field]) if record else (None, None)
+    problem, parquet, rows = _footer_problem(data, sha, rows_recorded, expected, what, key)
+    if problem:
+        return problem, None, rows
+    start, stop = layout.chunk_range(index)
+    if not _sizes_fit(parquet, key, rows, stop - start, max_rows):
+        return misfit.format(rows=rows, items=layout.items, first=start, last=stop - 1), None, rows
+    ids = _read_ids(parquet, key)
+    if ids is None:
+        return _unreadable(what, key), None, rows
+    return None, ids, rows
+
+
+_CHUNK_FILE = (
+    "chunk",
+    "sha256",
+    "rows",
+    MAX_CHUNK_ROWS,
+    "holds {rows} rows, not the {items} {first}..{last} (damaged)",
+)
+
+
 def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expected) -> str | None:
     """What is wrong with chunk ``index`` held in ``data`` (``None``: nothing).
 
@@ -390,17 +425,10 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expecte
     checked before the column is read (a crafted file cannot make the
     reader allocate more than a real chunk needs).
     """
-    key = "deal" if layout.items == "deals" else "match"
-    sha, rows_recorded = (record["sha256"], record["rows"]) if record else (None, None)
-    problem, parquet, rows = _footer_problem(data, sha, rows_recorded, expected, "chunk", key)
+    problem, ids, rows = _file_ids(layout, index, data, record, expected, _CHUNK_FILE)
     if problem:
         return problem
     start, stop = layout.chunk_range(index)
-    if not _sizes_fit(parquet, key, rows, stop - start, MAX_CHUNK_ROWS):
-        return f"holds {rows} rows, not the {layout.items} {start}..{stop - 1} (damaged)"
-    ids = _read_ids(parquet, key)
-    if ids is None:
-        return _unreadable("chunk", key)
     if layout.items == "deals":
         ok = np.array_equal(ids, np.arange(start, stop))
     else:
@@ -416,6 +444,13 @@ def _chunk_problem(layout, index: int, data: bytes, record: dict | None, expecte
 
 # Decisions a steps file may hold: a deal has fewer than 256.
 MAX_STEP_ROWS = MAX_CHUNK_ROWS * 256
+_STEPS_FILE = (
+    "steps file",
+    "steps_sha256",
+    "steps_rows",
+    MAX_STEP_ROWS,
+    "holds {rows} decisions, too few or too many for {items} {first}..{last}",
+)
 
 
 def _steps_problem(layout, index: int, data: bytes, record: dict | None, expected) -> str | None:
@@ -426,17 +461,10 @@ def _steps_problem(layout, index: int, data: bytes, record: dict | None, expecte
     it must be ``expected``) and its content: its deal (or match) ids,
     sorted, must cover exactly the chunk's range (every deal has a decision).
     """
-    key = "deal" if layout.items == "deals" else "match"
-    sha, rows_recorded = (record["steps_sha256"], record["steps_rows"]) if record else (None, None)
-    problem, parquet, rows = _footer_problem(data, sha, rows_recorded, expected, "steps file", key)
+    problem, ids, _ = _file_ids(layout, index, data, record, expected, _STEPS_FILE)
     if problem:
         return problem
     start, stop = layout.chunk_range(index)
-    if not _sizes_fit(parquet, key, rows, stop - start, MAX_STEP_ROWS):
-        return f"holds {rows} decisions, too few or too many for {layout.items} {start}..{stop - 1}"
-    ids = _read_ids(parquet, key)
-    if ids is None:
-        return _unreadable("steps file", key)
     if not _cover(ids, start, stop):
         return (
             f"holds the decisions of other {layout.items} than {start}..{stop - 1} "

@@ -28,7 +28,7 @@ from trickgym.rng import derive_seed, seed_agents
 
 from .solowhist import MAX_PASSED_OUT
 
-__all__ = ["DEFAULT_SLOTS", "play_lockstep"]
+__all__ = ["DEFAULT_SLOTS", "play_lockstep", "slot_filler"]
 
 # Deals in play at once when every Python agent decides batches: enough that a
 # round's calls cost little beside its decisions, few enough that a run's first
@@ -100,15 +100,7 @@ def play_lockstep(game, spec, seed, items, agents, kinds, params, unit, tick, sl
     book = _BOOKS[unit](game, spec, items)
     run.allocate(max(1, min(slots, len(items))))
     owner = np.full(run.n, -1, dtype=np.int64)  # the item (position in items) each slot plays
-    queue = iter(range(len(items)))
-
-    def fill(free: np.ndarray) -> None:
-        taken = np.array([next(queue, -1) for _ in free], dtype=np.int64)
-        owner[free] = taken
-        free, taken = free[taken >= 0], taken[taken >= 0]
-        if len(free):
-            book.start(run, free, items[taken])
-
+    fill = slot_filler(book, run, items, owner)
     fill(np.arange(run.n))
     while (owner >= 0).any():
         live = np.flatnonzero(owner >= 0)
@@ -124,6 +116,26 @@ def play_lockstep(game, spec, seed, items, agents, kinds, params, unit, tick, sl
         waiting = to_move >= 0
         run.decide(live[waiting], to_move[waiting])
     return book.rows()
+
+
+def slot_filler(book, run, items, owner):
+    """``fill(free)``: give the ``free`` slots the next items in order and start their deals.
+
+    ``owner[s]`` becomes the item (its position in ``items``) slot ``s``
+    plays, -1 once every item is handed out; ``fill`` returns the slots it
+    started.
+    """
+    queue = iter(range(len(items)))
+
+    def fill(free: np.ndarray) -> np.ndarray:
+        taken = np.array([next(queue, -1) for _ in free], dtype=np.int64)
+        owner[free] = taken
+        free, taken = free[taken >= 0], taken[taken >= 0]
+        if len(free):
+            book.start(run, free, items[taken])
+        return free
+
+    return fill
 
 
 class _Lockstep:

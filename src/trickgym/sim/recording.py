@@ -26,7 +26,7 @@ from trickgym.engine.loops import oracle_flag
 from trickgym.games.obs_features import feature_plan
 
 from ..forksafe import check_fork_safe
-from .lockstep import _BOOKS, DEFAULT_SLOTS, _advance, _Lockstep, builtin_actions
+from .lockstep import _BOOKS, DEFAULT_SLOTS, _advance, _Lockstep, builtin_actions, slot_filler
 from .plan import _KERNEL_LOCK, players
 from .run_metadata import STAMP_KEY
 from .specs import SPECS
@@ -63,7 +63,7 @@ def record_part(game, sim, seed, items, agents, kinds, params, unit, tick, plan)
     hands = np.zeros(len(items), dtype=np.int64)
     payoffs = {}
     parts = []
-    queue = iter(range(len(items)))
+    start = slot_filler(book, run, items, owner)
 
     def begin(free: np.ndarray) -> None:
         for s in free:
@@ -75,12 +75,7 @@ def record_part(game, sim, seed, items, agents, kinds, params, unit, tick, plan)
         step[free] = 0
 
     def fill(free: np.ndarray) -> None:
-        taken = np.array([next(queue, -1) for _ in free], dtype=np.int64)
-        owner[free] = taken
-        free, taken = free[taken >= 0], taken[taken >= 0]
-        if len(free):
-            book.start(run, free, items[taken])
-            begin(free)
+        begin(start(free))
 
     fill(np.arange(run.n))
     while (owner >= 0).any():

@@ -227,23 +227,20 @@ def _options(value):
     return None
 
 
+def _per_seat(value, ok) -> bool:
+    """Whether ``value`` is a list of one item per seat (1 to 16), each passing ``ok``."""
+    return isinstance(value, list) and 1 <= len(value) <= 16 and all(map(ok, value))
+
+
 def _agents(value):
-    if (
-        not isinstance(value, list)
-        or not 1 <= len(value) <= 16
-        or not all(isinstance(a, str) and 0 < len(a) <= 4096 for a in value)
-    ):
+    if not _per_seat(value, lambda a: isinstance(a, str) and 0 < len(a) <= 4096):
         return "not a list of one agent name per seat"
     return None
 
 
 def _rule_params(value):
-    if (
-        not isinstance(value, list)
-        or not 1 <= len(value) <= 16
-        or not all(
-            isinstance(row, list) and len(row) <= 64 and all(map(_is_number, row)) for row in value
-        )
+    if not _per_seat(
+        value, lambda row: isinstance(row, list) and len(row) <= 64 and all(map(_is_number, row))
     ):
         return "not a list of one row of finite numbers per seat"
     return None

@@ -128,14 +128,25 @@ def _check_question(question, solver, state, seat, exact_payoff):
     return check_int("seat", seat, 0, state.game.n_seats - 1)
 
 
-def _payoff_args(array, seat, exact_payoff):
-    """``(prepared, pay, pay_base, question)`` of ``seat``'s payoff from ``array[0]``."""
+def _checked(state, tt_mb, max_nodes, question, seat, exact_payoff):
+    """``(solver, array, seat)`` of a question put to :func:`solve` or :func:`card_values`."""
+    _check_limits(tt_mb, max_nodes)
+    solver, array = _check(state)
+    return solver, array, _check_question(question, solver, state, seat, exact_payoff)
+
+
+def _payoff_args(array, seat, exact_payoff, tt_mb, max_nodes):
+    """``(prepared, table, pay, pay_base, question)``: a payoff search of ``seat``'s payoff.
+
+    The arguments the payoff searches take first, from ``array[0]``, with a
+    new points table.
+    """
     pay = np.empty(MAX_PAY, dtype=np.float64)
     prepared, base, n, q = payoff_problem(array, seat, pay)
     if exact_payoff:
         q[Q_TOL] = 0.0
         q[Q_REFINE] = -1.0
-    return prepared, pay[:n], base, q
+    return prepared, _table("points", tt_mb, max_nodes), pay[:n], base, q
 
 
 def solve(
@@ -155,16 +166,14 @@ def solve(
     out of ``max_nodes``. Raises ``ValueError`` for a state that is not in
     the card play (or a Troggu Misère).
     """
-    _check_limits(tt_mb, max_nodes)
-    solver, array = _check(state)
-    seat = _check_question(question, solver, state, seat, exact_payoff)
+    solver, array, seat = _checked(state, tt_mb, max_nodes, question, seat, exact_payoff)
     if question == "payoff":
         # here, not at the top: the same name as the double-dummy branch's (lazy) import
         from .points_search import META_ABORTED, solve_payoff
 
-        table = _table("points", tt_mb, max_nodes)
-        prepared, pay, base, q = _payoff_args(array, seat, exact_payoff)
-        value = float(solve_payoff(prepared, table, pay, base, q))
+        args = _payoff_args(array, seat, exact_payoff, tt_mb, max_nodes)
+        value = float(solve_payoff(*args))
+        table = args[1]
         return None if table[1][META_ABORTED] else value
     if solver == "dd":
         # lazy: the double-dummy solver takes 0.2 s to import
@@ -201,14 +210,10 @@ def card_values(
     out of ``max_nodes`` (``max_nodes`` bounds each card's search).
     """
     ids = check_flag("ids", ids)
-    _check_limits(tt_mb, max_nodes)
-    solver, array = _check(state)
-    seat = _check_question(question, solver, state, None, exact_payoff)
+    solver, array, seat = _checked(state, tt_mb, max_nodes, question, None, exact_payoff)
     if question == "payoff":
-        table = _table("points", tt_mb, max_nodes)
-        prepared, pay, base, q = _payoff_args(array, seat, exact_payoff)
         out = np.empty(64, dtype=np.float64)
-        if card_payoff_values(prepared, table, pay, base, q, out) < 0:
+        if card_payoff_values(*_payoff_args(array, seat, exact_payoff, tt_mb, max_nodes), out) < 0:
             return {}
         values = {int(c): float(out[c]) for c in np.flatnonzero(out > -1e8)}
     elif solver == "dd":

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..cards.bits import highest_bit, pext, popcount
-from ..rng import mix64
+from ..rng import _GOLDEN, _M2, mix64
 
 __all__ = [
     "DEFAULT_HOOKS",
@@ -20,10 +20,11 @@ __all__ = [
     "whist_winner",
 ]
 
-# Two independent hash chains: a table entry must match both (128 bits).
-KEY_SEED_1 = np.uint64(0x9E3779B97F4A7C15)
+# Two independent hash chains: a table entry must match both (128 bits). The first
+# seed and the second chain's step are splitmix64's own constants.
+KEY_SEED_1 = _GOLDEN
 KEY_SEED_2 = np.uint64(0xD1B54A32D192ED03)
-_STEP_2 = np.uint64(0x94D049BB133111EB)
+_STEP_2 = _M2
 
 
 @njit(cache=True, inline="always")

@@ -176,11 +176,7 @@ def _cheapest(hand, zero):
 @njit(cache=True)
 def _pile_low(pile):
     """Lowest point value in a pile without the Fool (0 if empty): what an exchange would give."""
-    pile &= ~_FOOL_BIT
-    for v in range(1, 6):
-        if pile & _POINT_CLASSES[v]:
-            return v
-    return 0
+    return _cheapest(pile & ~_FOOL_BIT, np.uint64(0))
 
 
 @njit(cache=True)

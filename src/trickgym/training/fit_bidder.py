@@ -27,7 +27,14 @@ import pandas as pd
 
 from trickgym.engine.params import options_class
 
-__all__ = ["BID_FIELDS", "FitResult", "bid_fields", "fit_bidder", "margin_over_rule"]
+__all__ = [
+    "BID_FIELDS",
+    "FitResult",
+    "bid_fields",
+    "fit_bidder",
+    "fitted_against_rule",
+    "margin_over_rule",
+]
 
 #: Bidding fields per game and their first step (halved every round).
 BID_FIELDS = {
@@ -69,25 +76,34 @@ def bid_fields(game: str, **options) -> dict[str, float]:
     return fields
 
 
-def margin_over_rule(game: str, candidate, deals: int, seed: int, *, threads=None, **options):
-    """Per-deal duplicate margin of ``candidate`` (``RuleOptions``) over the default rule agent.
-
-    A pandas Series indexed by deal: the candidate's paired value minus the
-    default's, as :func:`trickgym.duplicate.tournament` pairs them.
-    """
+def fitted_against_rule(
+    game: str, candidate, deals: int, seed: int, *, threads=None, progress=False, **options
+):
+    """The duplicate tournament of ``candidate`` (``RuleOptions``, seated as ``"fitted"``)
+    against the default rule agent: :func:`trickgym.duplicate.tournament`'s report."""
     # lazy: trickgym.duplicate loads pyarrow
     from trickgym.duplicate import tournament
 
-    report = tournament(
+    return tournament(
         game,
         ["fitted", "rule"],
         deals,
         seed,
         rule_options={"fitted": candidate},
         threads=threads,
-        progress=False,  # one of many candidates: the fit reports its own progress
+        progress=progress,
         **options,
     )
+
+
+def margin_over_rule(game: str, candidate, deals: int, seed: int, *, threads=None, **options):
+    """Per-deal duplicate margin of ``candidate`` (``RuleOptions``) over the default rule agent.
+
+    A pandas Series indexed by deal: the candidate's paired value minus the
+    default's, as :func:`trickgym.duplicate.tournament` pairs them.
+    """
+    # One of many candidates: the fit reports its own progress.
+    report = fitted_against_rule(game, candidate, deals, seed, threads=threads, **options)
     return report.per_deal["fitted"] - report.per_deal["rule"]
 
 

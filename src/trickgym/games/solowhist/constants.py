@@ -58,16 +58,12 @@ TRUMP_BASE = 62  # TRUMP_BASE + suit (S H D C)
 N_ACTIONS = 66
 N_CALLS = N_ACTIONS - CALL_BASE
 
+# The calls of the contracts from Solo up bear their names (SOLO_CALL == CALL_BASE + 1 + SOLO).
 CALL_NAMES = (
     "Pass",
     "Prop",
     "Cop",
-    "Solo",
-    "Misère",
-    "Abundance",
-    "Abundance in Trumps",
-    "Misère Ouverte",
-    "Abundance Declared",
+    *CONTRACT_NAMES[SOLO:],
     "Decline",
     "Trumps S",
     "Trumps H",
