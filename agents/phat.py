@@ -6,15 +6,23 @@ from numba import njit
 
 from trickgym.games.phat.constants import PLAY
 
-from .solved_points import ORACLE_SOLVE_CARDS, hand_size, solve_cards
+from .solved_points import ORACLE_ROLLOUT_CARDS, ORACLE_SOLVE_CARDS, hand_size, solve_cards
 
-__all__ = ["oracle_solves"]
+__all__ = ["oracle_solves", "rollout_cards"]
 
 # Cards in hand from which the oracle solves the card play exactly.
 ORACLE_CARDS = solve_cards(ORACLE_SOLVE_CARDS, "phat", 4)
+# ...and from which its rollouts solve the rest of the deal.
+ROLLOUT_CARDS = solve_cards(ORACLE_ROLLOUT_CARDS, "phat", 4)
 
 
 @njit(cache=True)
 def oracle_solves(state):
     """Whether the oracle solves this decision."""
     return state.phase == PLAY and hand_size(state) <= ORACLE_CARDS
+
+
+@njit(cache=True)
+def rollout_cards(state):
+    """The oracle's rollout solve line (cards in the hand to move)."""
+    return ROLLOUT_CARDS

@@ -14,17 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from trickgym.cards.bits import popcount
-from trickgym.games.phat.constants import PLAY as PHAT_PLAY
-from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
-from trickgym.games.pinochle.constants import PLAY as PINOCHLE_PLAY
-from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
-from trickgym.games.troggu.constants import MISERE as TROGGU_MISERE
-from trickgym.games.troggu.constants import PLAY as TROGGU_PLAY
-from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
-from trickgym.records import is_record_of
+from trickgym.games import DESCRIPTIONS
+from trickgym.protocol import rollout_cards, side_play
 from trickgym.solvers.points_payoff import (
     MAX_PAY,
     payoff_problem,
@@ -62,12 +55,20 @@ __all__ = [
 # (half of it in wall time on 2 threads), from `bench_mc.py --decisions` (benchmarks/
 # README.md, "The payoff's question"); before the payoff's question they were Phat 6,
 # Pinochle 6, Troggu 6 / 4 / 4 / 3 / 3 / 3.
-PIMC_SOLVE_CARDS = {"phat": 9, "pinochle": 8, "troggu": (0, 0, 0, 9, 6, 6, 5, 5, 5)}
-ORACLE_SOLVE_CARDS = {"phat": 11, "pinochle": 10, "troggu": (0, 0, 0, 12, 8, 7, 6, 6, 6)}
 # The oracle's rollouts (ORACLE_ROLLOUTS per legal action of each decision above its line)
 # solve the rest of the deal from this many cards in hand down (bench_oracle.py). Raised
 # to the hand size, every bid would be valued by full-deal solves on the true layout.
-ORACLE_ROLLOUT_CARDS = {"phat": 7, "pinochle": 7, "troggu": (0, 0, 0, 9, 6, 5, 5, 4, 4)}
+# Each game's description holds its lines (GameDescription.solve_lines); the tables
+# below are read from the built-in games' descriptions.
+
+
+def _lines(kind: str) -> dict:
+    return {n: d.solve_lines[kind] for n, d in DESCRIPTIONS.items() if kind in d.solve_lines}
+
+
+PIMC_SOLVE_CARDS = _lines("pimc")
+ORACLE_SOLVE_CARDS = _lines("oracle")
+ORACLE_ROLLOUT_CARDS = _lines("oracle_rollout")
 # Node budget of one solve: a sample past it falls back to playouts.
 NODE_LIMIT = 2_000_000
 
@@ -76,27 +77,6 @@ def solve_cards(table: dict, game_name: str, n_players: int) -> int:
     """The solve line of ``table`` (``PIMC_SOLVE_CARDS`` or ``ORACLE_SOLVE_CARDS``)."""
     line = table[game_name]
     return int(line[n_players]) if isinstance(line, tuple) else int(line)
-
-
-_ROLLOUT_TROGGU = np.array([solve_cards(ORACLE_ROLLOUT_CARDS, "troggu", n) for n in range(9)])
-_ROLLOUT_PHAT = solve_cards(ORACLE_ROLLOUT_CARDS, "phat", 4)
-_ROLLOUT_PINOCHLE = solve_cards(ORACLE_ROLLOUT_CARDS, "pinochle", 4)
-
-
-def rollout_cards(state):
-    """Stub (overloaded per game): the oracle's rollout solve line for ``state``'s table."""
-    raise NotImplementedError
-
-
-@overload(rollout_cards)
-def _rollout_cards(state):
-    if is_record_of(state, PHAT_STATE):
-        return lambda state: _ROLLOUT_PHAT
-    if is_record_of(state, PINOCHLE_STATE):
-        return lambda state: _ROLLOUT_PINOCHLE
-    if is_record_of(state, TROGGU_STATE):
-        return lambda state: _ROLLOUT_TROGGU[state.n_players]
-    return None
 
 
 @njit(cache=True)
@@ -167,38 +147,6 @@ def oracle_table():
 def no_table():
     """A placeholder table: the simulation loops make the real one at the first solve."""
     return make_points_table(1, NODE_LIMIT)
-
-
-def side_play(state):
-    """Stub (overloaded per game): whether ``state`` is in the card play with a declaring side
-    (a position the point-trick solver values)."""
-    raise NotImplementedError
-
-
-@njit(cache=True)
-def _phat_side_play(st):
-    return st.phase == PHAT_PLAY
-
-
-@njit(cache=True)
-def _pinochle_side_play(st):
-    return st.phase == PINOCHLE_PLAY
-
-
-@njit(cache=True)
-def _troggu_side_play(st):
-    return st.phase == TROGGU_PLAY and st.contract != TROGGU_MISERE
-
-
-@overload(side_play)
-def _side_play(state):
-    if is_record_of(state, PHAT_STATE):
-        return lambda state: _phat_side_play(state)
-    if is_record_of(state, PINOCHLE_STATE):
-        return lambda state: _pinochle_side_play(state)
-    if is_record_of(state, TROGGU_STATE):
-        return lambda state: _troggu_side_play(state)
-    return None
 
 
 @njit(cache=True)

@@ -7,12 +7,14 @@ from numba import njit
 
 from trickgym.games.troggu.constants import MISERE, PLAY
 
-from .solved_points import ORACLE_SOLVE_CARDS, hand_size, solve_cards
+from .solved_points import ORACLE_ROLLOUT_CARDS, ORACLE_SOLVE_CARDS, hand_size, solve_cards
 
-__all__ = ["oracle_solves"]
+__all__ = ["oracle_solves", "rollout_cards", "side_play"]
 
 # Cards in hand from which the oracle solves the card play exactly, per table size.
 _ORACLE_CARDS = np.array([solve_cards(ORACLE_SOLVE_CARDS, "troggu", n) for n in range(9)])
+# ...and from which its rollouts solve the rest of the deal.
+_ROLLOUT_CARDS = np.array([solve_cards(ORACLE_ROLLOUT_CARDS, "troggu", n) for n in range(9)])
 
 
 @njit(cache=True)
@@ -21,3 +23,15 @@ def oracle_solves(state):
     if state.phase != PLAY or state.contract == MISERE:
         return False
     return hand_size(state) <= _ORACLE_CARDS[state.n_players]
+
+
+@njit(cache=True)
+def rollout_cards(state):
+    """The oracle's rollout solve line (cards in the hand to move) at this table size."""
+    return _ROLLOUT_CARDS[state.n_players]
+
+
+@njit(cache=True)
+def side_play(state):
+    """Whether the deal is in its card play with a declaring side (Misère has none)."""
+    return state.phase == PLAY and state.contract != MISERE

@@ -9,33 +9,47 @@
 All are :class:`trickgym.envs.base.TrickEnv`: one implementation serves every
 game. Each id also has a native vector env (:mod:`trickgym.envs.vector`):
 ``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")``.
+The ids come from the games' descriptions (``GameDescription.envs``); a game
+registered later (:func:`trickgym.games.register`) gets its ids then.
 """
 
 from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
 
-ENV_IDS = {
-    "trickgym/SoloWhist-v0": "trickgym.envs.solowhist:SoloWhistEnv",
-    "trickgym/Troggu-v0": "trickgym.envs.troggu:TrogguEnv",
-    "trickgym/Phat-v0": "trickgym.envs.phat:PhatEnv",
-    "trickgym/Pinochle-v0": "trickgym.envs.pinochle:PinochleEnv",
-}
+from trickgym.games import on_register
 
-VECTOR_ENTRY_POINTS = {
-    "trickgym/SoloWhist-v0": "trickgym.envs.vector.solowhist:SoloWhistVectorEnv",
-    "trickgym/Troggu-v0": "trickgym.envs.vector.troggu:TrogguVectorEnv",
-    "trickgym/Phat-v0": "trickgym.envs.vector.phat:PhatVectorEnv",
-    "trickgym/Pinochle-v0": "trickgym.envs.vector.pinochle:PinochleVectorEnv",
-}
+#: Every env id with its single env's entry point ``"module:Class"``.
+ENV_IDS: dict[str, str] = {}
+#: Every env id with its native vector env's entry point.
+VECTOR_ENTRY_POINTS: dict[str, str] = {}
 
-for _env_id, _entry_point in ENV_IDS.items():
-    if _env_id not in registry:
-        register(
-            id=_env_id,
-            entry_point=_entry_point,
-            vector_entry_point=VECTOR_ENTRY_POINTS[_env_id],
-            disable_env_checker=True,
-        )
 
-__all__ = ["ENV_IDS"]
+def _entry(ref: str) -> str:
+    """Gymnasium's ``"module:Class"`` of a description's ``"module.Class"``."""
+    module, _, name = ref.rpartition(".")
+    return f"{module}:{name}"
+
+
+def _register_envs(description, added: bool) -> None:
+    """Register the Gymnasium ids of one game's description (once each), or drop them from
+    :data:`ENV_IDS` when the game is unregistered (Gymnasium keeps its registration)."""
+    for env_id, single, vector in description.envs:
+        if not added:
+            ENV_IDS.pop(env_id, None)
+            VECTOR_ENTRY_POINTS.pop(env_id, None)
+            continue
+        ENV_IDS[env_id] = _entry(single)
+        VECTOR_ENTRY_POINTS[env_id] = _entry(vector)
+        if env_id not in registry:
+            register(
+                id=env_id,
+                entry_point=ENV_IDS[env_id],
+                vector_entry_point=VECTOR_ENTRY_POINTS[env_id],
+                disable_env_checker=True,
+            )
+
+
+on_register(_register_envs)
+
+__all__ = ["ENV_IDS", "VECTOR_ENTRY_POINTS"]

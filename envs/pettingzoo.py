@@ -128,6 +128,7 @@ __all__ = [
 ]
 
 
+#: The built-in games; a game registered later (``trickgym.games.register``) is taken too.
 GAMES = tuple(games.GAMES)
 EPISODE_OVER = "the episode is over: every agent is done; call reset()"
 
@@ -138,7 +139,8 @@ class TrickAECEnv(AECEnv):
     Parameters
     ----------
     game : str
-        ``"solowhist"``, ``"troggu"``, ``"phat"`` or ``"pinochle"``.
+        A registered game: ``"solowhist"``, ``"troggu"``, ``"phat"``, ``"pinochle"``
+        or one added with :func:`trickgym.games.register`.
     render_mode : None, ``"ansi"`` or ``"rgb_array"``
         ``"ansi"``: :meth:`render` returns a text picture of the table;
         ``"rgb_array"``: its picture as ``uint8[H, W, 3]`` (:mod:`trickgym.pictures`).
@@ -171,7 +173,7 @@ class TrickAECEnv(AECEnv):
     ):
         super().__init__()
         self.obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
-        game = check_choice("game", game, GAMES)
+        game = check_choice("game", game, tuple(games.GAMES))
         render_mode = check_choice(
             "render_mode", render_mode, (None, *self.metadata["render_modes"])
         )

@@ -532,8 +532,14 @@ def api_cases() -> list:
     import trickgym
     from trickgym.analysis import hand_odds, load_dataset
     from trickgym.experiment import load_experiment
-    from trickgym.solvers.dd import solve
     from trickgym.warm import warm
+
+    def solve(*args):
+        # Imported when called: importing the solver compiles its search (explicitly typed,
+        # so numba compiles it as the module loads), which collection must not wait for.
+        from trickgym.solvers.dd import solve
+
+        return solve(*args)
 
     out = []
 

@@ -1,33 +1,52 @@
-"""A fifth game runs on the generic machinery unchanged: the protocol is the only door.
+"""A fifth game runs on the generic machinery unchanged: its description is the only door.
 
-Plain whist (``tests/helpers/plain_whist.py``) brings its rules, encoding,
-sampler and rule agent and registers them with :mod:`trickgym.protocol`;
-everything exercised here (the batch entry points, the State API, the play
-loops, ``act``, PIMC and ISMCTS, the vector env's kernels, the oracle loop)
-is package code that names no game.
+Plain whist (``tests/helpers/plain_whist*.py``) brings its rules, encoding,
+sampler, rule agent, simulation rows, env classes and advisor part, and
+registers its one description (:class:`trickgym.protocol.GameDescription`)
+with :func:`trickgym.games.register`; everything exercised here (the batch
+entry points, the State API, the play loops, ``act``, PIMC and ISMCTS, the
+vector env's kernels, the oracle loop, ``simulate``, ``tournament``, the
+single, vector and PettingZoo envs, the hand advisor) is package code that
+names no game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
+import gymnasium as gym
 import numpy as np
+import pandas as pd
 import pytest
 from helpers import plain_whist as pw
 
+import trickgym
+from trickgym.advisor.advise import hand_odds
 from trickgym.agents.mc.ismcts import ismcts_search
 from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
 from trickgym.engine.kinds import ORACLE, RANDOM, RULE
 from trickgym.engine.loops import act, oracle_flag, play_until, rule_act
+from trickgym.envs.pettingzoo import env as pettingzoo_env
 from trickgym.envs.vector import kernels as vec
 from trickgym.envs.vector.pcg64 import pcg_state
 from trickgym.games import kernels
+from trickgym.sim import simulate
 
 ORACLE_MODULE = pw.__name__.rpartition(".")[0] + ".plain_whist_oracle"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    """Plain whist in the registry of games while this module's tests run."""
+    trickgym.games.register(pw.DESCRIPTION)
+    yield pw.DESCRIPTION
+    trickgym.games.unregister("plainwhist")
+    assert "plainwhist" not in trickgym.GAMES and pw.ENV_ID not in trickgym.envs.ENV_IDS
+
+
 @pytest.fixture(scope="module")
-def game():
+def game(registered):
     return pw.PlainWhist()
 
 
@@ -315,3 +334,89 @@ def test_oracle_loop(game):
         _check_finished(rec)
     # seeing every card, the oracle side does better on the same deals than rule agents
     assert states["payoffs"][:, 0].sum() > rule["payoffs"][:, 0].sum()
+
+
+def test_registered_like_a_built_in_game(game):
+    with pytest.raises(ValueError, match="already registered"):
+        trickgym.games.register(dataclasses.replace(pw.DESCRIPTION, encode_wide=1))
+    trickgym.games.register(pw.DESCRIPTION)  # the very same description again: a no-op
+    assert trickgym.games.DESCRIPTIONS["plainwhist"] is pw.DESCRIPTION
+    assert trickgym.GAMES["plainwhist"] == (pw.PlainWhist, pw.PlainWhistOptions)
+    made = trickgym.game("plainwhist", num_deals=3)
+    assert isinstance(made, pw.PlainWhist) and made.options.num_deals == 3
+    assert made.rule_options is pw.RuleOptions and made.description is pw.DESCRIPTION
+    with pytest.raises(ValueError, match="num_decks"):
+        trickgym.game("plainwhist", num_decks=2)
+    assert pw.ENV_ID in trickgym.envs.ENV_IDS and pw.ENV_ID in gym.registry
+
+
+def _deal_score(tricks_ns, doubled):
+    score = np.where(tricks_ns > 6, tricks_ns - 6, tricks_ns - 7)
+    return score * np.where(doubled, 2, 1)
+
+
+def test_simulate_and_tournament():
+    df = simulate("plainwhist", deals=40, agents=["rule", "random"] * 2, seed=4, progress=False)
+    assert df["deal"].tolist() == list(range(40))
+    np.testing.assert_array_equal(df["payoff_0"], _deal_score(df["tricks_ns"], df["doubled"]))
+    np.testing.assert_array_equal(df["payoff_0"], -df["payoff_1"])
+    np.testing.assert_array_equal(df["payoff_0"], df["payoff_2"])
+    assert df["payoff_0"].mean() > 0  # the rule side beats random play
+    again = simulate("plainwhist", deals=40, agents=["rule", "random"] * 2, seed=4, progress=False)
+    pd.testing.assert_frame_equal(df, again)  # a seed gives the same rows
+    report = trickgym.tournament("plainwhist", ["rule", "random"], deals=20, seed=2, progress=False)
+    assert report.game == "plainwhist" and len(report.rows) == 40  # two seatings
+    assert report.standings.loc["rule", "mean"] > report.standings.loc["random", "mean"]
+    assert report.difference["ci_low"] > 0  # paired by deal: rule is clearly the better
+
+
+def test_single_vector_and_pettingzoo_envs():
+    env = gym.make(pw.ENV_ID, opponents="rule")
+    obs, info = env.reset(seed=1)
+    assert set(obs) == set(pw.OBS_SHAPES) and info["legal_actions"] == 2  # Pass, Double
+    steps, terminated = 0, False
+    while not terminated:
+        mask = env.unwrapped.action_masks()
+        assert np.array_equal(mask, obs["action_mask"])
+        obs, reward, terminated, _, info = env.step(int(np.flatnonzero(mask)[-1]))
+        steps += 1
+    state = env.unwrapped.state.record
+    _check_finished(state)
+    assert steps == 14 and reward == state["payoffs"][0]  # one call, 13 cards
+    assert info["contract"] in ("Plain", "Doubled")
+    env.close()
+
+    venv = gym.make_vec(pw.ENV_ID, num_envs=3, vectorization_mode="vector_entry_point",
+                        opponents="rule")  # fmt: skip
+    venv.reset(seed=2)
+    ended = 0
+    for _ in range(14):
+        _, rewards, terminated, _, _ = venv.step(venv.unwrapped.action_masks().argmax(axis=1))
+        ended += int(terminated.sum())
+        assert np.all(rewards[~terminated] == 0)
+    assert ended == 3  # every env's deal ended on its 14th learner step
+    venv.close()
+
+    aec = pettingzoo_env("plainwhist")
+    aec.reset(seed=3)
+    totals = dict.fromkeys(aec.possible_agents, 0.0)
+    for agent in aec.agent_iter():
+        observation, reward, terminated, truncated, _ = aec.last()
+        totals[agent] += reward
+        action = (
+            None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0])
+        )
+        aec.step(action)
+    values = list(totals.values())
+    assert values[0] == values[2] == -values[1] == -values[3] != 0  # partners, zero-sum
+
+
+def test_hand_advisor():
+    hand = "AKQJT98.AK.A2.32"
+    df = hand_odds("plainwhist", hand, seat=1, dealer=0, play="rule", deals=60, progress=False)
+    assert df["contract"].tolist() == ["Pass", "Double"]
+    assert (df["deals"] == 60).all() and df["best"].sum() == 1
+    # the same sampled deals and play: doubling doubles the payoff of every deal
+    assert df["mean_tricks"].iloc[0] == df["mean_tricks"].iloc[1]
+    with pytest.raises(ValueError, match="double-dummy solver"):
+        hand_odds("plainwhist", hand, seat=1, dealer=0, play="dd", deals=4, progress=False)

@@ -26,7 +26,6 @@ from trickgym.agents.mc.agent import (
     legal_of_mask,
     record_or_refuse,
 )
-from trickgym.agents.mc.sample_pinochle import MAX_BID_STEP
 from trickgym.agents.rows import record_features, rule_actions, seen_rows
 from trickgym.api import Game
 from trickgym.checks import check_real
@@ -34,7 +33,6 @@ from trickgym.engine.loops import rule_choice
 from trickgym.engine.params import params_matrix
 from trickgym.games import game as make_game
 from trickgym.games.obs_features import feature_names, feature_plan
-from trickgym.games.pinochle.constants import AUCTION, BID_BASE, PASS
 from trickgym.rng import mix64_each, seed_rng
 
 from .forward import PackedNet
@@ -77,25 +75,26 @@ def teacher_candidates(game, legal: np.ndarray, phase: int) -> np.ndarray:
     return np.flatnonzero(candidate_masks(game, mask, np.array([phase]))[0])
 
 
+def _guards(game):
+    """The module of the game's guards for this agent (its description's ``learnt_guards``:
+    ``candidate_masks(legal, phases)``, ``keeps_rule_rows(records)``), or None."""
+    import importlib
+
+    module = game.description.learnt_guards
+    return None if module is None else importlib.import_module(module)
+
+
 def candidate_masks(game, legal: np.ndarray, phases: np.ndarray) -> np.ndarray:
     """``bool[k, n_actions]``: the legal actions (``legal``, ``bool[k, n_actions]``) that
     PIMC values at decisions of ``phases`` (``int[k]``).
 
-    The net learns values of those only; the others' outputs are untrained, and a
-    Pinochle net free to jump-bid bid 950-990 and went down in 88 of 1,000 deals.
-    PIMC's Pinochle auction considers Pass and the lowest ``MAX_BID_STEP`` bids
-    (``sample_pinochle.candidates``, on the state's legal sets; this is that rule
-    on the legal ids, which a test holds equal to it); every other decision, all.
+    The net learns values of those only; the others' outputs are untrained. A
+    game whose PIMC considers fewer (Pinochle's auction: Pass and the lowest
+    bids) narrows them in its guards module; every other decision, all.
     """
     legal = np.asarray(legal, dtype=bool)
-    if game.name != "pinochle":
-        return legal
-
-    bids = legal.copy()
-    bids[:, :BID_BASE] = False
-    kept = bids & (np.cumsum(bids, axis=1) <= MAX_BID_STEP)
-    kept[:, PASS] = legal[:, PASS]
-    return np.where((np.asarray(phases) == AUCTION)[:, None], kept, legal)
+    guards = _guards(game)
+    return legal if guards is None else guards.candidate_masks(legal, phases)
 
 
 def keeps_rule_action(game, rec) -> bool:
@@ -106,27 +105,20 @@ def keeps_rule_action(game, rec) -> bool:
 
 def keeps_rule_rows(game, records: np.ndarray) -> np.ndarray:
     """``bool[k]``: the decisions of ``records`` where the learnt agent plays the rule
-    agent's action, whatever its net says.
-
-    Pinochle: a bid over one's own partner. PIMC valued raising a partner with
-    the partner played by rule-agent rollouts, which pass; two learnt partners
-    raised each other to 990 instead (kitty, 400 deals: -19 a deal against rule
-    with the candidate guards only; +24 with the rule agent's call there).
+    agent's action, whatever its net says (the game's guards say which: Pinochle's
+    bids over one's own partner; none elsewhere).
     """
-    if game.name == "pinochle":
-        partner = (records["seat"].astype(np.int64) + 2) % 4
-        return (records["phase"] == AUCTION) & (records["holder"] == partner)
-    return np.zeros(len(records), dtype=bool)
+    guards = _guards(game)
+    if guards is None:
+        return np.zeros(len(records), dtype=bool)
+    return guards.keeps_rule_rows(records)
 
 
 def _train_args(game) -> str:
-    """The arguments of experiments/train_learnt.py that train ``game``'s table."""
-    args = f"--game {game.name}"
-    if game.name == "troggu":
-        args += f" --players {game.n_seats}"
-    if game.tag.startswith("pinochle-"):
-        args += f" --mode {game.tag.partition('-')[2]}"
-    return args
+    """The arguments of experiments/train_learnt.py that train ``game``'s table: its
+    options that differ from the defaults (``--players 5``, ``--mode exchange``)."""
+    options = "".join(f" --{k} {v}" for k, v in game.non_default_options().items())
+    return f"--game {game.name}{options}"
 
 
 class LearntAgent:

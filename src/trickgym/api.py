@@ -90,13 +90,12 @@ class BidWords(NamedTuple):
     declarer: str = "declarer"
 
 
-class _FromBindings:
-    """A class attribute of the game's agent side, read from its bindings module.
+class _FromDescription:
+    """A class attribute of the game read from its description (:class:`GameDescription`).
 
     The agents sit above the games layer, so a game module cannot import its
-    rule agent; its bindings module (which imports both) names it instead.
-    ``read(bindings_module, game_class)`` gives the value, on the class as on
-    an instance.
+    rule agent; its description names it instead. ``read(description,
+    game_class)`` gives the value, on the class as on an instance.
     """
 
     def __init__(self, read, doc: str):
@@ -107,7 +106,19 @@ class _FromBindings:
         return self.read(require(cls), cls)
 
 
-def _rule_policy(bindings, cls):
+class _Description:
+    """``Game.description``: the game's entry in the registry (:mod:`trickgym.games`)."""
+
+    __doc__ = "The game's :class:`trickgym.protocol.GameDescription`, from the registry."
+
+    def __get__(self, obj, cls):
+        from .games import description
+
+        return description(cls.name)
+
+
+def _rule_policy(description, cls):
+
     return kernel(cls, "rule_policy")
 
 
@@ -122,13 +133,12 @@ class Game:
     Subclasses set ``name``, ``n_seats``, ``n_actions``, ``call_base``,
     ``deck``, ``kernels`` (the module of rules kernels), ``state_dtype``,
     ``obs_dtype``, ``obs_layout`` and ``encode_kernel`` (from the game's
-    ``encode`` module), ``bindings`` (the module registering the game's
-    kernels for :mod:`trickgym.protocol`), and implement ``deal``,
+    ``encode`` module), and implement ``deal``,
     ``new_match`` and the parts of ``render`` that are their own
     (``_title`` and ``_seat_line``, and where they have them ``_table_lines``,
     ``_result_lines``, ``_is_declarer`` and ``_face_up``).
 
-    Next to ``bindings`` they describe the game for the Python side, so that
+    They describe the game's rules facts for the Python side, so that
     nothing branches on a game's name: ``title`` (its name for people),
     ``phase_names`` (per phase number),
     ``play_phase`` (the card play's phase), ``features`` and
@@ -143,9 +153,10 @@ class Game:
     what the analysis calls a bid and its maker), for the envs
     :attr:`payoff_bound`, :meth:`contract_of` with :attr:`contract_fields` and
     :meth:`_obs_ranges` (``docs/spec.md``), and override :meth:`has_side` and
-    :attr:`tag` where the game needs to. The rule agent's ``rule_options``
-    class and its ``rule_kernel`` come from the bindings module, which sits
-    above the agents (see :class:`_FromBindings`).
+    :attr:`tag` where the game needs to. Everything else (its kernels for
+    the protocol, the rule agent's ``rule_options`` and ``rule_kernel``,
+    which sit above the games layer, its simulation and envs) is named by
+    the game's one :attr:`description` (:class:`trickgym.protocol.GameDescription`).
     """
 
     name: str
@@ -158,7 +169,6 @@ class Game:
     obs_dtype: np.dtype
     obs_layout: Any
     encode_kernel: Any
-    bindings: str
     title: str
     phase_names: tuple[str, ...]
     play_phase: int
@@ -171,19 +181,20 @@ class Game:
     advisor: str | None = None
     bid_words: BidWords = BidWords()
 
-    rule_options = _FromBindings(
-        lambda bindings, cls: bindings.RULE_OPTIONS,
-        "The rule agent's options dataclass (its heuristics' thresholds): the bindings "
-        "module's ``RULE_OPTIONS``.",
+    description = _Description()
+    rule_options = _FromDescription(
+        lambda description, cls: description.rule_options_class(),
+        "The rule agent's options dataclass (its heuristics' thresholds), named by the "
+        "game's description.",
     )
-    rule_kernel = _FromBindings(
+    rule_kernel = _FromDescription(
         _rule_policy,
         "``rule_policy(obs, values, rng)``: the rule agent's action from a seat's observation "
         "record (the kernel registered for the protocol's ``rule_policy`` hook).",
     )
 
     def __init__(self, options):
-        require(self)  # the generic kernels reach this game's rules through its bindings
+        require(self)  # the generic kernels reach this game's rules through its description
         self.options = options
         # Calls by name; cards go through the deck's notation (first copy).
         n_cards = self.deck.n_cards

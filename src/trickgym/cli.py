@@ -184,10 +184,6 @@ def _simulate(args) -> int:
     # lazy: pandas is slow to import
     import pandas as pd
 
-    # lazy: trickgym.analysis loads pandas
-    from .analysis import format_phat_summary, phat_summary
-
-    # lazy: keeps the command line's start quick
     from .progress import want_progress
 
     if args.out is not None:  # '' is a slip (an unset shell variable), not an in-memory run
@@ -224,7 +220,10 @@ def _simulate(args) -> int:
     }
     # The printed summary needs a few columns only, summed chunk by chunk, so a huge
     # run is never held in memory.
-    summary = None if game == "phat" else ["contract", "made", "declarer"]
+    from .analysis.columns import analysis_part
+
+    part = analysis_part(game)  # rows that are not bids (Phat's races): the game's own table
+    summary = None if part is not None else ["contract", "made", "declarer"]
     dd = bool(kwargs.get("dd"))
     if dd and summary is not None:
         summary.append("dd_made")
@@ -244,14 +243,11 @@ def _simulate(args) -> int:
         result, spec = None, None
         step = 1 << 20
         parts = (df.iloc[i : i + step] for i in range(0, len(df), step))
-    if game == "phat":
+    if part is not None:
         df = pd.concat(parts, ignore_index=True)
-        table, n_rows = format_phat_summary(phat_summary(df)), len(df)
-        if dd:  # the pitcher as a declarer (analysis.pitch_frame), its failures split
-            # lazy: trickgym.analysis loads pandas
-            from .analysis import pitch_frame
-
-            table += "\n" + _bid_table([pitch_frame(df)], dd=True)[0]
+        table, n_rows = part.summary_text(df), len(df)
+        if dd:  # the pitcher as a declarer (its rows as bids), its failures split
+            table += "\n" + _bid_table([part.bids(df)], dd=True)[0]
     else:
         table, n_rows = _bid_table(parts, dd)
     elapsed = time.perf_counter() - start
@@ -348,14 +344,23 @@ def _tournament(args) -> int:
     return 0
 
 
+def _game_choices(default: str = "solowhist") -> str:
+    """``"solowhist (default), troggu, phat or pinochle"``: the registered games, for help."""
+    from .games import GAMES
+
+    names = [f"{n} (default)" if n == default else n for n in GAMES]
+    return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``trickgym`` command."""
     parser = Parser(
         prog="trickgym", description=DESCRIPTION, epilog=EPILOG, formatter_class=HelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    games = _game_choices()
     sim = add_parser(sub, "simulate", help="simulate deals and print the bid success table")
-    sim.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
+    sim.add_argument("--game", default=None, help=games)
     sim.add_argument(
         "--deals",
         type=whole_number,
@@ -472,9 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament",
         help="duplicate tournament: the same deals with the competitors rotated through the seats",
     )
-    tour.add_argument(
-        "--game", default="solowhist", help="solowhist (default), troggu, phat or pinochle"
-    )
+    tour.add_argument("--game", default="solowhist", help=games)
     tour.add_argument(
         "--competitors",
         dest="agents",

@@ -45,21 +45,34 @@ __all__ = [
 # thread), and wall seconds as a range from the idle machine to one at load average 6
 # (``bench_readme.py --load 5``: five busy processes beside it). Rounded outwards to 5 s.
 # See COMPILE_MEASURED for the run they come from.
-COLD_COMPILE_CPU = {"solowhist": 25, "troggu": 25, "phat": 20, "pinochle": 25}
-COLD_COMPILE_SECONDS = {
-    "solowhist": (20, 90),
-    "troggu": (20, 90),
-    "phat": (15, 65),
-    "pinochle": (20, 90),
-}
-# A feature compiled on top of a game's cached rules (the notice then names it): the same
-# columns, measured by bench_readme.py's feature rows (the game's cold run first).
-FEATURE_COMPILE_CPU = {("solowhist", "match"): 7, ("solowhist", "dd"): 30, ("pinochle", "races"): 7}
-FEATURE_COMPILE_SECONDS = {
-    ("solowhist", "match"): (5, 25),
-    ("solowhist", "dd"): (30, 110),
-    ("pinochle", "races"): (5, 25),
-}
+# Each game's description holds its figures (GameDescription.compile_cpu,
+# compile_seconds, feature_compile); the tables below are read from them.
+
+
+def _cold() -> tuple[dict, dict]:
+    """``(cpu, seconds)`` of every registered game with measured figures."""
+    from .games import DESCRIPTIONS
+
+    cpu, seconds = {}, {}
+    for name, d in DESCRIPTIONS.items():
+        if d.compile_cpu is not None and d.compile_seconds is not None:
+            cpu[name], seconds[name] = d.compile_cpu, tuple(d.compile_seconds)
+    return cpu, seconds
+
+
+def _features() -> tuple[dict, dict]:
+    """``(cpu, seconds)`` keyed by ``(game, feature)`` of every registered game."""
+    from .games import DESCRIPTIONS
+
+    cpu, seconds = {}, {}
+    for name, d in DESCRIPTIONS.items():
+        for feature, (f_cpu, f_seconds) in d.feature_compile.items():
+            cpu[(name, feature)], seconds[(name, feature)] = f_cpu, tuple(f_seconds)
+    return cpu, seconds
+
+
+COLD_COMPILE_CPU, COLD_COMPILE_SECONDS = _cold()
+FEATURE_COMPILE_CPU, FEATURE_COMPILE_SECONDS = _features()
 FEATURE_WORDS = {
     "match": "BGA match dealing",
     "dd": "double-dummy columns",
@@ -145,8 +158,8 @@ def compile_estimate(game: str, feature: str | None = None) -> str:
     from an idle machine to one at load average 6.
     """
     key = game if feature is None else (game, feature)
-    table = COLD_COMPILE_SECONDS if feature is None else FEATURE_COMPILE_SECONDS
-    cpu = (COLD_COMPILE_CPU if feature is None else FEATURE_COMPILE_CPU).get(key)
+    cpu_table, table = _cold() if feature is None else _features()  # games registered later too
+    cpu = cpu_table.get(key)
     if key not in table or cpu is None:
         return "not measured, about a minute"
     low, high = table[key]

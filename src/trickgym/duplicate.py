@@ -116,15 +116,9 @@ def _seatings(game: str, names: list[str], n_seats: int) -> list[tuple[str, ...]
 
 def _seat_payoffs(game: str, df: pd.DataFrame, n_seats: int) -> np.ndarray:
     """Per row and seat, the seat's payoff (its team's margin in partnership games)."""
-    if game == "pinochle":
-        margin = (df["score_ns"] - df["score_ew"]).to_numpy(np.float64)
-    elif game == "phat":
-        bonus_ns = np.where(df["bonus_to"] == "NS", df["bonus"], 0)
-        bonus_ew = np.where(df["bonus_to"] == "EW", df["bonus"], 0)
-        margin = (df["phat_ns"] + bonus_ns - df["phat_ew"] - bonus_ew).to_numpy(np.float64)
-    else:
-        return df[[f"payoff_{s}" for s in range(n_seats)]].to_numpy(np.float64)
-    return np.stack([margin, -margin, margin, -margin], axis=1)
+    from .sim.specs import sim_spec
+
+    return sim_spec(game).payoffs_by_seat(df, n_seats)
 
 
 def mean_interval(values: np.ndarray) -> tuple[float, float, float]:

@@ -3,10 +3,11 @@
 Generic kernels (the built-in play loops, rollouts and the oracle, the
 simulators' blocks, the vector env, Monte Carlo search, the solvers, the
 hand advisor) are written once over the stub functions below. Each game
-registers its own kernels for them once, with :func:`register`, in its
-bindings module (``trickgym.bindings.<game>``, named by the game class's
-``bindings`` attribute); :func:`require` imports it before a generic kernel
-is first compiled for that game.
+registers its own kernels for them once: its package's
+:class:`GameDescription` names them (as ``"module:kernel"`` strings, so that
+the games layer imports nothing above it) and registers them with
+:func:`register` when it is made; a kernel named by string is imported when
+a generic kernel calling it is first compiled for that game.
 
 A stub is a numba ``overload`` key resolved by the record dtype of its
 ``state`` (or ``states``, ``obs``, ``observations``) argument, a record or
@@ -47,7 +48,12 @@ Oracle (imported only when a loop with an oracle seat is compiled)
   ``oracle_no_table(state)``: the placeholder solver table a loop starts a
   deal with; ``oracle_table(state, table)``: ``table`` or the deal's real
   one, made at its first use; ``oracle_solves(state) -> bool`` (point-trick
-  games): whether the oracle solves this decision.
+  games): whether the oracle solves this decision; ``rollout_cards(state)
+  -> int`` (point-trick games): the cards in the hand to move from which
+  the oracle's rollouts solve the rest of the deal (the description's
+  ``solve_lines["oracle_rollout"]`` for the table); ``side_play(state) ->
+  bool`` (point-trick games): whether the deal is in its card play with a
+  declaring side, a position the point-trick solver values.
 Features
   ``encode(observations, j, buf, scalars, wide)``: the features observation
   of ``observations[j]`` into row ``j`` of the batch arrays.
@@ -61,6 +67,12 @@ Simulation (see :mod:`trickgym.sim.blocks`)
   ``start_deal(state, seed, opts)``: a one-deal match of ``seed`` with the
   game's ``int64`` simulation options ``opts``; ``write_row(row, state,
   deal)``: the finished deal's row (selected by ``state``).
+Double-dummy columns of point-trick games (see :mod:`trickgym.sim.dd_columns_points`)
+  ``dd_first_lead(row, state) -> status``: ``state`` set to the first lead of
+  the simulation row ``row``'s deal; ``dd_made(state, final) -> bool``:
+  whether ``final`` side points make the contract; ``dd_solve(row, states,
+  table, work) -> int``: the side's final points from the first lead
+  ``states[0]`` (-1 past the solver's budget).
 Point-trick solver (see :mod:`trickgym.solvers.points_search`)
   ``in_side(state, seat)``, ``side_points(state)``, ``bounds(state)``,
   ``key(state)``, ``points(state, card)``, ``suit(state, card)``,
@@ -91,14 +103,16 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numba.extending import overload
 
 from .records import is_record_of
 
-__all__ = ["HOOKS", "kernel", "register", "register_game", "require"]
+__all__ = ["HOOKS", "GameDescription", "kernel", "load", "register", "require"]
 
 
 @dataclass(frozen=True)
@@ -117,7 +131,7 @@ def _stub(name: str, params: str):
     source = (
         f"def {name}({params}):\n"
         f"    raise NotImplementedError('trickgym.protocol.{name} runs only inside "
-        "compiled kernels, for a game whose bindings are registered')\n"
+        "compiled kernels, for a game whose kernels are registered')\n"
     )
     namespace: dict = {}
     exec(source, namespace)
@@ -146,6 +160,8 @@ _TABLE = [
     ("oracle_no_table", "state", "state", False),
     ("oracle_table", "state, table", "state", False),
     ("oracle_solves", "state", "state", False),
+    ("rollout_cards", "state", "state", False),
+    ("side_play", "state", "state", False),
     ("determinize", "obs, memory, template, out, rng", "obs", False),
     ("candidates", "state", "state", False),
     ("leaf", "state, rng, obs_scratch, params, table, dd_cards", "state", False),
@@ -167,6 +183,9 @@ _TABLE = [
     ("span", "state, low_card, high_card", "state", False),
     ("beaters", "state, card", "state", False),
     ("unequal_ok", "state", "state", False),
+    ("dd_first_lead", "row, state", "state", False),
+    ("dd_made", "state, final", "state", False),
+    ("dd_solve", "row, states, table, work", "state", False),
     ("start_deal", "state, seed, opts", "state", False),
     ("write_row", "row, state, deal", "state", False),
     ("advise_settle", "state, seat, call, choice, rng, obs_scratch, params", "state", False),
@@ -191,11 +210,31 @@ _REGISTERED: dict = {}  # state dtype -> the game's kernels by hook name
 
 
 def _resolve(impl):
-    """The kernel itself, importing ``"module:name"`` at its first use."""
+    """The kernel itself, importing ``"module:name"`` at its first use.
+
+    ``"module:NAME[key]"`` is item ``key`` of the mapping ``NAME`` (a
+    solver's table of hooks, read only when a kernel calling one compiles).
+    """
     if isinstance(impl, str):
         module, _, name = impl.partition(":")
-        return getattr(importlib.import_module(module), name)
+        name, _, key = name.partition("[")
+        value = getattr(importlib.import_module(module), name)
+        return value[key.rstrip("]")] if key else value
     return impl
+
+
+def load(ref: str):
+    """The Python object a description names as ``"package.module.name"`` (imported now).
+
+    A description names its Python-side pieces (sim specs, envs, options
+    classes of agents) with dots, not as ``"module:name"``: that form marks
+    a kernel, which :mod:`trickgym._kernel_cache` follows when it decides what an
+    edit recompiles.
+    """
+    if not isinstance(ref, str) or "." not in ref:
+        raise ValueError(f"expected a 'package.module.name' reference, got {ref!r}")
+    module, _, name = ref.rpartition(".")
+    return getattr(importlib.import_module(module), name)
 
 
 def _bind(hook: Hook, impl, dtype, direct: bool = False) -> None:
@@ -273,7 +312,7 @@ def register(
     first compiled (solvers: a rule-only run never imports them);
     :data:`DEFAULTS` fill the hooks left out, and ``candidates`` defaults
     to ``legal_sets``. Registering the same dtypes twice is a no-op, so a
-    bindings module may be imported more than once.
+    game's description may be registered more than once.
     """
     unknown = sorted(set(impls) - set(HOOKS))
     if unknown:
@@ -298,39 +337,106 @@ def register(
     _bind(HOOKS["encode"], _encode_adapter(encode_kernel, encode_wide), obs_dtype, True)
 
 
-def register_game(game, *, encode_wide: int, **impls) -> None:
-    """Register the kernels of ``game``, a package laid out as ``trickgym.games.<game>``.
+@dataclass(frozen=True)
+class GameDescription:
+    """One game, described once: everything the package reads of it beside its rules.
 
-    Its ``rules`` module, ``constants.CALL_BASE``, ``encode.encode_kernel``
-    (with ``encode_wide`` wide arrays) and ``state`` dtypes, and the hooks
-    given as keywords (see :func:`trickgym.protocol.register`).
+    Each game package exports one (``trickgym.games.<game>.DESCRIPTION``);
+    :func:`trickgym.games.register` adds a game's to the registry that the
+    simulator, the envs, ``warm``, the analysis and the CLI read.
+
+    ``name``: the registry name (``"solowhist"``); ``game``: the
+    :class:`trickgym.api.Game` subclass (its rules facts: seats, actions,
+    dtypes, phases, ``run_unit``, ``title``, ...); ``options``: its options
+    dataclass; ``rules``: the module of its rules kernels (the
+    :data:`RULES_HOOKS` by name); ``encode_wide``: how many wide (non-int8)
+    arrays its ``encode_kernel`` fills; ``kernels``: the other hooks of
+    :data:`HOOKS` it gives, each as ``"module:kernel"`` (imported when a
+    kernel calling the hook is first compiled, so this layer names what sits
+    above it without importing it) or as the kernel itself;
+    ``rule_options``: ``"module:Class"`` of the rule agent's options.
+
+    Python-side pieces, named ``"package.module.name"`` (see :func:`load`):
+    ``sim`` the simulator's ``SimSpec`` (None: no simulation);
+    ``envs``: ``(env id, single env class, vector env class)`` triples;
+    ``pettingzoo``: whether the PettingZoo envs take it. ``compile_cpu``
+    and ``compile_seconds``: the measured first-run compile cost
+    (:mod:`trickgym.compiling`), None when not measured; ``feature_compile``:
+    ``{feature: (cpu, (low, high))}`` for features compiled on top;
+    ``warm_tables``: the option sets ``trickgym warm`` builds by default,
+    with ``warm_choices``: ``{warm keyword: option}`` for the ones a user
+    may choose (``players=`` is Troggu's ``players``), and ``warm_runs``:
+    the ``simulate`` keywords of the runs it makes beside one deal (or
+    match), each compiling kernels of its own; ``columns``: columns
+    only this game's ``simulate`` rows have together (how the analysis tells
+    a frame's game).
     """
-    register(
-        game.state.STATE_DTYPE,
-        game.state.OBS_DTYPE,
-        rules=game.rules,
-        call_base=game.constants.CALL_BASE,
-        encode_kernel=game.encode.encode_kernel,
-        encode_wide=encode_wide,
-        **impls,
-    )
+
+    name: str
+    game: type
+    options: type
+    rules: str
+    encode_wide: int
+    kernels: Mapping[str, Any] = field(default_factory=dict)
+    rule_options: str | None = None
+    sim: str | None = None
+    envs: tuple[tuple[str, str, str], ...] = ()
+    pettingzoo: bool = True
+    compile_cpu: int | None = None
+    compile_seconds: tuple[int, int] | None = None
+    feature_compile: Mapping[str, tuple[int, tuple[int, int]]] = field(default_factory=dict)
+    warm_tables: tuple[Mapping[str, Any], ...] = ({},)
+    warm_choices: Mapping[str, str] = field(default_factory=dict)
+    warm_runs: tuple[Mapping[str, Any], ...] = ()
+    columns: frozenset[str] = frozenset()
+    solve_lines: Mapping[str, int | tuple[int, ...]] = field(default_factory=dict)
+    hand_features: Mapping[str, str] = field(default_factory=dict)
+    analysis: str | None = None
+    learnt_guards: str | None = None
+
+    def __post_init__(self):
+        # Made once, at the import of the game's package: its kernels are registered for
+        # the hooks now (a few ms; the kernels named by string are imported only when a
+        # caller compiles). The kernel cache (trickgym._kernel_cache) reads this call as
+        # the description modules registering through the protocol.
+        unknown = sorted(set(self.kernels) - set(HOOKS))
+        if unknown:
+            raise ValueError(f"unknown protocol hooks {unknown}; hooks: {sorted(HOOKS)}")
+        game = self.game
+        if game.name != self.name:
+            raise ValueError(f"description {self.name!r} names game {game.name!r}")
+        register(
+            game.state_dtype,
+            game.obs_dtype,
+            rules=importlib.import_module(self.rules),
+            call_base=game.call_base,
+            encode_kernel=game.encode_kernel,
+            encode_wide=self.encode_wide,
+            **self.kernels,
+        )
+
+    def rule_options_class(self):
+        """The rule agent's options dataclass (imported now)."""
+        if self.rule_options is None:
+            raise ValueError(f"{self.name} names no rule agent options")
+        return _resolve(self.rule_options)
 
 
-def require(game):
-    """Make sure ``game``'s kernels are registered (imports its bindings module once).
+def require(game) -> GameDescription:
+    """The description of ``game``, whose kernels are registered once it is made.
 
-    ``game`` is a :class:`trickgym.api.Game` (or its class); its
-    ``bindings`` attribute names the module, which is returned. Call before
-    compiling a generic kernel for the game from Python.
+    ``game`` is a :class:`trickgym.api.Game` (or its class) of a registered
+    game (:func:`trickgym.games.register`); call before compiling a generic
+    kernel for the game from Python.
     """
-    return importlib.import_module(game.bindings)
+    return game.description
 
 
 def kernel(game, name: str):
     """The kernel ``game`` registered for hook ``name``, to call from Python.
 
-    ``game`` is a :class:`trickgym.api.Game` or its class (its bindings are
-    imported first); a kernel named as ``"module:name"`` is imported now.
+    ``game`` is a :class:`trickgym.api.Game` or its class (its kernels are
+    registered first); a kernel named as ``"module:name"`` is imported now.
     """
     require(game)
     return _resolve(_REGISTERED[game.state_dtype][name])

@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 import gymnasium as gym
 import numpy as np
 
-from trickgym.envs import ENV_IDS
+from trickgym.games import description, game_class
 from trickgym.games import game as make_game
-from trickgym.games import game_class
 
 from .checks import is_int, split_names
 from .compiling import Compiled, run_compiling
@@ -40,15 +39,22 @@ from .progress import want_progress
 
 __all__ = ["AGENTS", "GAMES", "WarmReport", "WarmStep", "warm"]
 
-#: The games :func:`warm` builds, in the order it builds them.
-GAMES = ("solowhist", "troggu", "phat", "pinochle")
+
+def _games() -> tuple[str, ...]:
+    """The registered games that simulate, in registration order (their descriptions)."""
+    from .games import DESCRIPTIONS
+
+    return tuple(name for name, d in DESCRIPTIONS.items() if d.sim is not None)
+
+
+#: The games :func:`warm` builds, in the order it builds them (the built-in ones; a game
+#: registered later is built too).
+GAMES = _games()
 #: The built-in agents it can warm up (the kinds the compiled loops run).
 AGENTS = ("random", "rule", "oracle")
-# Troggu's kernels take the table size as a run-time argument (one compile
-# serves 3 to 8 players: checked with numba's compile events, a 7-player run
-# after a 4-player one compiles nothing), so one size is enough by default.
-TROGGU_PLAYERS = (4,)
-PINOCHLE_MODES = ("kitty", "exchange")
+# Each game's description gives the tables built by default (``warm_tables``: one
+# Troggu size, as its kernels take the table size at run time) and the option a keyword
+# of warm() chooses instead (``warm_choices``: players= sets Troggu's players).
 
 _WHAT = {"random": "random agents", "rule": "rule agents", "oracle": "an oracle seat"}
 
@@ -156,15 +162,17 @@ def _sequence(param: str, value, what: str) -> tuple:
 
 def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
     """``(game, options)`` for every table to warm; ``players``/``modes`` checked first."""
-    if players is not None and "troggu" not in games:
-        raise ValueError(
-            f"players= is for troggu, not among the games to warm ({', '.join(games)})"
-        )
-    if modes is not None and "pinochle" not in games:
-        raise ValueError(
-            f"modes= is for pinochle, not among the games to warm ({', '.join(games)})"
-        )
+    from .games import DESCRIPTIONS, description
 
+    chosen = {"players": players, "modes": modes}
+    for keyword, value in chosen.items():
+        if value is not None and not any(keyword in description(g).warm_choices for g in games):
+            known = DESCRIPTIONS.items()
+            owners = [n for n, d in known if keyword in d.warm_choices]
+            raise ValueError(
+                f"{keyword}= is for {', '.join(owners)}, not among the games to warm "
+                f"({', '.join(games)})"
+            )
     if is_int(players):
         players = (players,)
     if isinstance(modes, str):
@@ -173,26 +181,28 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
         players = _sequence("players", players, "table sizes")
     if modes is not None:
         modes = _sequence("modes", modes, "modes")
+    chosen = {"players": players, "modes": modes}
     tables = []
     for game in games:
-        if game == "troggu":
-            sizes = TROGGU_PLAYERS if players is None else tuple(players)
-            tables += [(game, {"players": p}) for p in dict.fromkeys(sizes)]
-        elif game == "pinochle":
-            chosen = PINOCHLE_MODES if modes is None else tuple(modes)
-            tables += [(game, {"mode": m}) for m in dict.fromkeys(chosen)]
+        desc = description(game)
+        picked = [(k, option) for k, option in desc.warm_choices.items() if chosen[k] is not None]
+        if picked:
+            keyword, option = picked[0]
+            tables += [(game, {option: v}) for v in dict.fromkeys(chosen[keyword])]
         else:
-            tables.append((game, {}))
+            tables += [(game, dict(options)) for options in desc.warm_tables]
     for game, options in tables:
         make_game(game, **options)  # a bad table size or mode: ValueError naming it
     return tables
 
 
 def _env_id(game: str) -> str:
-    for env_id, entry in ENV_IDS.items():
-        if entry.split(":")[0].rsplit(".", 1)[-1] == game:
-            return env_id
-    raise ValueError(f"no Gymnasium env for {game!r}")  # pragma: no cover - every game has one
+    from .games import description
+
+    envs = description(game).envs
+    if not envs:
+        raise ValueError(f"no Gymnasium env for {game!r}")
+    return envs[0][0]
 
 
 def _simulations(game: str, options: dict, seats) -> None:
@@ -201,12 +211,7 @@ def _simulations(game: str, options: dict, seats) -> None:
     from trickgym.sim import simulate
 
     runs = [{game_class(game).run_unit: 1}]  # Phat: a match
-    if game == "solowhist":  # BGA's dealing: whole matches, a kernel of their own
-        per = make_game(game, **options).options.num_deals
-        runs.append({"deals": per, "dealing": "match"})
-    if game == "pinochle":  # races to the target: a kernel of their own, whatever the
-        # target; a low one, as random agents might not reach 1500 in the hands allowed
-        runs.append({"matches": 1, "target": 10})
+    runs += description(game).warm_runs  # the game's own kernels besides
     for run in runs:
         simulate(game, agents=seats, seed=0, progress=False, **{**options, **run})
 
@@ -299,7 +304,7 @@ def warm(
         gives the text ``trickgym warm`` prints.
     """
     progress = want_progress(progress)
-    games = _names(game, GAMES, "game", "game")
+    games = _names(game, _games(), "game", "game")
     agents = _names(agents, AGENTS, "agent", "agents")
     tables = _tables(games, players, modes)
     report = WarmReport(cache=cache_location())

@@ -11,13 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.later import later
 
 import trickgym
 from trickgym.agents.learnt import card_net
 from trickgym.engine.loops import rule_choice
 from trickgym.engine.params import params_matrix
-from trickgym.solvers.dd_search import make_table
 from trickgym.training import card_scorer, dmc, oracle_labels
+
+make_table = later("trickgym.solvers.dd_search", "make_table")
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 

@@ -9,23 +9,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.later import later
 from mc_helpers import reach, record_of
 
 import trickgym
 from trickgym.agents import python_action
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
-from trickgym.agents.solowhist import (
-    ORACLE_NODE_LIMIT,
-    ORACLE_TABLE_LOG2,
-    oracle_action,
-)
-from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.rules import deal_payoffs
 from trickgym.rng import derive_seed
-from trickgym.solvers.dd import card_values
-from trickgym.solvers.dd_search import make_table
+
+oracle_action = later("trickgym.agents.solowhist", "oracle_action")
+card_values = later("trickgym.solvers.dd", "card_values")
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +61,8 @@ def _exact_payoffs(state):
 
 def test_oracle_plays_the_solvers_best_card(game):
     """With few cards left (exact counts), the oracle's card is worth the solver's best."""
+    from trickgym.agents.solved_solowhist import EXACT_CARDS
+
     checked = 0
     for seed in range(40):
         state, _ = reach(game, seed, 30 + seed % 12)
@@ -239,6 +237,10 @@ def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
     calls are valued by stochastic playouts of the true deal, and the best of
     them here is the rule agent's call. (Deal 292, the first such deal, is
     settled since the misère probe deepens.)"""
+    from trickgym.agents.solowhist import ORACLE_NODE_LIMIT, ORACLE_TABLE_LOG2
+    from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values
+    from trickgym.solvers.dd_search import make_table
+
     arr = game.new_match(np.uint64(derive_seed(2026, 464, 0)), 1)
     st = arr[0]
     seat = int(st["to_move"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from helpers.later import later
 
 import trickgym
 from trickgym.advisor import solowhist as sw
@@ -20,7 +21,8 @@ from trickgym.games.solowhist.constants import (
     PASS,
     SOLO_CALL,
 )
-from trickgym.solvers.dd import solve
+
+solve = later("trickgym.solvers.dd", "solve")
 
 HAND = "AKQJ5.K2.A7.9832"
 SPOT = dict(seat=1, dealer=0, turn_up="2S")  # seat 1 is eldest: first to speak

@@ -13,9 +13,9 @@ This module is all a new game has to bring, everything else being the
 package's generic machinery: the rules (:data:`STATE_DTYPE`,
 :data:`OBS_DTYPE` and kernels over them), the encoding (``encode_kernel``,
 ``LAYOUT``), the hidden-card sampler (``determinize``), the rule agent
-(``rule_policy``), the registration of them all with
-:func:`trickgym.protocol.register` (this module is its own bindings module)
-and the :class:`PlainWhist` game class. The oracle lives in
+(``rule_policy``), the :class:`PlainWhist` game class and its one
+description (:data:`DESCRIPTION`), registered with
+:func:`trickgym.games.register`. The oracle lives in
 :mod:`.plain_whist_oracle`, registered by name so that it is imported only
 when a loop with an oracle seat is compiled.
 """
@@ -25,13 +25,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from trickgym import protocol
 from trickgym._kernel_cache import OWNED_MARK
 from trickgym.agents.mc.deal import deal_standard_hands
 from trickgym.api import Game, SearchDefaults, State, validate_options
@@ -42,6 +40,7 @@ from trickgym.engine.params import PARAMS_DTYPE, params_row
 from trickgym.games import kernels as generic_kernels
 from trickgym.games.encoding import ObsLayout, put_bits
 from trickgym.games.trick_play import close_trick
+from trickgym.protocol import GameDescription
 from trickgym.rng import below, seed_rng
 from trickgym.tricks.whist import whist_beats, whist_legal
 
@@ -204,6 +203,9 @@ def _reset_deal(state):
         state.played[s] = 0
         state.voids[s] = 0
         state.payoffs[s] = 0
+
+
+reset_deal = _reset_deal  # for a deal set by hand (the advisor's state_for)
 
 
 @njit(cache=True)
@@ -556,24 +558,6 @@ def start_match(state, seed, opts):
     init_match(state, seed, 1, -1)
 
 
-_ORACLE = __name__.rpartition(".")[0] + ".plain_whist_oracle"
-
-protocol.register(
-    STATE_DTYPE,
-    OBS_DTYPE,
-    rules=sys.modules[__name__],  # the rules hooks are this module's functions of those names
-    call_base=CALL_BASE,
-    encode_kernel=encode_kernel,
-    encode_wide=1,  # scores
-    rule_policy=rule_policy,
-    determinize=determinize,
-    start_match=start_match,
-    # by name: imported only when a loop with an oracle seat is compiled
-    oracle_action=f"{_ORACLE}:oracle_action",
-    oracle_no_table=f"{_ORACLE}:oracle_no_table",
-    oracle_table=f"{_ORACLE}:oracle_table",
-)
-
 # The rule agent's options dataclass, for the Python side (Game.rule_options).
 RULE_OPTIONS = RuleOptions
 
@@ -591,7 +575,7 @@ class PlainWhist(Game):
     """Plain partnership whist (see the module docstring)."""
 
     name = "plainwhist"
-    bindings = __name__  # this module registers the game's kernels
+    advisor = __name__.rpartition(".")[0] + ".plain_whist_advisor"  # the hand advisor's part
     title = "Plain whist"
     phase_names = PHASE_NAMES
     play_phase = PLAY
@@ -609,8 +593,25 @@ class PlainWhist(Game):
     obs_layout = LAYOUT
     encode_kernel = staticmethod(encode_kernel)
 
-    def __init__(self, **options):
-        super().__init__(validate_options(PlainWhistOptions, options))
+    def __init__(self, options: PlainWhistOptions | None = None, **kwargs):
+        if options is None:
+            options = validate_options(PlainWhistOptions, kwargs)
+        elif kwargs:
+            raise ValueError("give options either as a PlainWhistOptions or as keywords")
+        super().__init__(options)
+
+    @property
+    def payoff_bound(self) -> int:
+        """A seat's largest payoff in a deal: 7 odd tricks, doubled."""
+        return 2 * (N_TRICKS - 6)
+
+    contract_fields = ("phase", "doubled")
+
+    def contract_of(self, record) -> tuple[str, int]:
+        """``("", -1)`` in the auction, then ``"Doubled"`` or ``"Plain"`` (no declarer)."""
+        if int(record["phase"]) == AUCTION:
+            return "", -1
+        return ("Doubled" if record["doubled"] else "Plain"), -1
 
     def new_match(self, seed, num_deals=None, dealer=-1):
         """A one-record state array holding a new match from ``seed``."""
@@ -640,3 +641,45 @@ class PlainWhist(Game):
         if state.is_over:
             lines.append(f"  payoffs: {state.payoffs.tolist()}")
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- description
+
+_HERE = __name__.rpartition(".")[0]
+_ORACLE = f"{_HERE}.plain_whist_oracle"
+_SIM = f"{_HERE}.plain_whist_sim"
+_ENVS = f"{_HERE}.plain_whist_envs"
+_ADVISOR = f"{_HERE}.plain_whist_advisor"
+#: Its Gymnasium id (single env and native vector env).
+ENV_ID = "plainwhist/PlainWhist-v0"
+
+#: The game's one description: its kernels for the protocol (the rules hooks are this
+#: module's functions of those names), its rule agent, simulation, envs and advisor part.
+#: Made here, it registers the kernels; the tests add it to the registry of games
+#: (``trickgym.games.register``) for as long as they run, so the other tests' lists of
+#: games stay the four built-in ones.
+DESCRIPTION = GameDescription(
+    name=PlainWhist.name,
+    game=PlainWhist,
+    options=PlainWhistOptions,
+    rules=__name__,
+    encode_wide=1,  # scores
+    kernels={
+        "rule_policy": rule_policy,
+        "determinize": determinize,
+        "start_match": start_match,
+        # by name: imported only when a loop with an oracle seat is compiled
+        "oracle_action": f"{_ORACLE}:oracle_action",
+        "oracle_no_table": f"{_ORACLE}:oracle_no_table",
+        "oracle_table": f"{_ORACLE}:oracle_table",
+        # the simulator's hooks, in the module of its rows (imported by simulate only)
+        "start_deal": f"{_SIM}:start_deal",
+        "write_row": f"{_SIM}:write_row",
+        # the hand advisor's: imported by the advisor only
+        "advise_settle": f"{_ADVISOR}:settle",
+        "advise_outcome": f"{_ADVISOR}:outcome",
+    },
+    rule_options=f"{__name__}:RuleOptions",
+    sim=f"{_SIM}.SIM",
+    envs=((ENV_ID, f"{_ENVS}.PlainWhistEnv", f"{_ENVS}.PlainWhistVectorEnv"),),
+)

@@ -13,6 +13,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from helpers.later import later
 from pandas.testing import assert_frame_equal
 from run_helpers import as_written_before
 
@@ -24,8 +25,8 @@ from trickgym.analysis import (
 )
 from trickgym.cli import main
 from trickgym.sim import read_dataset, simulate
-from trickgym.solvers.dd import solve
-from trickgym.solvers.dd_search import META_NODES, dd_tricks, make_table, reset_table
+
+solve = later("trickgym.solvers.dd", "solve")
 
 # Rules §4, independently of the kernels: the declaring side's goal per contract.
 GOAL = {"Prop & Cop": 8, "Solo": 5, "Misère": 0, "Abundance": 9, "Abundance in Trumps": 9,
@@ -151,6 +152,8 @@ def test_dd_false_rows_unchanged(tight):
 
 
 def test_reset_table_searches_as_a_fresh_table(rule_dd):
+    from trickgym.solvers.dd_search import META_NODES, dd_tricks, make_table, reset_table
+
     row = rule_dd[rule_dd["contract"] == "Solo"].iloc[0]
     hands, _, leader, declarers, _, _ = position(row)
     args = (np.array(hands, dtype=np.uint64), np.full(4, -1, dtype=np.int64), 0, leader,

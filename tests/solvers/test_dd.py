@@ -15,12 +15,16 @@ from dd_helpers import (
     reference_card_values,
     reference_value,
 )
+from helpers.later import later
 from numba import njit
 
-import trickgym.solvers.dd
+import trickgym
 from trickgym.cards.notation import format_hand, parse_hand
 from trickgym.cli import main
-from trickgym.solvers.dd import card_values, dd_card_values, dd_tricks, new_table, solve
+
+card_values = later("trickgym.solvers.dd", "card_values")
+new_table = later("trickgym.solvers.dd", "new_table")
+solve = later("trickgym.solvers.dd", "solve")
 
 endplay = pytest.importorskip("endplay")
 from endplay.dds import solve_board  # noqa: E402
@@ -216,18 +220,19 @@ def test_best_card_value_equals_tricks():
 # ---- compiled entry points
 
 
-@njit
-def _sum_of_tricks(hands, trumps, table, out):
-    """Calls both kernels from compiled code, as a Monte Carlo agent does."""
-    trick = np.full(4, -1, dtype=np.int64)
-    total = 0
-    for leader in range(4):
-        total += dd_tricks(hands, trick, 0, leader, trumps, 5, False, table)
-    dd_card_values(hands, trick, 0, 0, trumps, 5, False, table, out)
-    return total
-
-
 def test_kernels_callable_from_njit():
+    from trickgym.solvers.dd import dd_card_values, dd_tricks
+
+    @njit
+    def _sum_of_tricks(hands, trumps, table, out):
+        """Calls both kernels from compiled code, as a Monte Carlo agent does."""
+        trick = np.full(4, -1, dtype=np.int64)
+        total = 0
+        for leader in range(4):
+            total += dd_tricks(hands, trick, 0, leader, trumps, 5, False, table)
+        dd_card_values(hands, trick, 0, 0, trumps, 5, False, table, out)
+        return total
+
     rng = random.Random(51)
     hands = random_position(rng, 6)
     table = new_table(1)
@@ -251,6 +256,8 @@ def test_small_table_gives_same_answers():
 
 
 def test_docstring_examples():
+    import trickgym.solvers.dd
+
     result = doctest.testmod(trickgym.solvers.dd)
     assert result.attempted > 0 and result.failed == 0
 

@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 from dd_helpers import random_position, reference_card_values, reference_value
+from helpers.later import later
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +17,11 @@ import trickgym
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE, PLAY
-from trickgym.solvers.dd import card_values, solve
-from trickgym.solvers.dd_search import _misere_verdict, _unbeaten_trumps
+
+card_values = later("trickgym.solvers.dd", "card_values")
+solve = later("trickgym.solvers.dd", "solve")
+_misere_verdict = later("trickgym.solvers.dd_search", "_misere_verdict")
+_unbeaten_trumps = later("trickgym.solvers.dd_search", "_unbeaten_trumps")
 
 STRAIN = {0: "S", 1: "H", 2: "D", 3: "C", -1: "NT"}
 RULE = 1

@@ -37,9 +37,8 @@ from ..agents.registry import is_agent_name, known_agents, make_agent
 from ..checks import check_int
 from ..games import game as make_game
 from ..games import game_class
-from .columns import detect_game, require, with_game
+from .columns import analysis_part, detect_game, require, with_game
 from .failures import failure_counts
-from .phat import pitch_frame
 from .plots import MIN_DEALS
 from .success import bid_success
 
@@ -170,9 +169,12 @@ def simulate_agents(
 
 
 def _bids(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows as bids: Phat's pitches as contracts (:func:`pitch_frame`), other games as they are."""
+    """Rows as bids: through the game's analysis part where they are not (Phat's pitches)."""
     require(df)
-    return df if "contract" in df.columns or detect_game(df) != "phat" else pitch_frame(df)
+    if "contract" in df.columns:
+        return df
+    part = analysis_part(detect_game(df))
+    return df if part is None else part.bids(df)
 
 
 def _dd_table(df: pd.DataFrame, by) -> pd.DataFrame:

@@ -57,24 +57,39 @@ def by_columns(by, df=_NO_FRAME, name: str = "by") -> list[str]:
     return list(cols)
 
 
+def analysis_part(game: str):
+    """The module of ``game``'s own analysis part (its description's ``analysis``), or None.
+
+    A game whose rows are not bids (Phat: races to 181, pitches instead of
+    contracts) names a module giving ``bids(df)`` (its rows as bids),
+    ``summary_text(df)`` (the command line's table) and
+    ``report_sections(...)`` (the HTML report's); for the others the rows
+    are bids already.
+    """
+    import importlib
+
+    from ..games import description
+
+    module = description(game).analysis
+    return None if module is None else importlib.import_module(module)
+
+
 def detect_game(df: pd.DataFrame) -> str:
     """The game whose ``simulate`` rows ``df`` holds, from its columns.
 
     Raises ``ValueError`` when the columns match no game.
     """
+    from ..games import DESCRIPTIONS
+
     require(df)
     cols = set(df.columns)
-    if {"pitcher", "phat_ns"} <= cols:
-        return "phat"
-    if {"players", "declarer_points"} <= cols:
-        return "troggu"
-    if {"bid", "meld_ns"} <= cols:
-        return "pinochle"
-    if {"turn_up", "declarer_tricks"} <= cols:
-        return "solowhist"
+    # Each description names the columns only its game's rows have together.
+    for name, description in DESCRIPTIONS.items():
+        if description.columns and description.columns <= cols:
+            return name
+    names = "|".join(repr(n) for n, d in DESCRIPTIONS.items() if d.columns)
     raise ValueError(
-        "cannot tell the game of these rows: expected the columns of "
-        "simulate('solowhist'|'troggu'|'phat'|'pinochle', ...)"
+        f"cannot tell the game of these rows: expected the columns of simulate({names}, ...)"
     )
 
 

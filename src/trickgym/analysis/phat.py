@@ -14,7 +14,15 @@ import pandas as pd
 from .columns import plain_index, require
 from .intervals import wilson_interval
 
-__all__ = ["format_phat_summary", "phat_summary", "pitch_frame", "race_table"]
+__all__ = [
+    "bids",
+    "format_phat_summary",
+    "phat_summary",
+    "pitch_frame",
+    "race_table",
+    "report_sections",
+    "summary_text",
+]
 
 _PHAT_COLUMNS = ("match", "game", "game_over", "winner", "tricks", "bonus_to")
 
@@ -111,3 +119,38 @@ def race_table(df: pd.DataFrame, bins=(-181, -60, -30, -10, 10, 30, 60, 181)) ->
     table["ci_low_pct"] = 100 * low
     table["ci_high_pct"] = 100 * high
     return plain_index(table)
+
+
+# The analysis's part for Phat, named by its description (GameDescription.analysis):
+# its rows are races to a target, not bids, so the generic tables read them through these.
+
+
+def bids(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows as bids (:func:`pitch_frame`): what the bid tables and plots read."""
+    return pitch_frame(df)
+
+
+def summary_text(df: pd.DataFrame) -> str:
+    """The command line's table of a Phat run: the race statistics."""
+    return format_phat_summary(phat_summary(df))
+
+
+def report_sections(out, df: pd.DataFrame, folds: int, game: str, bid_sections) -> None:
+    """The HTML report's sections of a Phat run: the race, then the pitches as bids.
+
+    ``out`` is the report's builder, ``bid_sections(out, bids, folds, game,
+    position=...)`` writes the generic bid sections.
+    """
+    from . import plots
+
+    out.heading("The race to 181")
+    out.table(phat_summary(df))
+    race = race_table(df)
+    out.table(race)
+    out.figure(plots.plot_race(race), "race to 181")
+    out.heading("Pitches")
+    out.note(
+        "The pitcher's team 'makes' its pitch when it takes more phat in the deal than "
+        "the other team (completed deals only)."
+    )
+    bid_sections(out, pitch_frame(df), folds, game, position=False)  # pitcher is eldest

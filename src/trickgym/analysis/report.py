@@ -18,10 +18,9 @@ from ..checks import check_int
 from ..games import game_class
 from . import plots
 from .calibration import calibration_table, out_of_fold_predictions
-from .columns import declared, detect_game, feature_columns
+from .columns import analysis_part, declared, detect_game, feature_columns
 from .failures import failure_split
 from .labels import column_label
-from .phat import phat_summary, pitch_frame, race_table
 from .success import bid_success, expected_payoff, success_by_feature, success_by_position
 from .text import bid_table_legend
 
@@ -303,18 +302,9 @@ def html_report(df: pd.DataFrame, title: str | None = None, folds: int = 5) -> s
         out.parts.append(_metadata_table(metadata))
         out.parts.append("</details>")
     header = len(out.parts)
-    if game == "phat":
-        out.heading("The race to 181")
-        out.table(phat_summary(df))
-        race = race_table(df)
-        out.table(race)
-        out.figure(plots.plot_race(race), "race to 181")
-        out.heading("Pitches")
-        out.note(
-            "The pitcher's team 'makes' its pitch when it takes more phat in the deal than "
-            "the other team (completed deals only)."
-        )
-        _bid_sections(out, pitch_frame(df), folds, game, position=False)  # pitcher is eldest
+    part = analysis_part(game)
+    if part is not None:  # rows that are not bids (Phat's races): the game's own sections
+        part.report_sections(out, df, folds, game, _bid_sections)
     else:
         _bid_sections(out, df, folds, game)
     out.parts.insert(header, out.contents())

@@ -35,35 +35,29 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import njit, prange
-from numba.extending import overload
 
 from trickgym import protocol
 from trickgym.advisor.solve_points import declarer_points
 from trickgym.cards.bits import bit, lowest_bit
 from trickgym.games.phat import rules as phat_rules
 from trickgym.games.phat.rules import SUIT_MASKS as PHAT_SUITS
-from trickgym.games.phat.state import STATE_DTYPE as PHAT_STATE
 from trickgym.games.pinochle import rules as pinochle_rules
 from trickgym.games.pinochle.constants import BID_BASE, TRUMP_BASE
 from trickgym.games.pinochle.constants import PASS as PINOCHLE_PASS
 from trickgym.games.pinochle.constants import PLAY as PINOCHLE_PLAY
-from trickgym.games.pinochle.state import STATE_DTYPE as PINOCHLE_STATE
 from trickgym.games.troggu import rules as troggu_rules
 from trickgym.games.troggu.constants import AUCTION as TROGGU_AUCTION
 from trickgym.games.troggu.constants import CALL as TROGGU_CALL
 from trickgym.games.troggu.constants import CALL_BASE as TROGGU_CALL_BASE
 from trickgym.games.troggu.constants import DISCARD as TROGGU_DISCARD
 from trickgym.games.troggu.constants import HALF, MISERE, NO_PARTNER
-from trickgym.games.troggu.state import STATE_DTYPE as TROGGU_STATE
-from trickgym.records import fields_of, is_record_of
+from trickgym.records import fields_of
 from trickgym.solvers.points_search import (
     META_ABORTED,
     make_points_table,
     reset_points_table,
     solve_points,
 )
-
-from . import pinochle
 
 __all__ = [
     "DD_DEFAULT_MAX_NODES",
@@ -75,6 +69,14 @@ __all__ = [
     "add_dd",
     "dd_block",
     "first_lead_at",
+    "phat_first_lead",
+    "phat_made",
+    "phat_solve",
+    "pinochle_first_lead",
+    "pinochle_made",
+    "plain_solve",
+    "troggu_first_lead",
+    "troggu_made",
     "with_options",
 ]
 
@@ -90,25 +92,26 @@ SOLVED, UNSOLVED, NO_CONTRACT, NO_SIDE = 0, 1, 2, 3
 DD_STATUS = ("solved", "unsolved", "no contract", "no side")
 
 
-def first_lead(row, st):
-    """Stub (overloaded per game): ``st`` set to the first lead of ``row``'s deal.
-
-    Returns the row's ``dd_status`` so far: ``SOLVED`` when there is a side
-    to solve for (``st`` is then at the first lead), else ``NO_CONTRACT`` or
-    ``NO_SIDE``.
-    """
-    raise NotImplementedError
+# Each point-trick game's description registers, for the protocol's hooks, its
+# ``dd_first_lead(row, state)`` (``state`` set to the first lead of ``row``'s deal;
+# returns the row's ``dd_status`` so far: SOLVED when there is a side to solve for, else
+# NO_CONTRACT or NO_SIDE), ``dd_made(state, final)`` (whether ``final`` side points make
+# the contract) and ``dd_solve(row, states, table, work)`` (the side's final points from
+# the first lead ``states[0]``, -1 past the budget). The built-in games' are below.
 
 
 @njit(cache=True)
-def _phat_first_lead(row, st):
+def phat_first_lead(row, st):
+    """Phat: the pitcher to lead the dealt hands."""
     phat_rules.init_match(st, 0, 1 << 30, 1, row.pitcher)
     phat_rules.set_deal(st, row.hands)
     return SOLVED
 
 
 @njit(cache=True)
-def _pinochle_first_lead(row, st):
+def pinochle_first_lead(row, st):
+    """Pinochle: the auction, trumps and buried or passed cards replayed (rule options from
+    the row's ``dd_options``, see :func:`with_options`)."""
     if row.passed_out or row.declarer < 0:
         return NO_CONTRACT
     opts = row.dd_options
@@ -134,7 +137,8 @@ def _pinochle_first_lead(row, st):
 
 
 @njit(cache=True)
-def _troggu_first_lead(row, st):
+def troggu_first_lead(row, st):
+    """Troggu: the auction, Tapp discards and partner call replayed; Misère has no side."""
     n = row.players
     troggu_rules.init_match(st, 0, n, 1, row.dealer)
     troggu_rules.set_deal(st, row.hands, row.tapp)
@@ -154,44 +158,35 @@ def _troggu_first_lead(row, st):
     return SOLVED
 
 
-@overload(first_lead)
-def _first_lead(row, st):
-    if is_record_of(st, PHAT_STATE):
-        return lambda row, st: _phat_first_lead(row, st)
-    if is_record_of(st, PINOCHLE_STATE):
-        return lambda row, st: _pinochle_first_lead(row, st)
-    if is_record_of(st, TROGGU_STATE):
-        return lambda row, st: _troggu_first_lead(row, st)
-    return None
-
-
 @njit(cache=True)
 def first_lead_at(rows, i, states):
-    """:func:`first_lead` of ``rows[i]`` into ``states[0]`` (from Python: tests, inspection).
+    """``protocol.dd_first_lead`` of ``rows[i]`` into ``states[0]`` (from Python: tests).
 
     Pinochle rows must carry ``dd_options`` (see :func:`with_options`).
     """
-    return first_lead(rows[i], states[0])
-
-
-def made_points(st, final):
-    """Stub (overloaded per game): whether ``final`` side points make the contract of ``st``."""
-    raise NotImplementedError
-
-
-@overload(made_points)
-def _made_points(st, final):
-    if is_record_of(st, PHAT_STATE):
-        return lambda st, final: final > 40
-    if is_record_of(st, PINOCHLE_STATE):
-        return lambda st, final: declarer_points(st, final) >= st.bid
-    if is_record_of(st, TROGGU_STATE):
-        return lambda st, final: final > HALF
-    return None
+    return protocol.dd_first_lead(rows[i], states[0])
 
 
 @njit(cache=True)
-def _plain_solve(row, root, table, work):
+def phat_made(st, final):
+    """Phat: the pitching team took more than half the phat."""
+    return final > 40
+
+
+@njit(cache=True)
+def pinochle_made(st, final):
+    """Pinochle: saved meld plus counters reach the bid."""
+    return declarer_points(st, final) >= st.bid
+
+
+@njit(cache=True)
+def troggu_made(st, final):
+    """Troggu: the side took more than half the card points."""
+    return final > HALF
+
+
+@njit(cache=True)
+def plain_solve(row, root, table, work):
     """The side's final points from ``root[0]`` with best play; -1 past the budget."""
     v = solve_points(root, table)
     if table[1][META_ABORTED]:
@@ -200,7 +195,7 @@ def _plain_solve(row, root, table, work):
 
 
 @njit(cache=True)
-def _phat_solve(row, root, table, work):
+def phat_solve(row, root, table, work):
     """Phat: the best pitch among the pitcher's cards of the suit pitched (``row.trumps``)."""
     st = root[0]
     best = -1
@@ -215,18 +210,6 @@ def _phat_solve(row, root, table, work):
             return -1
         best = max(best, protocol.side_points(work[0]) + v)
     return best
-
-
-def solve_row(row, root, table, work):
-    """Stub (overloaded per game): the side's final points from the first lead ``root[0]``."""
-    raise NotImplementedError
-
-
-@overload(solve_row)
-def _solve_row(row, root, table, work):
-    if is_record_of(root, PHAT_STATE):
-        return lambda row, root, table, work: _phat_solve(row, root, table, work)
-    return lambda row, root, table, work: _plain_solve(row, root, table, work)
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -245,19 +228,21 @@ def dd_block(template, rows, node_limit, chunk, out):
         for i in range(c * chunk, min(n, (c + 1) * chunk)):
             out[i, 0] = -1
             out[i, 1] = -1
-            status = first_lead(rows[i], root[0])
+            status = protocol.dd_first_lead(rows[i], root[0])
             if status == SOLVED:
                 reset_points_table(table)
-                final = solve_row(rows[i], root, table, work)
+                final = protocol.dd_solve(rows[i], root, table, work)
                 if final < 0:
                     status = UNSOLVED
                 else:
                     out[i, 0] = final
-                    out[i, 1] = 1 if made_points(root[0], final) else 0
+                    out[i, 1] = 1 if protocol.dd_made(root[0], final) else 0
             out[i, 2] = status
 
 
-def add_dd(game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None) -> np.ndarray:
+def add_dd(
+    game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None, dd_options=None
+) -> np.ndarray:
     """``rows`` as ``dd_dtype`` records with their double-dummy columns (see the module).
 
     ``dd_dtype`` is the game's ``SimSpec.dd_row_dtype`` (the row's fields,
@@ -271,7 +256,7 @@ def add_dd(game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None) ->
         template = np.zeros(1, dtype=game.state_dtype)
         protocol.require(game)
         work = max(1, min(DD_WORK_ROWS, -(-n // (4 * numba.get_num_threads()))))
-        dd_block(template, with_options(game, rows), int(max_nodes or 0), work, out)
+        dd_block(template, with_options(game, rows, dd_options), int(max_nodes or 0), work, out)
     result = np.zeros(n, dtype=dd_dtype)
     for name in rows.dtype.names:
         result[name] = rows[name]
@@ -281,13 +266,15 @@ def add_dd(game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None) ->
     return result
 
 
-def with_options(game, rows):
-    """Pinochle rows get the game's rule options (a row has only ``mode``); others as they are."""
-    if game.name != "pinochle":
+def with_options(game, rows, options):
+    """``rows`` with the options their first lead reads beside the row (``dd_options``:
+    Pinochle's rule options, a row having only ``mode``), from ``options(game)`` (the
+    game's ``SimSpec.dd_options``); as they are when ``options`` is None."""
+    if options is None:
         return rows
     dtype = np.dtype([*fields_of(rows.dtype), ("dd_options", np.int64, (7,))], align=True)
     out = np.zeros(len(rows), dtype=dtype)
     for name in rows.dtype.names:
         out[name] = rows[name]
-    out["dd_options"] = pinochle.deal_options(game)
+    out["dd_options"] = options(game)
     return out

@@ -28,6 +28,7 @@ import numpy as np
 from numba import literal_unroll, njit
 
 from trickgym.cards.bits import popcount
+from trickgym.games import DESCRIPTIONS
 from trickgym.games.pinochle.meld import meld
 
 __all__ = [
@@ -41,46 +42,11 @@ __all__ = [
     "whist_features",
 ]
 
-FEATURE_COLUMNS = {
-    "solowhist": (
-        "hf_trump_len",
-        "hf_trump_top",
-        "hf_hcp",
-        "hf_voids",
-        "hf_singletons",
-        "hf_longest",
-    ),
-    "troggu": ("hf_trumps", "hf_high_trumps", "hf_fool", "hf_kings"),
-    "pinochle": ("hf_meld", "hf_trump_len", "hf_aces"),
-    "phat": ("hf_trump_len", "hf_hcp", "hf_voids"),
-}
-
-# What each column means (the report's data dictionary); -1 is always "does not apply".
+# Each game's description names its columns with their meanings (the report's data
+# dictionary; -1 is always "does not apply"): GameDescription.hand_features.
+FEATURE_COLUMNS = {n: tuple(d.hand_features) for n, d in DESCRIPTIONS.items() if d.hand_features}
 FEATURE_DESCRIPTIONS = {
-    "solowhist": {
-        "hf_trump_len": "cards of the trump suit in the declarer's hand as dealt",
-        "hf_trump_top": "how many of A K Q J of trumps the declarer holds",
-        "hf_hcp": "high-card points of the hand: A 4, K 3, Q 2, J 1",
-        "hf_voids": "suits the hand has no card of",
-        "hf_singletons": "suits with exactly one card",
-        "hf_longest": "cards of the hand's longest suit",
-    },
-    "troggu": {
-        "hf_trumps": "trumps I..XXI held (the Fool not counted)",
-        "hf_high_trumps": "trumps XV..XXI held",
-        "hf_fool": "1 if the declarer holds the Fool, else 0",
-        "hf_kings": "Kings held",
-    },
-    "pinochle": {
-        "hf_meld": "meld of the hand as dealt, in the declared trump",
-        "hf_trump_len": "cards of the trump suit, both copies counted",
-        "hf_aces": "Aces held (0..8)",
-    },
-    "phat": {
-        "hf_trump_len": "cards of the trump suit (the suit of the pitcher's first card)",
-        "hf_hcp": "high-card points of the pitcher's hand: A 4, K 3, Q 2, J 1",
-        "hf_voids": "suits the pitcher's hand has no card of",
-    },
+    n: dict(d.hand_features) for n, d in DESCRIPTIONS.items() if d.hand_features
 }
 
 

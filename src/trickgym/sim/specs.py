@@ -1,8 +1,13 @@
-"""What the simulator needs to know of each game, in one place."""
+"""What the simulator needs to know of a game: its ``SimSpec``, named by its description.
+
+Each built-in game's description (``GameDescription.sim``) names one of the
+specs below; :data:`SPECS` reads them through the registry of descriptions
+(:mod:`trickgym.games`), so a game registered later is simulated too.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,10 +17,19 @@ from trickgym.engine.loops import oracle_flag
 
 from ..games import game as make_game
 from ..records import fields_of
-from . import blocks, dd_columns_points, phat, pinochle, solowhist, troggu
+from . import blocks, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
-__all__ = ["SPECS", "SimSpec"]
+__all__ = [
+    "PHAT",
+    "PINOCHLE",
+    "SOLOWHIST",
+    "SPECS",
+    "TROGGU",
+    "SimSpec",
+    "generic_deal_block",
+    "sim_spec",
+]
 
 
 @dataclass(frozen=True)
@@ -36,10 +50,15 @@ class SimSpec:
     returns the rows of every deal of whole matches (races to a target:
     Phat, Pinochle), and ``write_match_row(row, state, match, k)`` writes
     deal ``k`` of a match from the Python loop.
+    ``seat_payoffs(df, n_seats)`` gives each row's payoff per seat as a
+    float64 ``[rows, seats]`` array (a partnership game: its team's margin;
+    ``None``: the frame's ``payoff_<seat>`` columns), what tournaments score.
     ``add_dd(rows, max_nodes, game)`` returns the rows with their double-dummy
     columns (records of ``dd_row_dtype``; ``None``: the game has no
     double-dummy solver yet), with ``dd_default_max_nodes`` the default
-    node budget of a solver call.
+    node budget of a solver call and ``dd_options(game)`` the ``int64``
+    options a point-trick game's first lead reads beside the row
+    (:func:`trickgym.sim.dd_columns_points.with_options`; ``None``: none).
     """
 
     row_dtype: np.dtype
@@ -55,10 +74,28 @@ class SimSpec:
     dd_row_dtype: np.dtype | None = None
     dd_default_max_nodes: int | None = None
     deal_options: Callable[..., np.ndarray] | None = None
+    seat_payoffs: Callable[..., np.ndarray] | None = None
+    dd_options: Callable[..., np.ndarray] | None = None
+
+    def payoffs_by_seat(self, df, n_seats: int) -> np.ndarray:
+        """Each row's payoff per seat (``float64[rows, n_seats]``): see ``seat_payoffs``."""
+        if self.seat_payoffs is not None:
+            return self.seat_payoffs(df, n_seats)
+        return df[[f"payoff_{s}" for s in range(n_seats)]].to_numpy(np.float64)
 
 
 def _deals(sim_module):
     """The ``deal_block`` of a game whose simulation module gives ``deal_options``."""
+    return generic_deal_block(sim_module.deal_options)
+
+
+def generic_deal_block(deal_options):
+    """A ``SimSpec.deal_block`` running the protocol's ``start_deal``/``write_row`` hooks.
+
+    ``deal_options(game)`` gives the ``int64`` options the game's
+    ``start_deal`` kernel reads. What a game registered from outside the
+    package uses for independent deals.
+    """
 
     def deal_block(game, seed, first, kinds, params, chunk, rows):
         template = np.empty(1, dtype=game.state_dtype)
@@ -69,7 +106,7 @@ def _deals(sim_module):
             kinds,
             params,
             oracle_flag(kinds),
-            sim_module.deal_options(game),
+            deal_options(game),
             chunk,
             rows,
         )
@@ -103,7 +140,11 @@ def _points_add_dd(name, dtype):
     """The ``add_dd`` of a point-trick game (:mod:`trickgym.sim.dd_columns_points`)."""
 
     def add_dd(rows, max_nodes, game=None):
-        return dd_columns_points.add_dd(game or make_game(name), rows, dtype, max_nodes)
+        # lazy: dd_columns_points reads these specs (an import circle)
+        from . import dd_columns_points
+
+        game = game or make_game(name)
+        return dd_columns_points.add_dd(game, rows, dtype, max_nodes, sim_spec(game).dd_options)
 
     return add_dd
 
@@ -195,54 +236,112 @@ def _pinochle_match_row(row, state, match, k):
     row["match"] = match
 
 
-SPECS = {
-    "solowhist": SimSpec(
-        row_dtype=solowhist.ROW_DTYPE,
-        deal_block=_deals(solowhist),
-        deal_options=solowhist.deal_options,
-        match_block=_solowhist_matches,
-        frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
-        write_row=solowhist.write_row,
-        add_dd=_solowhist_add_dd,
-        dd_row_dtype=solowhist.DD_ROW_DTYPE,
-        dd_default_max_nodes=4_000_000,  # trickgym.sim.dd_columns_solowhist.DD_DEFAULT_MAX_NODES
-    ),
-    "troggu": SimSpec(
-        row_dtype=troggu.ROW_DTYPE,
-        deal_block=_deals(troggu),
-        deal_options=troggu.deal_options,
-        match_block=None,
-        frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
-        write_row=troggu.write_row,
-        add_dd=_points_add_dd("troggu", _points_dd_dtype(troggu.ROW_DTYPE)),
-        dd_row_dtype=_points_dd_dtype(troggu.ROW_DTYPE),
-        dd_default_max_nodes=_POINTS_DD_NODES,
-    ),
-    "phat": SimSpec(
-        row_dtype=phat.ROW_DTYPE,
-        deal_block=None,
-        match_block=_phat_matches,
-        frame=lambda rows, game, match_mode: phat_frame(rows),
-        write_row=phat.write_row,
-        unit="match",
-        slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
-        whole_matches=_phat_whole_matches,
-        write_match_row=lambda row, state, match, k: phat.write_row(row, state, match),
-        add_dd=_points_add_dd("phat", _points_dd_dtype(phat.ROW_DTYPE)),
-        dd_row_dtype=_points_dd_dtype(phat.ROW_DTYPE),
-        dd_default_max_nodes=_POINTS_DD_NODES,
-    ),
-    "pinochle": SimSpec(
-        row_dtype=pinochle.ROW_DTYPE,
-        deal_block=_deals(pinochle),
-        deal_options=pinochle.deal_options,
-        match_block=None,
-        frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
-        write_row=pinochle.write_row,
-        whole_matches=_pinochle_whole_matches,
-        write_match_row=_pinochle_match_row,
-        add_dd=_points_add_dd("pinochle", _points_dd_dtype(pinochle.ROW_DTYPE)),
-        dd_row_dtype=_points_dd_dtype(pinochle.ROW_DTYPE),
-        dd_default_max_nodes=_POINTS_DD_NODES,
-    ),
-}
+def _team_margins(margin: np.ndarray) -> np.ndarray:
+    """Seats 0 and 2 (NS) get ``margin``, seats 1 and 3 (EW) its negation."""
+    return np.stack([margin, -margin, margin, -margin], axis=1)
+
+
+def _pinochle_seat_payoffs(df, n_seats):
+    return _team_margins((df["score_ns"] - df["score_ew"]).to_numpy(np.float64))
+
+
+def _phat_seat_payoffs(df, n_seats):
+    bonus_ns = np.where(df["bonus_to"] == "NS", df["bonus"], 0)
+    bonus_ew = np.where(df["bonus_to"] == "EW", df["bonus"], 0)
+    return _team_margins((df["phat_ns"] + bonus_ns - df["phat_ew"] - bonus_ew).to_numpy(np.float64))
+
+
+SOLOWHIST = SimSpec(
+    row_dtype=solowhist.ROW_DTYPE,
+    deal_block=_deals(solowhist),
+    deal_options=solowhist.deal_options,
+    match_block=_solowhist_matches,
+    frame=lambda rows, game, match_mode: solowhist_frame(rows, match_mode),
+    write_row=solowhist.write_row,
+    add_dd=_solowhist_add_dd,
+    dd_row_dtype=solowhist.DD_ROW_DTYPE,
+    dd_default_max_nodes=4_000_000,  # trickgym.sim.dd_columns_solowhist.DD_DEFAULT_MAX_NODES
+)
+
+TROGGU = SimSpec(
+    row_dtype=troggu.ROW_DTYPE,
+    deal_block=_deals(troggu),
+    deal_options=troggu.deal_options,
+    match_block=None,
+    frame=lambda rows, game, match_mode: troggu_frame(rows, game.n_seats),
+    write_row=troggu.write_row,
+    add_dd=_points_add_dd("troggu", _points_dd_dtype(troggu.ROW_DTYPE)),
+    dd_row_dtype=_points_dd_dtype(troggu.ROW_DTYPE),
+    dd_default_max_nodes=_POINTS_DD_NODES,
+)
+
+PHAT = SimSpec(
+    row_dtype=phat.ROW_DTYPE,
+    deal_block=None,
+    match_block=_phat_matches,
+    frame=lambda rows, game, match_mode: phat_frame(rows),
+    write_row=phat.write_row,
+    unit="match",
+    slots=lambda game: phat.slots_per_match(game.options.games_in_match, game.options.target),
+    whole_matches=_phat_whole_matches,
+    write_match_row=lambda row, state, match, k: phat.write_row(row, state, match),
+    seat_payoffs=_phat_seat_payoffs,
+    add_dd=_points_add_dd("phat", _points_dd_dtype(phat.ROW_DTYPE)),
+    dd_row_dtype=_points_dd_dtype(phat.ROW_DTYPE),
+    dd_default_max_nodes=_POINTS_DD_NODES,
+)
+
+PINOCHLE = SimSpec(
+    row_dtype=pinochle.ROW_DTYPE,
+    deal_block=_deals(pinochle),
+    deal_options=pinochle.deal_options,
+    match_block=None,
+    frame=lambda rows, game, match_mode: pinochle_frame(rows, match_mode),
+    write_row=pinochle.write_row,
+    whole_matches=_pinochle_whole_matches,
+    write_match_row=_pinochle_match_row,
+    seat_payoffs=_pinochle_seat_payoffs,
+    dd_options=pinochle.deal_options,  # the rule options its first lead replays the auction with
+    add_dd=_points_add_dd("pinochle", _points_dd_dtype(pinochle.ROW_DTYPE)),
+    dd_row_dtype=_points_dd_dtype(pinochle.ROW_DTYPE),
+    dd_default_max_nodes=_POINTS_DD_NODES,
+)
+
+
+def sim_spec(game) -> SimSpec:
+    """The ``SimSpec`` of a game (name, instance or class) from its description.
+
+    Raises ``ValueError`` for an unknown game or one its description gives no
+    simulation.
+    """
+    from ..games import description
+    from ..protocol import load
+
+    desc = description(game)
+    if desc.sim is None:
+        raise ValueError(f"{desc.name} has no simulation (its description names no SimSpec)")
+    return load(desc.sim)
+
+
+class _Specs(Mapping):
+    """``{game name: SimSpec}`` of every registered game that has one, read when asked."""
+
+    def _names(self) -> list[str]:
+        from ..games import DESCRIPTIONS
+
+        return [name for name, d in DESCRIPTIONS.items() if d.sim is not None]
+
+    def __getitem__(self, name: str) -> SimSpec:
+        if name not in self._names():
+            raise KeyError(name)
+        return sim_spec(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+#: Every registered game's ``SimSpec`` by name (from the descriptions).
+SPECS: Mapping[str, SimSpec] = _Specs()

@@ -51,7 +51,6 @@ class Phat(Game):
     """Phat as on Board Game Arena (``docs/rules/phat.md``): NS (0, 2) against EW (1, 3)."""
 
     name = "phat"
-    bindings = "trickgym.bindings.phat"
     advisor = "trickgym.advisor.phat"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Phat"
     partnership = True

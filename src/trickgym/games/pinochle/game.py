@@ -113,7 +113,6 @@ class Pinochle(Game):
     """Four-player partnership Pinochle, single deck (``docs/rules/pinochle.md``)."""
 
     name = "pinochle"
-    bindings = "trickgym.bindings.pinochle"
     advisor = "trickgym.advisor.pinochle"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Pinochle"
     partnership = True

@@ -75,7 +75,6 @@ class SoloWhist(Game):
     """Solo Whist as on Board Game Arena (``docs/rules/solowhist.md``)."""
 
     name = "solowhist"
-    bindings = "trickgym.bindings.solowhist"
     advisor = "trickgym.advisor.solowhist"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Solo Whist"
     phase_names = PHASE_NAMES

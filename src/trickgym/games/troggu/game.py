@@ -64,7 +64,6 @@ class Troggu(Game):
     """Troggu as on Board Game Arena (``docs/rules/troggu.md``), 3 to 8 players."""
 
     name = "troggu"
-    bindings = "trickgym.bindings.troggu"
     advisor = "trickgym.advisor.troggu"  # the hand advisor's part (trickgym.advisor.advise)
     title = "Troggu"
     phase_names = PHASE_NAMES
