@@ -10,6 +10,7 @@ from trickgym.checks import as_int
 from trickgym.engine.kinds import KINDS, RANDOM
 from trickgym.engine.loops import random_action
 from trickgym.engine.params import params_matrix
+from trickgym.rng import derive_seed
 
 from .random import RandomAgent
 from .registry import known_agents, make_agent, register_agent, resolve_kind
@@ -97,8 +98,6 @@ def python_action(agent, game, array: np.ndarray, index: int, seat: int) -> int:
 
 def start_deal(agents, seed: int, index: int) -> None:
     """Call ``start_deal`` on the Python agents of a deal (deal ``index`` of ``seed``)."""
-    from trickgym.rng import derive_seed
-
     for seat, agent in enumerate(agents):
         hook = getattr(agent, "start_deal", None)
         if hook is not None and not isinstance(agent, str | int):

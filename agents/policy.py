@@ -57,6 +57,17 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.agents.rows import record_features, seen_rows
+from trickgym.api import Game
+from trickgym.checks import check_choice, check_int, check_path, check_seed
+from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
+from trickgym.games import GAMES
+from trickgym.games import game as make_game
+from trickgym.games.obs_features import feature_plan
+from trickgym.npzfile import check_finite, load_npz, npz_path
+from trickgym.rng import mix64
+
 __all__ = [
     "POLICY_PREFIX",
     "SETTINGS_KEY",
@@ -127,7 +138,6 @@ class MLPPolicy:
             with np.errstate(over="ignore"):  # 1e300 becomes inf: refused just below
                 layers.append((w.astype(np.float32), b.astype(np.float32)))
         # NaN or infinite weights would play on, every logit NaN: the argmax's first action.
-        from trickgym.npzfile import check_finite
 
         check_finite(
             {
@@ -229,9 +239,6 @@ def save_policy(
     file is written whole or not at all (a temporary file renamed). Returns
     the path. :func:`load_policy` reads it back.
     """
-    from trickgym.checks import check_choice, check_path
-    from trickgym.games.obs_features import feature_plan
-
     game = _as_game(game)
     obs_mode = check_choice("obs_mode", obs_mode, OBS_MODES)
     bidding = check_choice("bidding", bidding, BIDDINGS)
@@ -279,8 +286,6 @@ def load_policy(path) -> MLPPolicy:
     file of weights alone); malformed settings are refused, naming the file
     and the value.
     """
-    from trickgym.npzfile import load_npz, npz_path
-
     where = f"policy file {str(npz_path(path, 'policy path'))!r}"
     weights = load_npz(path, "policy file", POLICY_HINT)
     stored = weights.pop(SETTINGS_KEY, None)
@@ -304,8 +309,6 @@ _SETTINGS_TYPES = {
 
 def _read_settings(stored: np.ndarray, policy: MLPPolicy, where: str) -> PolicySettings:
     """The checked :class:`PolicySettings` of a file's settings array."""
-    from trickgym.checks import check_choice
-    from trickgym.games import GAMES
 
     def bad(what: str) -> ValueError:
         return ValueError(f"{where}: {SETTINGS_KEY} {what}; {POLICY_HINT}")
@@ -335,9 +338,7 @@ def _read_settings(stored: np.ndarray, policy: MLPPolicy, where: str) -> PolicyS
         check_choice("game", data["game"], tuple(sorted(GAMES)))
         check_choice("obs_mode", data["obs_mode"], OBS_MODES)
         check_choice("bidding", data["bidding"], BIDDINGS)
-        import trickgym
-
-        trickgym.game(data["game"], **data["options"])  # the options are a table of the game
+        make_game(data["game"], **data["options"])  # the options are a table of the game
     except (ValueError, TypeError) as err:
         raise bad(f"holds a bad value: {err}") from None
     shape = (data["n_features"], data["n_actions"])
@@ -372,8 +373,6 @@ class PolicyAgent:
     """
 
     def __init__(self, game, policy):
-        from trickgym.games.obs_features import feature_plan
-
         self.game = _as_game(game)
         self.policy = _as_policy(policy)
         self.plan = feature_plan(self.game)
@@ -401,8 +400,6 @@ class PolicyAgent:
         """The actions of seats ``seats`` in ``states[rows]``, one policy call for them all
         (:mod:`trickgym.agents.rows`). A policy whose sums depend on the batch's size
         (BLAS) may break an exact tie between logits otherwise than one row alone."""
-        from trickgym.agents.rows import record_features, seen_rows
-
         records, legal = seen_rows(self.game, states, rows, seats)
         return self.act_batch(record_features(self.game, self.plan, records), legal)
 
@@ -454,12 +451,8 @@ class PolicyAgent:
 
 def _as_game(game):
     """A trickgym ``Game`` from a ``Game`` or a game name."""
-    from trickgym.api import Game
-
     if isinstance(game, str):
-        import trickgym
-
-        game = trickgym.game(game)
+        game = make_game(game)
     if not isinstance(game, Game):
         raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
     return game
@@ -470,9 +463,7 @@ def _check_table(policy: MLPPolicy, game) -> None:
     s = policy.settings
     if s is None:
         return
-    import trickgym
-
-    if s.game != game.name or trickgym.game(s.game, **s.options).options != game.options:
+    if s.game != game.name or make_game(s.game, **s.options).options != game.options:
         raise ValueError(
             f"{policy.source} was trained for {s.table}; this table is "
             f"{table_label(game.name, game.non_default_options())} (play it at the table it "
@@ -502,8 +493,6 @@ class RuleBiddingPolicyAgent(PolicyAgent):
     act_rows = None  # and the simulator too
 
     def __init__(self, game, policy):
-        from trickgym.engine.params import params_matrix
-
         super().__init__(game, policy)
         self.params = params_matrix(self.game, self.game.n_seats, None)
         self.rng = np.zeros(1, dtype=np.uint64)
@@ -513,16 +502,11 @@ class RuleBiddingPolicyAgent(PolicyAgent):
 
     def start_deal(self, seed: int, seat: int) -> None:
         """Seed the rule agent's draws from the deal's derived seed."""
-        from trickgym.checks import check_int, check_seed
-        from trickgym.rng import mix64
-
         check_int("seat", seat, 0, self.game.n_seats - 1)
         self.rng[0] = mix64(np.uint64(check_seed(seed, optional=False)))
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The rule agent's action before the card play, the policy's in it."""
-        from trickgym.engine.loops import rule_choice
-
         if int(record[0]["phase"]) != self.game.play_phase:
             return rule_choice(record[0], self.params, self.rng)
         return PolicyAgent.act_batch(
@@ -542,8 +526,6 @@ class RuleBiddingPolicyAgent(PolicyAgent):
 
 def resolve_bidding(policy, bidding: str | None) -> str:
     """``bidding`` if given (checked), else the policy file's, else ``"policy"``."""
-    from trickgym.checks import check_choice
-
     if bidding is not None:
         return check_choice("bidding", bidding, BIDDINGS)
     settings = getattr(policy, "settings", None) if isinstance(policy, MLPPolicy) else None

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from trickgym.engine.kinds import RULE
+from trickgym.engine.loops import act
+from trickgym.engine.params import params_matrix
+
 __all__ = ["rule_position"]
 
 
@@ -17,10 +21,6 @@ def rule_position(game, seed: int, cards_left: int, misere: bool = False):
     in the card play, every seat a rule agent; None if the deal ends first (a passed-out
     deal) or, unless ``misere``, its contract has no declaring side (a Troggu Misère).
     """
-    from trickgym.engine.kinds import RULE
-    from trickgym.engine.loops import act
-    from trickgym.engine.params import params_matrix
-
     if isinstance(cards_left, bool) or not isinstance(cards_left, int) or cards_left < 1:
         raise ValueError(f"cards_left must be a positive integer, got {cards_left!r}")
     params = params_matrix(game, game.n_seats)

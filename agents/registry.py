@@ -25,7 +25,14 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from trickgym.checks import check_options
 from trickgym.engine.kinds import KINDS
+from trickgym.games import game as make_game
+
+from .learnt import LearntAgent
+from .learnt.card_net import DMC_WEIGHTS, CardNetAgent
+from .mc import make_mc_agent
+from .policy import POLICY_PREFIX, policy_from_name
 
 __all__ = [
     "is_agent_name",
@@ -80,8 +87,6 @@ def known_agents() -> list[str]:
 
 def is_python_name(name) -> bool:
     """Whether ``name`` names a Python agent: registered, or ``"policy:PATH"``."""
-    from .policy import POLICY_PREFIX
-
     return isinstance(name, str) and (name in _FACTORIES or name.startswith(POLICY_PREFIX))
 
 
@@ -120,12 +125,8 @@ def make_agent(name: str, game, **kwargs):
             )
         return name
     if isinstance(game, str):
-        from trickgym.games import game as make_game
-
         game = make_game(game)
     if name not in _FACTORIES:  # "policy:PATH"
-        from .policy import policy_from_name
-
         unknown = sorted(set(kwargs) - {"bidding"})
         if unknown:
             raise ValueError(
@@ -137,50 +138,13 @@ def make_agent(name: str, game, **kwargs):
     return factory(game, **kwargs)
 
 
-def check_options(name: str, target, game, kwargs: dict) -> None:
-    """Refuse an option that ``target`` (an agent class or factory) does not take.
-
-    A ``ValueError`` naming the agent and the option, before the agent is made
-    (Python's own ``TypeError`` names ``__init__``, not what the user typed).
-    """
-    import inspect
-
-    try:
-        signature = inspect.signature(target)
-    except (TypeError, ValueError):  # no signature to read: the call itself will say
-        return
-    # A target whose **keywords are a fixed set of options names them in keyword_options.
-    keyword_options = tuple(getattr(target, "keyword_options", ()))
-    params = [
-        p.name
-        for p in signature.parameters.values()
-        if p.name != "game" and p.kind is not p.VAR_KEYWORD
-    ] + list(keyword_options)
-    unknown = [f"{k}={v!r}" for k, v in kwargs.items() if k not in params]
-    try:
-        signature.bind(game, **kwargs)
-    except TypeError as err:
-        if not unknown:
-            raise ValueError(f"agent {name!r}: {err}") from None
-    else:
-        if not (keyword_options and unknown):
-            return
-    raise ValueError(
-        f"agent {name!r} has no option {', '.join(unknown)}; its options: {', '.join(params)}"
-    ) from None
-
-
 def _monte_carlo(name: str, game, **kwargs):
     """Factory of the Monte Carlo agents (imported only when one is asked for)."""
-    from .mc import make_mc_agent
-
     return make_mc_agent(name, game, **kwargs)
 
 
 def _learnt(game, **kwargs):
     """Factory of the learnt agent (the game's shipped value network unless ``weights=``)."""
-    from .learnt import LearntAgent
-
     check_options("learnt", LearntAgent, game, kwargs)
     return LearntAgent(game, **kwargs)
 
@@ -188,8 +152,6 @@ def _learnt(game, **kwargs):
 def _dmc(game, margin=None, seed=None, rule_options=None):
     """Factory of the Solo Whist agent trained by Deep Monte Carlo with oracle guiding
     (``experiments/train_oracle_solowhist.py``; its weights ship with the package)."""
-    from .learnt.card_net import DMC_WEIGHTS, CardNetAgent
-
     if game.name != "solowhist":
         raise ValueError(
             f"agent 'dmc' plays Solo Whist only, got {game.name!r} (other games: 'learnt')"

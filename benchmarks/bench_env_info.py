@@ -18,9 +18,9 @@ import time
 
 import gymnasium as gym
 import numpy as np
-from trickgym.envs.base import TrickEnv
 
 import trickgym  # noqa: F401  (registers the env ids)
+from trickgym.envs.base import TrickEnv
 
 ENV_IDS = {"solowhist": "SoloWhist", "troggu": "Troggu", "phat": "Phat", "pinochle": "Pinochle"}
 

@@ -19,6 +19,7 @@ import time
 
 import gymnasium as gym
 import numpy as np
+
 import trickgym.envs  # noqa: F401  (registers the env ids)
 
 IDS = {

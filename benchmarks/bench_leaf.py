@@ -25,11 +25,11 @@ import argparse
 
 import numpy as np
 from numba import njit
-from trickgym.agents.positions import rule_position
-from trickgym.agents.solved_points import PIMC_SOLVE_CARDS, solve_cards
 
 import trickgym
 from trickgym import protocol
+from trickgym.agents.positions import rule_position
+from trickgym.agents.solved_points import PIMC_SOLVE_CARDS, solve_cards
 from trickgym.engine.params import params_matrix
 from trickgym.engine.playout import play_out
 from trickgym.solvers.points_search import (

@@ -17,9 +17,9 @@ import argparse
 import time
 
 import numpy as np
-from trickgym.agents.learnt import shipped_weights
 
 import trickgym
+from trickgym.agents.learnt import shipped_weights
 from trickgym.sim.lockstep import DEFAULT_SLOTS
 
 
@@ -45,7 +45,6 @@ def rate(args: dict, agents, unit: dict, threads: int, seed: int) -> tuple[float
 def one_at_a_time(args: dict, deals: int) -> float:
     """deals/s of the learnt agents deciding one deal at a time (the loop's ``slots=1``)."""
     from trickgym.agents.registry import make_agent
-
     from trickgym.engine.params import params_matrix
     from trickgym.sim.python_loop import simulate_python, simulate_python_whole_matches
     from trickgym.sim.specs import SPECS

@@ -47,9 +47,9 @@ import argparse
 import time
 
 import numpy as np
-from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 import trickgym
+from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 
 class Timed:
@@ -221,7 +221,6 @@ def time_decisions(game, kw, deals, seed, opts):
     """PIMC's searched decisions in ``deals`` rule-agent deals, timed per cards in hand
     (calls and other decisions before the card play together)."""
     from trickgym.agents import python_action
-
     from trickgym.engine.loops import act
     from trickgym.engine.params import params_matrix
 

@@ -20,6 +20,8 @@ import argparse
 import time
 
 import numpy as np
+
+import trickgym
 from trickgym.agents.oracle import (
     COUNT_ROLLOUT_PAST,
     COUNT_ROLLOUT_SOLVES,
@@ -29,8 +31,6 @@ from trickgym.agents.oracle import (
     N_COUNTS,
     oracle_counts,
 )
-
-import trickgym
 from trickgym.engine.params import params_matrix
 
 

@@ -34,9 +34,9 @@ import json
 import time
 
 import numpy as np
-from trickgym.agents.positions import rule_position
 
 import trickgym
+from trickgym.agents.positions import rule_position
 from trickgym.solvers.points_payoff import MAX_PAY, payoff_problem, side_seat
 from trickgym.solvers.points_search import (
     META_ABORTED,

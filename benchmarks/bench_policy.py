@@ -26,9 +26,9 @@ import time
 
 import gymnasium as gym
 import numpy as np
-from trickgym.agents.policy import PolicyAgent
 
 import trickgym
+from trickgym.agents.policy import PolicyAgent
 from trickgym.games.obs_features import feature_plan
 from trickgym.sim import simulate
 

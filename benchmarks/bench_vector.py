@@ -47,9 +47,9 @@ import numba
 import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from numba import njit
-from trickgym.envs.vector import kernels
 
 import trickgym  # noqa: F401  (registers the env ids)
+from trickgym.envs.vector import kernels
 
 GAME_IDS = {
     "solowhist": ("trickgym/SoloWhist-v0", {}),

@@ -10,9 +10,9 @@ import time
 
 import numpy as np
 from bench_mc import Timed
-from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 import trickgym
+from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 pair = sys.argv[1]
 deals = int(sys.argv[2])

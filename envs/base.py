@@ -17,12 +17,15 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
+from trickgym import games
 from trickgym.agents import python_action, resolve_agents, start_deal
 from trickgym.agents.registry import is_python_name, make_agent
-
-import trickgym
+from trickgym.agents.rule.presets import PRESETS, resolve_presets
+from trickgym.api import Game, State
 from trickgym.checks import check_real
 from trickgym.engine.loops import oracle_flag, play_until
+from trickgym.engine.params import params_matrix
 from trickgym.games.obs_features import OBS_MODES, feature_plan, features_space
 
 from .inputs import (
@@ -175,9 +178,9 @@ class TrickEnv(gym.Env):
     obs_shapes: ClassVar[dict]
 
     @classmethod
-    def make_game(cls, **options) -> trickgym.api.Game:
+    def make_game(cls, **options) -> Game:
         """The game with these table options (``trickgym.game(name, **options)``)."""
-        return trickgym.game(cls.game_name, **options)
+        return games.game(cls.game_name, **options)
 
     def __init__(
         self,
@@ -231,8 +234,6 @@ class TrickEnv(gym.Env):
         """Seat the learner at ``seat``, the opponents after it (resolved once per seat)."""
         self.seat = seat
         if seat not in self._seatings:
-            from trickgym.engine.params import params_matrix
-
             opponents, rule_options = self._opponents_given
             with naming("opponents"):
                 opponents, rule_options = self._resolve_presets(opponents, rule_options)
@@ -245,8 +246,6 @@ class TrickEnv(gym.Env):
 
     def _resolve_presets(self, opponents, rule_options):
         """Opponents playing a rule preset (``"fitted"``) become ``"rule"`` with its options."""
-        from trickgym.agents.rule.presets import PRESETS, resolve_presets
-
         n = self.n_seats
         if isinstance(opponents, str) and opponents in PRESETS:
             opponents = [opponents] * (n - 1)
@@ -298,9 +297,9 @@ class TrickEnv(gym.Env):
         return {"contract": contract, "declarer": declarer, "legal_actions": legal}
 
     @property
-    def state(self) -> trickgym.api.State:
+    def state(self) -> State:
         """The full game state (all hands): for inspection, not for the agent."""
-        return trickgym.api.State(self.game, self._array)
+        return State(self.game, self._array)
 
     def _observation(self) -> dict[str, np.ndarray]:
         self._observe_at(self._array, 0, self.seat, self._obs, 0)

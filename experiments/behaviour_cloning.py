@@ -90,9 +90,8 @@ def accuracy(net: MLP, folder, chunks, batch: int) -> tuple[float, int]:
 
 def save(path: Path, params: dict, game: str, options: dict) -> None:
     """``policy.npz`` with its settings: the table it was trained on, and that it bids."""
-    from trickgym.agents.policy import save_policy
-
     import trickgym
+    from trickgym.agents.policy import save_policy
 
     table = trickgym.game(game, **options)
     save_policy(path, params, game=table, bidding="policy", trainer="behaviour_cloning")

@@ -62,9 +62,9 @@ from ppo_common import (
     vector_steps,
 )
 from torch import nn
-from trickgym.envs.league import League
 
 import trickgym  # noqa: F401  (registers the env ids)
+from trickgym.envs.league import League
 
 
 class Policy(nn.Module):

@@ -78,7 +78,6 @@ def main(argv=None) -> int:
     game = cfg["game"]
 
     from trickgym.agents.rule.presets import FITTED_DIR
-
     from trickgym.training.fit_bidder import fit_bidder
 
     command = "python experiments/fit_bidder.py " + " ".join(sys.argv[1:] if argv is None else argv)

@@ -19,10 +19,10 @@ import argparse
 import time
 
 from tqdm import tqdm
-from trickgym.agents.learnt import LearntAgent, shipped_weights, weights_name
-from trickgym.agents.mc import PIMCAgent
 
 import trickgym
+from trickgym.agents.learnt import LearntAgent, shipped_weights, weights_name
+from trickgym.agents.mc import PIMCAgent
 from trickgym.duplicate import seat_score
 
 SEED = 2026

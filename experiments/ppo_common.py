@@ -161,9 +161,8 @@ class Curve:
 
 def save_and_evaluate(args, weights: dict, game, *, trainer: str, env_steps: int) -> Path:
     """Write ``policy.npz`` with its settings, then evaluate it (``evaluation.csv``)."""
-    from trickgym.agents.policy import save_policy
-
     import trickgym
+    from trickgym.agents.policy import save_policy
     from trickgym.evaluation import SLOW
 
     out = Path(args.out)

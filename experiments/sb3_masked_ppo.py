@@ -51,6 +51,7 @@ from ppo_common import (
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from torch import nn
+
 from trickgym.envs.sb3 import SB3VecEnv
 
 

@@ -40,6 +40,8 @@ import pickle
 import time
 
 import numpy as np
+
+import trickgym
 from trickgym.agents import python_action, start_deal
 from trickgym.agents.mc import PIMCAgent
 from trickgym.agents.mc.bid_solowhist import (
@@ -52,8 +54,6 @@ from trickgym.agents.mc.bid_solowhist import (
     N_KINDS,
 )
 from trickgym.agents.mc.solved_bids import made_rates, playout_rates
-
-import trickgym
 from trickgym.api import State
 from trickgym.engine.loops import oracle_flag, play_until
 from trickgym.engine.params import params_matrix

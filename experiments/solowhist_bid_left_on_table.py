@@ -11,9 +11,9 @@ import sys
 
 import numpy as np
 import pandas as pd
-from trickgym.agents.rule.solowhist import rule_action
 
 import trickgym
+from trickgym.agents.rule.solowhist import rule_action
 from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_NAMES, PASS
 from trickgym.rng import derive_seed

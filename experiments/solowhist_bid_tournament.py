@@ -16,9 +16,9 @@ import pickle
 import time
 
 import numpy as np
-from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 import trickgym
+from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 PLAY = 4
 

@@ -13,10 +13,10 @@ probe of deal 31 is not settled in 50 million nodes.
 """
 
 import numpy as np
-from trickgym.agents.solowhist import ORACLE_NODE_LIMIT, ORACLE_TABLE_LOG2
-from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values, position_tricks
 
 import trickgym
+from trickgym.agents.solowhist import ORACLE_NODE_LIMIT, ORACLE_TABLE_LOG2
+from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values, position_tricks
 from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import CALL_BASE, CALL_NAMES, PASS
 from trickgym.games.solowhist.rules import legal_sets

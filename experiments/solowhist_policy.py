@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from numpy_adam import Adam
-from trickgym.agents.rule.solowhist import rule_action
 
 import trickgym
+from trickgym.agents.rule.solowhist import rule_action
 from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.constants import N_CARDS, PLAY
 

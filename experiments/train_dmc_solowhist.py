@@ -124,10 +124,9 @@ def tournaments(net_path: Path, deals: int, seed: int, margins=None) -> str:
     """Duplicate tournaments (every seating) of the agent, and of its card play alone
     (the rule agent's bids), against ``rule``; the report text. ``margins``: (bids,
     cards) in points to play instead of the chosen ones (``None`` in it: the rule's)."""
+    import trickgym
     from trickgym.agents.learnt.agent import LearntAgent
     from trickgym.agents.learnt.net import ValueNet
-
-    import trickgym
     from trickgym.training.dmc import NEVER, margins_by_phase, tournament_summary
 
     net = ValueNet.load(net_path)

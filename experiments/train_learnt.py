@@ -63,11 +63,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from trickgym.agents.learnt import WEIGHTS_DIR, LearntAgent, ValueNet, weights_name
-from trickgym.agents.mc import PIMCAgent
 
 import trickgym
-from trickgym.training.distill import Labels, bidding_phases, collect, fit
+from trickgym.agents.learnt import WEIGHTS_DIR, LearntAgent, ValueNet, weights_name
+from trickgym.agents.mc import PIMCAgent
+from trickgym.training.distill import FitOptions, Labels, Teacher, bidding_phases, collect, fit
 
 # Every table the learnt agent can ship weights for: (game, options).
 TABLES = (
@@ -199,14 +199,14 @@ def train(a, name: str, options: dict) -> dict:
     else:
         parts = []
         if bid_deals:
+            bidder = Teacher(a.bid_samples, a.explore, phases=bidding_phases(game))
             parts.append(collect(
-                name, bid_deals, seed=a.seed + 1, samples=a.bid_samples, explore=a.explore,
-                workers=a.workers, chunk=100, phases=bidding_phases(game), progress=True,
-                **options,
+                name, bid_deals, seed=a.seed + 1, teacher=bidder, workers=a.workers, chunk=100,
+                progress=True, **options,
             ))  # fmt: skip
         if deals:
             parts.append(collect(
-                name, deals, seed=a.seed, samples=samples, explore=a.explore,
+                name, deals, seed=a.seed, teacher=Teacher(samples, a.explore),
                 workers=a.workers, progress=True, **options,
             ))  # fmt: skip
         labels = Labels.concat(parts)
@@ -216,10 +216,8 @@ def train(a, name: str, options: dict) -> dict:
     by_phase = {str(int(p)): int(c) for p, c in zip(phases, counts, strict=True)}
     print(f"{len(labels):,} labelled decisions ({by_phase} by phase) in {label_s / 60:.1f} min")
 
-    net, report = fit(
-        labels, name, hidden=hidden, epochs=epochs, minutes=a.fit_minutes,
-        seed=a.seed, progress=True, **options,
-    )  # fmt: skip
+    training = FitOptions(hidden=tuple(hidden), epochs=epochs, minutes=a.fit_minutes, seed=a.seed)
+    net, report = fit(labels, name, training, progress=True, **options)
     teacher = PIMCAgent(game, samples=samples, seed=1)
     net.meta.update(
         deals=deals, bid_deals=bid_deals, samples=teacher.samples, bid_samples=a.bid_samples,

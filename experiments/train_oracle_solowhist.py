@@ -111,10 +111,9 @@ def _draw(plt, rows: list[dict]):
 def tournaments(out: Path, deals: int, seed: int) -> str:
     """Duplicate tournaments (every seating) against ``rule``: bids and cards, cards alone
     (rule bids), bids alone (rule cards); the report text."""
+    import trickgym
     from trickgym.agents.learnt.agent import LearntAgent
     from trickgym.agents.learnt.card_net import CardNetAgent
-
-    import trickgym
     from trickgym.training.dmc import tournament_summary
 
     cards, bids = out / "cards.npz", out / "bids.npz"
@@ -212,12 +211,12 @@ def main(argv=None) -> int:
             break
         lo = 1.0 + (args.oracle_end - 1.0) * k / chunks
         hi = 1.0 + (args.oracle_end - 1.0) * (k + 1) / chunks
-        curve = card_scorer.reinforce_cards(
-            trainer, data, value, args.rl_deals // chunks, margin=args.rl_margin,
-            weights=(lo, hi), seed=args.seed * 100 + k,
+        options = card_scorer.ReinforceOptions(
+            margin=args.rl_margin, weights=(lo, hi), seed=args.seed * 100 + k,
             envs=32 if args.quick else 256, batch=64 if args.quick else 2048,
             oracle_batch=8 if args.quick else 256,
         )  # fmt: skip
+        curve = card_scorer.reinforce_cards(trainer, data, value, args.rl_deals // chunks, options)
         rows.extend({"stage": "cards rl", **r, "deals": done + r["deals"]} for r in curve)
     stats["seconds_cards_rl"] = round(time.perf_counter() - t0, 1)
 

@@ -376,7 +376,6 @@ def builtin_action(kind: str, state, seat: int, seed: int) -> int:
     rule settings.
     """
     from trickgym.agents import kernel_scratch, resolve_kind
-
     from trickgym.engine.loops import act
 
     rng = np.array([seed], dtype=np.uint64)

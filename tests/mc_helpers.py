@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
-from trickgym.agents.mc.memory import update_memory
 
 import trickgym
+from trickgym.agents.mc.memory import update_memory
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.positions import rule_position
 
 import trickgym
+from trickgym.agents.positions import rule_position
 from trickgym.solvers.points_payoff import points_payoff
 
 GAME_CONFIGS = [

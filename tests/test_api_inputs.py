@@ -17,10 +17,10 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from trickgym.agents.registry import make_agent
 
 import trickgym
 import trickgym.analysis as A
+from trickgym.agents.registry import make_agent
 from trickgym.analysis import advise_state
 from trickgym.duplicate import seat_score
 from trickgym.sim.dataset import read_dataset

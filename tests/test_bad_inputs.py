@@ -46,8 +46,12 @@ def _started(*args, **kwargs):
 def no_work(monkeypatch):
     """Every function where real work starts raises :class:`WorkStarted` instead."""
     import trickgym.advisor.advise as advise
+    import trickgym.cli_replay as cli_replay
+    import trickgym.play as play
+    import trickgym.replay as replay
     import trickgym.rng as rng
     import trickgym.sim as sim
+    import trickgym.sim.trajectories as trajectories
     import trickgym.solvers.dd as dd
     import trickgym.warm as warm
 
@@ -61,7 +65,8 @@ def no_work(monkeypatch):
         raise WorkStarted
 
     checked = rng.seed_rng
-    monkeypatch.setattr(rng, "seed_rng", seed_rng)
+    for module in (rng, play, replay, cli_replay, trajectories):  # those that import it
+        monkeypatch.setattr(module, "seed_rng", seed_rng)
 
     def search(position, tt_mb, *args):  # the table's size is checked before the search
         dd._table(tt_mb, None)

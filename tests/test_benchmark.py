@@ -7,9 +7,9 @@ deal, and one reduced run is played twice.
 from __future__ import annotations
 
 import pytest
-from trickgym.agents.registry import is_agent_name
 
 import trickgym
+from trickgym.agents.registry import is_agent_name
 from trickgym.analysis.agents import unavailable_agents
 from trickgym.benchmark import TABLE_COLUMNS, TABLES, VERSION, run_benchmark, tables
 from trickgym.cli import main
@@ -64,8 +64,8 @@ def test_an_agent_with_no_table_it_can_play_is_refused_with_the_reason():
 
 def test_a_policy_file_plays_its_own_table_with_its_recorded_bidding(tmp_path, solowhist):
     import numpy as np
-    from trickgym.agents.policy import save_policy
 
+    from trickgym.agents.policy import save_policy
     from trickgym.games.obs_features import feature_plan
 
     rng = np.random.default_rng(0)

@@ -21,6 +21,8 @@ class Started(Exception):
 @pytest.fixture
 def work(monkeypatch):
     """The arguments each command's work was started with (``{command: kwargs}``)."""
+    import trickgym.benchmark as benchmark
+    import trickgym.cli_warm as cli_warm
     import trickgym.duplicate as duplicate
     import trickgym.evaluation as evaluation
     import trickgym.sim as sim
@@ -39,6 +41,9 @@ def work(monkeypatch):
     monkeypatch.setattr(evaluation, "evaluate", recorder("evaluate"))
     monkeypatch.setattr(sim, "_execute", recorder("simulate"))
     monkeypatch.setattr(warm, "warm", recorder("warm"))
+    # Modules that import these at their top hold names of their own.
+    monkeypatch.setattr(benchmark, "evaluate", evaluation.evaluate)
+    monkeypatch.setattr(cli_warm, "warm", warm.warm)
     return seen
 
 

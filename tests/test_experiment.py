@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from pandas.testing import assert_frame_equal
-from trickgym.agents.rule.solowhist import RuleOptions
 
+from trickgym.agents.rule.solowhist import RuleOptions
 from trickgym.cli import main
 from trickgym.experiment import load_experiment, run_experiment
 from trickgym.sim import read_dataset, simulate

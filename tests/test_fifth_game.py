@@ -20,16 +20,16 @@ import numpy as np
 import pandas as pd
 import pytest
 from helpers import plain_whist as pw
-from trickgym.agents.mc.ismcts import ismcts_search
-from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
-from trickgym.envs.pettingzoo import env as pettingzoo_env
-from trickgym.envs.vector import kernels as vec
-from trickgym.envs.vector.pcg64 import pcg_state
 
 import trickgym
 from trickgym.advisor.advise import hand_odds
+from trickgym.agents.mc.ismcts import ismcts_search
+from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
 from trickgym.engine.kinds import ORACLE, RANDOM, RULE
 from trickgym.engine.loops import act, oracle_flag, play_until, rule_act
+from trickgym.envs.pettingzoo import env as pettingzoo_env
+from trickgym.envs.vector import kernels as vec
+from trickgym.envs.vector.pcg64 import pcg_state
 from trickgym.games import kernels
 from trickgym.sim import simulate
 

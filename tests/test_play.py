@@ -264,6 +264,7 @@ def test_play_shows_a_ten_one_way():
 
 def test_env_ansi_render_marks_the_learners_cards():
     import gymnasium
+
     import trickgym.envs
 
     env = gymnasium.make("trickgym/Phat-v0", seat=0, render_mode="ansi")

@@ -6,19 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("src/trickgym", "agents", "envs")
 MAX_PARAMETERS = 10
-# Training and advisor entry points regrouped by the `layers` work of the same issue
-# (module file stem, function) until it lands.
-PENDING = {
-    ("advise", "hand_odds"),
-    ("distill", "fit"),
-    ("distill", "collect"),
-    ("card_scorer", "reinforce_cards"),
-}
 
 
 def _count(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> int:
@@ -67,7 +57,7 @@ def too_many_parameters() -> list[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for name, node, in_class in _public_functions(tree):
             n = _count(node, in_class)
-            if n > MAX_PARAMETERS and (path.stem, name) not in PENDING:
+            if n > MAX_PARAMETERS:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} {name} ({n} parameters)")
     return found
 
@@ -95,16 +85,3 @@ def test_the_count_sees_what_it_must(tmp_path):
         for name, node, in_class in _public_functions(ast.parse(source))
     }
     assert counts == {"f": 6, "C.__init__": 2, "C.m": 11}
-
-
-@pytest.mark.parametrize("stem, name", sorted(PENDING))
-def test_pending_exemptions_still_exist(stem, name):
-    """An exemption for a function that is gone (or fixed) must be dropped."""
-    hits = [
-        n
-        for path in _modules()
-        if path.stem == stem
-        for qualified, node, in_class in _public_functions(ast.parse(path.read_text()))
-        if qualified == name and (n := _count(node, in_class)) > MAX_PARAMETERS
-    ]
-    assert hits, f"{stem}.{name} no longer takes more than {MAX_PARAMETERS}: drop it from PENDING"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents import RandomAgent, register_agent
 
 import trickgym
+from trickgym.agents import RandomAgent, register_agent
 from trickgym.cli import main
 from trickgym.duplicate import _seatings, tournament
 

@@ -20,7 +20,19 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.agents.mc.agent import (
+    check_deal_start,
+    check_observation,
+    legal_of_mask,
+    record_or_refuse,
+)
+from trickgym.agents.rows import record_features, rule_actions, seen_rows
+from trickgym.api import Game
 from trickgym.checks import check_real
+from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
+from trickgym.games import game as make_game
+from trickgym.games.obs_features import feature_names, feature_plan
 from trickgym.rng import mix64_each, seed_rng
 
 from .forward import PackedNet
@@ -121,14 +133,8 @@ class LearntAgent:
     values_name = "the network's value (payoff points)"
 
     def __init__(self, game, weights=None, margin=None, seed=None, rule_options=None):
-        from trickgym.api import Game
-        from trickgym.engine.params import params_matrix
-        from trickgym.games.obs_features import feature_names, feature_plan
-
         if isinstance(game, str):
-            import trickgym
-
-            game = trickgym.game(game)
+            game = make_game(game)
         if not isinstance(game, Game):
             raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
         if weights is None:
@@ -223,15 +229,11 @@ class LearntAgent:
 
     def start_deal(self, seed: int, seat: int) -> None:
         """Reseed the rule agent's generator from the deal's derived seed."""
-        from trickgym.agents.mc.agent import check_deal_start
-
         self.rng[0] = self.deal_rng(np.array([check_deal_start(self.game, seed, seat)]), seat)[0]
 
     def act(self, observation, action_mask) -> int:
         """The action for ``observation``, the seat's observation record (as
         :meth:`act_record`; the encoded dict is refused: the rule agent reads the record)."""
-        from trickgym.agents.mc.agent import record_or_refuse
-
         return self.act_record(record_or_refuse(self, self.game, observation), action_mask)
 
     def action_values(self, record: np.ndarray, rule: int) -> np.ndarray:
@@ -242,8 +244,6 @@ class LearntAgent:
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
-        from trickgym.agents.mc.agent import check_observation, legal_of_mask
-
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
         mask = np.zeros((1, self.game.n_actions), dtype=bool)
@@ -258,16 +258,12 @@ class LearntAgent:
     def rule_of_record(self, record: np.ndarray) -> np.ndarray:
         """The rule agent's action (``int64[1]``) on a one-record observation array,
         drawing from this agent's generator (the kernel :meth:`act_rows` runs per row)."""
-        from trickgym.engine.loops import rule_choice
-
         return np.array([rule_choice(record[0], self.params, self.rng)], dtype=np.int64)
 
     def rows_seen(self, states, rows, seats, rngs):
         """``(records, legal, rule)`` of seats ``seats`` in ``states[rows]``: their
         observation records, legal actions (``bool[k, n_actions]``) and the rule agent's
         actions, drawn from ``rngs`` (see :mod:`trickgym.agents.rows`)."""
-        from trickgym.agents.rows import rule_actions, seen_rows
-
         rows = np.asarray(rows, dtype=np.int64)
         seats = np.asarray(seats, dtype=np.int64)
         records, legal = seen_rows(self.game, states, rows, seats)
@@ -291,8 +287,6 @@ class LearntAgent:
         """:meth:`decide`'s actions, and what the net compared: ``(actions, rows,
         candidates, values)``, the rows of ``records`` it valued, their candidate
         masks (``bool[r, n_actions]``) and values (``float32[r, n_actions]``)."""
-        from trickgym.agents.rows import record_features
-
         none = np.zeros(0, dtype=np.int64)
 
         searched, margins, trained = self._tables()

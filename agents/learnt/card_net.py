@@ -27,13 +27,18 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from trickgym.agents.mc.agent import check_observation, legal_of_mask, record_or_refuse
 from trickgym.cards.bits import popcount
+from trickgym.checks import check_real
+from trickgym.games import game as make_game
 from trickgym.games.solowhist.constants import GOAL
 from trickgym.games.solowhist.constants import PLAY as PLAY_PHASE
 from trickgym.games.solowhist.rules import SUIT_OF
 from trickgym.tricks.whist import whist_beats, whist_trick_winner
 
+from .agent import NEVER, LearntAgent
 from .forward import PackedNet
+from .net import ValueNet
 
 __all__ = ["DMC_WEIGHTS", "N_CARD_FEATURES", "CardNetAgent", "best_cards", "card_features"]
 
@@ -180,8 +185,6 @@ def best_cards(net, records, masks, rule, margin: float) -> np.ndarray:
     :class:`~.forward.PackedNet`) values another legal card more than ``margin`` points
     above it (int64[n]). Features and values come from compiled kernels, each card
     valued alone, so a decision is the same in any batch."""
-    from .forward import PackedNet
-
     packed = net if isinstance(net, PackedNet) else PackedNet(net)
     act = np.asarray(rule, dtype=np.int64).copy()
     masks = np.asarray(masks)
@@ -226,24 +229,18 @@ class CardNetAgent:
     """
 
     def __init__(self, cards, bids=None, margin=None, seed=None, rule_options=None):
-        from .agent import NEVER, LearntAgent
-        from .net import ValueNet
-
         net = cards if isinstance(cards, ValueNet) else ValueNet.load(cards)
         if net.meta.get("kind") != "card scorer" or net.n_inputs != N_CARD_FEATURES:
             raise ValueError(
                 f"cards must be a Solo Whist card scorer ({N_CARD_FEATURES} inputs), got "
                 f"{net.meta.get('kind')!r} with {net.n_inputs} inputs"
             )
-        from trickgym.checks import check_real
 
         self.net = net
         margin = net.meta.get("margin", 0.0) if margin is None else margin
         self.margin = check_real("margin (points)", margin, 0)
         if bids is None:
-            import trickgym
-
-            bids = ValueNet.for_game(trickgym.game("solowhist"), hidden=(1,))
+            bids = ValueNet.for_game(make_game("solowhist"), hidden=(1,))
             bids.meta["margins"] = {str(p): NEVER for p in range(5)}
         # The bids' agent also draws the rule agent's actions, from the same generator.
         self.inner = LearntAgent("solowhist", weights=bids, seed=seed, rule_options=rule_options)
@@ -264,14 +261,10 @@ class CardNetAgent:
 
     def act(self, observation, action_mask) -> int:
         """The action for the seat's observation record (see :meth:`act_record`)."""
-        from trickgym.agents.mc.agent import record_or_refuse
-
         return self.act_record(record_or_refuse(self, self.game, observation), action_mask)
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
-        from trickgym.agents.mc.agent import check_observation, legal_of_mask
-
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
         mask = np.zeros((1, self.game.n_actions), dtype=bool)

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.games.obs_features import feature_names
+from trickgym.npzfile import NpzError, check_finite, load_npz, npz_path
+
 __all__ = ["ValueNet", "feature_digest"]
 
 FORMAT = 1
@@ -63,8 +66,6 @@ class ValueNet:
         ``rule_input``: the rule agent's action (one-hot) is an input beside the
         features, so the net learns where and how far to depart from it.
         """
-        from trickgym.games.obs_features import feature_names
-
         names = feature_names(game)
         meta = {
             "game": game.name,
@@ -141,8 +142,6 @@ class ValueNet:
         declared arrays, no pickle); then its ``meta``, the layers' shapes and the
         finiteness of every weight are checked.
         """
-        from trickgym.npzfile import NpzError, check_finite, load_npz, npz_path
-
         where = f"weights file {str(npz_path(path, 'weights'))!r}"
         data = load_npz(path, "weights file", WEIGHTS_HINT)
         meta = _read_meta(data, where)
@@ -189,7 +188,6 @@ _META_TYPES = {
 
 def _read_meta(data: dict, where: str) -> dict:
     """The JSON ``meta`` of loaded arrays ``data``, its entries' types checked."""
-    from trickgym.npzfile import NpzError
 
     def refuse(what: str):
         raise NpzError(f"{where} {what}; {WEIGHTS_HINT}")
@@ -253,8 +251,6 @@ def _short(value) -> str:
 
 def _check_layers(weights: list, biases: list, where: str) -> None:
     """Each layer a real ``float[n_in, n_out]`` and ``float[n_out]``, chained."""
-    from trickgym.npzfile import NpzError
-
     for i, (w, b) in enumerate(zip(weights, biases, strict=True)):
         real = all(a.dtype.kind in "fiu" for a in (w, b))
         if not real or w.ndim != 2 or b.shape != (w.shape[1],) or 0 in w.shape:

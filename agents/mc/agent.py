@@ -23,10 +23,34 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from trickgym.checks import check_flag, check_int, check_real, check_seed, check_tt_mb
+from trickgym.agents.solved_points import NODE_LIMIT, PIMC_SOLVE_CARDS
+from trickgym.agents.solved_points import solve_cards as line
+from trickgym.api import Game
+from trickgym.checks import (
+    check_flag,
+    check_int,
+    check_options,
+    check_real,
+    check_seed,
+    check_tt_mb,
+)
 from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
+from trickgym.games import GAMES
+from trickgym.games import game as make_game
 from trickgym.games.solowhist.constants import SOLO_CALL, TRUMP_CHOICE
 from trickgym.rng import mix64, seed_rng
+from trickgym.solvers.points_search import (
+    DEFAULT_REFINE_NODES,
+    META_NODE_LIMIT,
+    META_REFINE,
+    new_points_table,
+)
+
+from .ismcts import ismcts_search
+from .memory import update_memory
+from .pimc import MAX_ACTIONS, pimc_values
+from .pimc_points import pimc_leaf_values, pimc_points_values
 
 __all__ = ["ISMCTSAgent", "PIMCAgent", "PointSearch", "SoloWhistSearch", "make_mc_agent"]
 
@@ -93,8 +117,6 @@ def check_observation(agent, game, record) -> None:
     Another game's observation (``KeyError 'pitcher'`` deep in the kernels) is
     refused with a ``ValueError`` naming both games.
     """
-    from trickgym.games import GAMES
-
     dtype = getattr(record, "dtype", None)
     if isinstance(record, np.ndarray) and dtype == game.obs_dtype and record.shape == (1,):
         return
@@ -123,9 +145,6 @@ class _MonteCarloAgent:
     """Shared plumbing: seeding, the rule fallback, the per-deal memory."""
 
     def __init__(self, game, seed=None, rule_options=None):
-        from trickgym.api import Game
-        from trickgym.engine.params import params_matrix
-
         if not isinstance(game, Game):
             raise ValueError(
                 f"game must be a trickgym Game (trickgym.game(name, ...)), got {game!r}"
@@ -192,11 +211,13 @@ class _MonteCarloAgent:
         key = int.from_bytes(hashlib.blake2b(fields, digest_size=8).digest(), "little")
         self.rng[0] = mix64(np.uint64(self._deal_seed) ^ np.uint64(key))
         if self._dd_table is not None:
+            # lazy: the double-dummy solver takes 0.2 s to import
             from trickgym.solvers.dd_search import META_NODES, reset_table
 
             if self._dd_table[1][META_NODES] > 0:
                 reset_table(self._dd_table)
         if self._pt_table is not None:
+            # here, not at the top: the same name as the double-dummy branch's (lazy) import
             from trickgym.solvers.points_search import META_NODES, reset_points_table
 
             if self._pt_table[1][META_NODES] > 0:
@@ -214,8 +235,6 @@ class _MonteCarloAgent:
 
     def act_record(self, record: np.ndarray, action_mask: np.ndarray) -> int:
         """The action for the seat whose observation record is ``record`` (one-record array)."""
-        from .memory import update_memory
-
         check_observation(self, self.game, record)
         legal = legal_of_mask(self.game, action_mask)
         update_memory(self.game, record[0], self.memory)
@@ -231,6 +250,7 @@ class _MonteCarloAgent:
         """The double-dummy solver's table, kept for the agent's life and emptied at each
         decision (a token one for games whose card play the point-trick solver values)."""
         if self._dd_table is None:
+            # lazy: the double-dummy solver takes 0.2 s to import
             from trickgym.solvers.dd_search import META_NODE_LIMIT, new_table
 
             self._dd_table = new_table(self.tt_mb if self.game.solver == "dd" else 0.01)
@@ -379,6 +399,7 @@ class PIMCAgent(_MonteCarloAgent):
         search: SoloWhistSearch | PointSearch | None = None,
         **keywords,
     ):
+        # lazy: the double-dummy solver takes 0.2 s to import
         from trickgym.agents.solved_solowhist import EXACT_CARDS
 
         from .solved_bids import CALIBRATION, BidCalibration
@@ -417,13 +438,9 @@ class PIMCAgent(_MonteCarloAgent):
             raise ValueError(f"cards must be one of {CARDS}, got {cards!r}")
         self.cards = cards
         if node_limit is None:
-            from trickgym.agents.solved_points import NODE_LIMIT
-
             node_limit = DEFAULT_NODE_LIMIT if dd else NODE_LIMIT
         self.node_limit = check_int("node_limit", node_limit, 1, MAX_NODE_LIMIT)
         if refine_nodes is None:
-            from trickgym.solvers.points_search import DEFAULT_REFINE_NODES
-
             refine_nodes = DEFAULT_REFINE_NODES
         self.refine_nodes = check_int("refine_nodes", refine_nodes, -1, MAX_NODE_LIMIT)
         dd_bids = self.bids == "dd"
@@ -442,9 +459,6 @@ class PIMCAgent(_MonteCarloAgent):
 
     def _solve_line(self, solve_cards) -> int:
         """Cards in hand from which Phat, Pinochle and Troggu card play is solved (0: never)."""
-        from trickgym.agents.solved_points import PIMC_SOLVE_CARDS
-        from trickgym.agents.solved_points import solve_cards as line
-
         if self.game.solver != "points":
             if solve_cards not in (None, 0):
                 raise ValueError(
@@ -461,12 +475,6 @@ class PIMCAgent(_MonteCarloAgent):
         """The point-trick solver's table, kept for the agent's life and emptied at each
         decision."""
         if self._pt_table is None:
-            from trickgym.solvers.points_search import (
-                META_NODE_LIMIT,
-                META_REFINE,
-                new_points_table,
-            )
-
             self._pt_table = new_points_table(self.tt_mb)
             self._pt_table[1][META_NODE_LIMIT] = self.node_limit
             self._pt_table[1][META_REFINE] = self.refine_nodes
@@ -516,27 +524,22 @@ class PIMCAgent(_MonteCarloAgent):
 
     def _values(self, record, legal) -> np.ndarray:
         """:meth:`action_values` drawing from the decision's generator as it stands."""
-        from .pimc import MAX_ACTIONS, pimc_values
-
         values = np.zeros(MAX_ACTIONS, dtype=np.float64)
         counts = np.zeros(MAX_ACTIONS, dtype=np.int64)
         solved = self._solved(record[0])
         play = int(record[0]["phase"]) == self.game.play_phase
         if solved and self.game.solver == "points" and play:
-            from .pimc_points import pimc_points_values
-
             self.uniform += pimc_points_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
                 self._points_table(), values, counts, self.stats,
             )  # fmt: skip
         elif solved and self.game.solver == "points":
-            from .pimc_points import pimc_leaf_values
-
             self.uniform += pimc_leaf_values(
                 record, self.memory, self.template, self.params, self.rng, self.samples,
                 self._points_table(), self.solve_cards, (values, counts, self.stats),
             )  # fmt: skip
         elif solved:
+            # lazy: the double-dummy solver takes 0.2 s to import
             from .pimc_dd import pimc_dd_values
 
             self.uniform += pimc_dd_values(
@@ -557,6 +560,7 @@ class PIMCAgent(_MonteCarloAgent):
         if (self.bids == "rule" and bidding) or (self.cards == "rule" and not bidding):
             return rule_choice(rec, self.params, self.rng)
         if self.bids == "calibrated" and bidding:
+            # lazy: the double-dummy solver takes 0.2 s to import
             from .solved_bids import solved_call
 
             call = solved_call(self, record)
@@ -565,6 +569,7 @@ class PIMCAgent(_MonteCarloAgent):
             return rule_choice(rec, self.params, self.rng)
         hybrid = self.bids == "hybrid" and bidding
         if hybrid and int(rec["phase"]) == TRUMP_CHOICE:  # the bidders are Solo Whist's
+            # lazy: the double-dummy solver takes 0.2 s to import
             from .solved_bids import solved_call
 
             call = solved_call(self, record)
@@ -580,6 +585,7 @@ class PIMCAgent(_MonteCarloAgent):
             ties = legal[means >= best - 1e-9]
             return rule if rule in ties else int(ties[0])
         if hybrid:
+            # lazy: the double-dummy solver takes 0.2 s to import
             from .solved_bids import call_values
 
             solved = call_values(self, record, solo=False)
@@ -639,9 +645,6 @@ class ISMCTSAgent(_MonteCarloAgent):
         return f"iterations={self.iterations}, dd_cards={self.dd_cards}"
 
     def _search(self, record, legal) -> int:
-        from .ismcts import ismcts_search
-        from .pimc import MAX_ACTIONS
-
         visits = np.zeros(MAX_ACTIONS, dtype=np.float64)
         self.uniform += ismcts_search(
             record,
@@ -661,16 +664,10 @@ class ISMCTSAgent(_MonteCarloAgent):
 
 def make_mc_agent(name: str, game, **kwargs):
     """A Monte Carlo agent by name: ``"pimc"`` or ``"ismcts"`` (kwargs: budget, seed, ...)."""
-    from trickgym.api import Game
-
     if isinstance(game, str):
-        import trickgym
-
-        game = trickgym.game(game)
+        game = make_game(game)
     if not isinstance(game, Game):
         raise ValueError(f"game must be a name or a trickgym Game, got {game!r}")
-    from trickgym.agents.registry import check_options
-
     makers = {"pimc": PIMCAgent, "ismcts": ISMCTSAgent}
     if name not in makers:
         raise ValueError(f"unknown Monte Carlo agent {name!r}; choose from {sorted(makers)}")

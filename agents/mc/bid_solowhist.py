@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.solved_solowhist import act_rule
 
+from trickgym.agents.solved_solowhist import act_rule
 from trickgym.borrow import borrowed
 from trickgym.games.solowhist.constants import (
     ABUNDANCE,

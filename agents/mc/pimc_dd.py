@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from trickgym.agents.solved_solowhist import auction_values, card_payoffs
 
 from trickgym import protocol
+from trickgym.agents.solved_solowhist import auction_values, card_payoffs
 from trickgym.borrow import borrowed
 from trickgym.engine.playout import play_out
 from trickgym.games.solowhist.constants import N_ACTIONS, N_CARDS, PLAY

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from trickgym import protocol
 from trickgym.agents.solved_points import (
     MAX_PAY,
     hand_size,
@@ -31,8 +33,6 @@ from trickgym.agents.solved_points import (
     solved_payoff,
     solved_payoffs,
 )
-
-from trickgym import protocol
 from trickgym.borrow import borrowed
 from trickgym.engine.loops import rule_act
 from trickgym.engine.playout import play_out

@@ -43,6 +43,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from trickgym.engine.loops import rule_choice
 from trickgym.games.solowhist.constants import (
     ABUNDANCE_CALL,
     ABUNDANCE_DECLARED_CALL,
@@ -265,7 +266,6 @@ def _rule_partnership(agent, record) -> int:
     rec = record.copy()
     keep = sum(1 << (c - CALL_BASE) for c in (PASS, PROP, COP))
     rec[0]["legal_calls"] = np.uint64(int(rec[0]["legal_calls"]) & keep)
-    from trickgym.engine.loops import rule_choice
 
     return rule_choice(rec[0], agent.params, agent.rng)
 

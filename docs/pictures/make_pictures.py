@@ -15,9 +15,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from trickgym.agents.mc import PIMCAgent
-
 import trickgym
+from trickgym.agents.mc import PIMCAgent
 from trickgym.replay import record_deal
 from trickgym.replay_page import replay_html
 

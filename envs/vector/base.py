@@ -11,6 +11,7 @@ their observations into batch arrays.
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -21,8 +22,10 @@ from gymnasium import spaces
 from gymnasium.utils.seeding import np_random
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from trickgym.agents.rows import batched, stream_seeds
 
+from trickgym.agents import AGENT_SEED_STREAM, is_agent, python_action, resolve_kind, start_deal
+from trickgym.agents.rows import batched, stream_seeds
+from trickgym.api import State
 from trickgym.checks import check_flag, check_int
 from trickgym.engine.episode_hooks import MATCH_GOES_ON, NEW_MATCH
 from trickgym.engine.loops import oracle_flag
@@ -49,8 +52,6 @@ PARALLEL_MIN_ENVS = 1024  # below this, threads gain little and risk much (below
 
 def _free_cores() -> float:
     """Cores this process may use minus the 1-minute load average (runnable threads)."""
-    import os
-
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -104,8 +105,6 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
 
 def _is_policy(opponent) -> bool:
     """A batched policy: a callable that is not an agent name, class or ``act`` object."""
-    from trickgym.agents import is_agent
-
     return callable(opponent) and not isinstance(opponent, str | type) and not is_agent(opponent)
 
 
@@ -351,7 +350,6 @@ class TrickVectorEnv(VectorEnv):
         for p in self._policies:
             self._kinds[p] = -1  # the compiled step stops there as at the learner's turn
         self.bidding = bidding
-        from trickgym.agents import resolve_kind
 
         self._rule_kind = resolve_kind("rule")
         self._card_play_phase = self.game.play_phase
@@ -636,7 +634,6 @@ class TrickVectorEnv(VectorEnv):
         agents: their generator words, as ``start_deal`` would set them)."""
         if not (self._row_agents or self._batched) or not rows.any():
             return
-        from trickgym.agents import AGENT_SEED_STREAM, start_deal
 
         at = np.flatnonzero(rows)
         for p in sorted(self._batched):
@@ -660,8 +657,6 @@ class TrickVectorEnv(VectorEnv):
         ``act_batch(features, masks)`` gets the whole batch at once; other
         agents decide one sub-env at a time (``act_record`` or ``act``).
         """
-        from trickgym.agents import python_action
-
         if seat in self._batched:
             seats = np.full(rows.size, seat, dtype=np.int64)
             return np.asarray(
@@ -803,8 +798,6 @@ class TrickVectorEnv(VectorEnv):
         random generators (so the env's draws are unchanged); entries of envs
         awaiting their autoreset are 0.
         """
-        from trickgym.agents import resolve_kind
-
         kind = resolve_kind(agent)
         out = np.zeros(self.num_envs, dtype=np.int64)
         kernels.builtin_actions(
@@ -815,7 +808,5 @@ class TrickVectorEnv(VectorEnv):
 
     def state(self, i: int):
         """Sub-env ``i``'s full game state (all hands; a copy): for inspection, not the agent."""
-        import trickgym
-
         i = check_int("i", i, 0, self.num_envs - 1)
-        return trickgym.api.State(self.game, self._states[i : i + 1].copy())
+        return State(self.game, self._states[i : i + 1].copy())

@@ -69,9 +69,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import json
 import os
 import re
+from fnmatch import fnmatchcase
 
 __all__ = ["OWNED_MARK", "STAMPS_FILE", "cache_folder_name", "refresh_kernel_cache"]
 
@@ -123,8 +125,6 @@ _COMPILE_TIME_NAMES = _OVERLOAD_NAMES | {
 
 def _package_roots() -> list[tuple[str, str]]:
     """``(package name, folder)`` of trickgym and of its subpackages mapped elsewhere."""
-    import importlib.util
-
     roots = [("trickgym", os.path.dirname(os.path.abspath(__file__)))]
     for sub in ("trickgym.agents", "trickgym.envs"):
         spec = importlib.util.find_spec(sub)
@@ -470,8 +470,6 @@ def _write_json(path: str, data: dict) -> bool:
 
 def _resolve(scans: dict[str, dict]) -> dict[str, set[str]]:
     """Each module's direct dependencies: the modules whose sources its compiled code may use."""
-    from fnmatch import fnmatchcase
-
     known = set(scans)
     # Functions that may run at import or compile time, matched by name across the package.
     by_name: dict[str, list[dict]] = {}

@@ -13,7 +13,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .checks import as_int, check_int, check_seed
+from .cards.notation import format_card, parse_card
+from .checks import as_int, check_flag, check_int, check_seed
+from .pictures import Picture
+from .pictures.table import table_scene
+from .protocol import kernel, require
+from .render import card_label, seat_hand
 
 __all__ = ["BidWords", "Game", "SearchDefaults", "State", "validate_options"]
 
@@ -98,8 +103,6 @@ class _FromDescription:
         self.__doc__ = doc
 
     def __get__(self, obj, cls):
-        from .protocol import require
-
         return self.read(require(cls), cls)
 
 
@@ -115,7 +118,6 @@ class _Description:
 
 
 def _rule_policy(description, cls):
-    from .protocol import kernel
 
     return kernel(cls, "rule_policy")
 
@@ -192,8 +194,6 @@ class Game:
     )
 
     def __init__(self, options):
-        from .protocol import require
-
         require(self)  # the generic kernels reach this game's rules through its description
         self.options = options
         # Calls by name; cards go through the deck's notation (first copy).
@@ -290,8 +290,6 @@ class Game:
 
     def action_name(self, action: int) -> str:
         """Human name of action id ``action`` (a card or a call)."""
-        from .cards.notation import format_card
-
         action = as_int("action", action)
         n_cards = self.deck.n_cards
         if 0 <= action < n_cards:
@@ -302,8 +300,6 @@ class Game:
 
     def parse_action(self, action) -> int:
         """Action id of an int or a name (``"QH"``, ``"10H"``, ``"Solo"``, ``"misere"``)."""
-        from .cards.notation import parse_card
-
         if isinstance(action, str):
             key = _fold(action)
             if key in self._by_name:
@@ -350,6 +346,7 @@ class Game:
 
     def action_mask(self, legal_cards, legal_calls) -> np.ndarray:
         """0/1 ``int8`` mask over all actions from the two legal bit sets."""
+        # lazy: trickgym.games.encoding imports this module (an import circle)
         from .games.encoding import mask_from_sets
 
         return mask_from_sets(legal_cards, legal_calls, self.call_base, self.n_actions)
@@ -368,9 +365,6 @@ class Game:
         hands (an exposed hand stays shown); ``mark_legal`` marks the legal
         cards of the player to move (see ``trickgym.render``).
         """
-        from .checks import check_flag
-        from .render import card_label, seat_hand
-
         if not isinstance(state, State) or state.game.name != self.name:
             raise ValueError(f"state must be a {self.name} State, got {state!r:.60}")
         symbols, color = check_flag("symbols", symbols), check_flag("color", color)
@@ -563,11 +557,13 @@ class State:
         """The table as a picture (:class:`trickgym.pictures.Picture`): SVG or an RGB array.
 
         ``viewer`` None shows every hand; a seat shows that seat's view (the
-        other hands as card backs), what its observation holds.
+        other hands as card backs), what its observation holds. ``mark_legal`` outlines
+        the cards the player to move may play.
         """
-        from .pictures import picture
-
-        return picture(self, viewer, mark_legal)
+        if viewer is not None:
+            viewer = check_int("viewer", viewer, 0, self.game.n_seats - 1)
+        mark_legal = check_flag("mark_legal", mark_legal)
+        return Picture(table_scene(self, viewer, mark_legal))
 
     def to_svg(self, viewer: int | None = None) -> str:
         """The table as an SVG document (every hand open, or ``viewer``'s view)."""

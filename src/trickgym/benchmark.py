@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .evaluation import COLUMNS, SLOW, margin_cells
+from trickgym.agents.registry import is_agent_name, make_agent
+
+from .analysis.agents import unavailable_agents
+from .checks import check_int
+from .evaluation import COLUMNS, SLOW, _as_agent, evaluate, margin_cells
+from .games import GAMES
+from .games import game as make_game
 
 __all__ = ["TABLES", "VERSION", "BenchmarkReport", "BenchmarkTable", "run_benchmark", "tables"]
 
@@ -77,8 +83,6 @@ def tables(game: str | None = None, **options) -> list[BenchmarkTable]:
     option the benchmark has no table for raises ``ValueError`` naming the
     tables it has.
     """
-    from .games import GAMES
-
     if game is None:
         if options:
             raise ValueError(f"table options {options} need a game (one of {sorted(GAMES)})")
@@ -140,11 +144,8 @@ class BenchmarkReport:
 
 def _plays_slowly(policy, table: BenchmarkTable) -> bool:
     """Whether ``policy`` is an agent that decides one deal at a time by search (pimc...)."""
-    from trickgym.agents.registry import is_agent_name, make_agent
-
     if not isinstance(policy, str) or not is_agent_name(policy) or policy not in SLOW:
         return False
-    from .games import game as make_game
 
     # A batched agent (learnt: act_rows) plays thousands of deals a second; a search does not.
     agent = make_agent(policy, make_game(table.game, **table.table_options))
@@ -174,12 +175,6 @@ def run_benchmark(
     is the policy as its own opponent (its margin is 0 by symmetry).
     Returns a :class:`BenchmarkReport`.
     """
-    from trickgym.agents.registry import is_agent_name
-
-    from .analysis.agents import unavailable_agents
-    from .checks import check_int
-    from .evaluation import _as_agent, evaluate
-
     chosen, skipped = tables(game, **options), {}
     if deals is not None:
         deals = check_int("deals", deals, 1)

@@ -9,8 +9,16 @@ silently truncated (``52.7``), parsed (``"52"``) or wrapped (``2**32``).
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import json
 import math
 import operator
+import os
+import stat
+import tempfile
+from importlib import metadata
+from urllib.parse import urlparse
 
 import numpy as np
 
@@ -25,6 +33,7 @@ __all__ = [
     "check_file",
     "check_flag",
     "check_int",
+    "check_options",
     "check_path",
     "check_real",
     "check_seed",
@@ -152,8 +161,6 @@ def check_path(name: str, value, what: str = "folder path"):
     ``"file path"``). A NUL character can be in no path: ``open`` would
     say only ``embedded null byte``, naming neither the argument nor the path.
     """
-    import os
-
     if isinstance(value, os.PathLike) or (isinstance(value, str) and value):
         if "\x00" in os.fspath(value):
             raise ValueError(f"{name} must be a {what} without NUL characters, got {value!r}")
@@ -164,8 +171,6 @@ def check_path(name: str, value, what: str = "folder path"):
 
 def check_file(name: str, value):
     """``value`` as the path of an existing file to read, else a ``ValueError`` saying why not."""
-    import os
-
     check_path(name, value, "file path")
     if not os.path.exists(value):
         raise ValueError(f"{name} {os.fspath(value)!r}: no such file")
@@ -184,9 +189,6 @@ def check_writable(name: str, value, folder: bool = False, parents: bool = False
     ``os.access`` says yes to root everywhere (``/proc``).
     A file must not be a folder, and a folder must not be a file.
     """
-    import os
-    import tempfile
-
     check_path(name, value, "folder path" if folder else "file path")
     path = os.path.abspath(os.fspath(value))
     if os.path.isdir(path) and not folder:
@@ -261,8 +263,6 @@ def require_extra(module: str, extra: str, what: str):
     ``"--backend dask needs the dask extra (distributed is not installed):
     pip install ..."`` with the command of :func:`install_hint`.
     """
-    import importlib
-
     try:
         return importlib.import_module(module)
     except ImportError as err:
@@ -274,6 +274,7 @@ def require_extra(module: str, extra: str, what: str):
 
 def _quoted(text: str) -> str:
     """``text`` for a POSIX shell, always quoted (``[dask]`` is a glob in zsh)."""
+    # lazy: keeps `import trickgym` light
     import shlex
 
     return f"'{text}'" if "'" not in text else shlex.quote(text)
@@ -291,11 +292,6 @@ def install_hint(extra: str, dist=None) -> str:
     the alternative. ``dist`` is an ``importlib.metadata.Distribution``
     (default: the installed trickgym).
     """
-    import json
-    from importlib import metadata
-    from urllib.parse import urlparse
-    from urllib.request import url2pathname
-
     if dist is None:
         try:
             dist = metadata.distribution("trickgym")
@@ -314,6 +310,9 @@ def install_hint(extra: str, dist=None) -> str:
             source = f"{vcs.get('vcs', 'git')}+{url}{f'@{rev}' if rev else ''}"
             command = f"pip install {_quoted(f'trickgym[{extra}] @ {source}')}"
         elif "dir_info" in origin and urlparse(url).scheme == "file":
+            # lazy: urllib.request loads http and ssl, 30 ms on every import of trickgym
+            from urllib.request import url2pathname
+
             path = url2pathname(urlparse(url).path)
             editable = "-e " if (origin.get("dir_info") or {}).get("editable") else ""
             command = f"pip install {editable}{_quoted(f'{path}[{extra}]')}"
@@ -331,8 +330,6 @@ def install_hint(extra: str, dist=None) -> str:
 
 def kind_of(mode: int) -> str:
     """What a file of ``st_mode`` ``mode`` is, in words (``"a directory"``): for messages."""
-    import stat
-
     for test, words in (
         (stat.S_ISLNK, "a symbolic link"),
         (stat.S_ISDIR, "a directory"),
@@ -344,3 +341,34 @@ def kind_of(mode: int) -> str:
         if test(mode):
             return words
     return "not a regular file"
+
+
+def check_options(name: str, target, game, kwargs: dict) -> None:
+    """Refuse an option that ``target`` (an agent class or factory) does not take.
+
+    A ``ValueError`` naming the agent and the option, before the agent is made
+    (Python's own ``TypeError`` names ``__init__``, not what the user typed).
+    """
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):  # no signature to read: the call itself will say
+        return
+    # A target whose **keywords are a fixed set of options names them in keyword_options.
+    keyword_options = tuple(getattr(target, "keyword_options", ()))
+    params = [
+        p.name
+        for p in signature.parameters.values()
+        if p.name != "game" and p.kind is not p.VAR_KEYWORD
+    ] + list(keyword_options)
+    unknown = [f"{k}={v!r}" for k, v in kwargs.items() if k not in params]
+    try:
+        signature.bind(game, **kwargs)
+    except TypeError as err:
+        if not unknown:
+            raise ValueError(f"agent {name!r}: {err}") from None
+    else:
+        if not (keyword_options and unknown):
+            return
+    raise ValueError(
+        f"agent {name!r} has no option {', '.join(unknown)}; its options: {', '.join(params)}"
+    ) from None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
 import time
 
+from .checks import MissingExtraError, check_writable, split_names
 from .cli_common import (
     HelpFormatter,
     Parser,
@@ -20,6 +23,7 @@ from .cli_common import (
     table_options,
     whole_number,
 )
+from .games import game_class
 
 __all__ = ["HelpFormatter", "build_parser", "main"]
 
@@ -67,10 +71,11 @@ _RESULT_FLAGS = (
 
 def _simulate_kwargs(args) -> tuple[str, dict]:
     """The game and ``simulate`` arguments from an experiment file or the flags."""
+    # lazy: keeps the command line's start quick
     from .costs import simulate_dd_default
-    from .games import game_class
 
     if args.experiment is not None:  # '' too: a slip, not "no experiment"
+        # lazy: keeps the command line's start quick
         from .experiment import load_experiment
 
         given = [f"--{k.replace('_', '-')}" for k in _RESULT_FLAGS if getattr(args, k) is not None]
@@ -84,7 +89,6 @@ def _simulate_kwargs(args) -> tuple[str, dict]:
         kwargs = load_experiment(args.experiment)
         return kwargs.pop("game"), kwargs
     options = table_options(args)
-    from .checks import split_names
 
     # An empty --agents '' is refused, not read as the default.
     agents = split_names("agents", "random" if args.agents is None else args.agents, "rule,random")
@@ -118,6 +122,7 @@ def _bid_table(parts, dd: bool = False) -> tuple[str, int]:
 
     With ``dd`` (rows with ``dd_made``) the failure split follows the table.
     """
+    # lazy: trickgym.analysis loads pandas
     from .analysis import (
         bid_counts,
         bid_success_from_counts,
@@ -153,8 +158,7 @@ def _import_simulator(game: str, progress: bool, warm_ups: list):
     notice and its progress line cover that wait too. The import's seconds
     (modules, and kernels loaded or compiled) are kept apart from the run's.
     """
-    import importlib
-
+    # lazy: keeps the command line's start quick
     from .compiling import NOTICE_AFTER, announce, hand_over, run_compiling
 
     start, noticed = time.perf_counter(), []
@@ -177,9 +181,9 @@ def _import_simulator(game: str, progress: bool, warm_ups: list):
 
 
 def _simulate(args) -> int:
+    # lazy: pandas is slow to import
     import pandas as pd
 
-    from .checks import check_writable
     from .progress import want_progress
 
     if args.out is not None:  # '' is a slip (an unset shell variable), not an in-memory run
@@ -195,6 +199,7 @@ def _simulate(args) -> int:
     game, kwargs = _simulate_kwargs(args)
     if args.trajectories:  # with an experiment file too: the rows stay the same
         kwargs["trajectories"] = True
+    # lazy: keeps the command line's start quick
     from .costs import simulate_warning
 
     notice = simulate_warning(game, kwargs, args.threads)  # a long --dd run says so first
@@ -265,6 +270,7 @@ def _simulate(args) -> int:
             )
         print(_wrote_line(args.out, spec))
         if spec.trajectories:
+            # lazy: trickgym.sim.trajectories loads pandas
             from .sim.trajectories import steps_info
 
             print(
@@ -320,6 +326,7 @@ _NOT_OPTIONS = {
 
 
 def _tournament(args) -> int:
+    # lazy: trickgym.duplicate loads pandas
     from .duplicate import tournament
 
     options = table_options(args)
@@ -492,6 +499,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_flags(tour)
     tour.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     tour.set_defaults(run=_tournament)
+    # lazy: keeps the command line's start quick
     from . import (
         cli_dd,
         cli_evaluate,
@@ -501,7 +509,7 @@ def build_parser() -> argparse.ArgumentParser:
         cli_verify,
         cli_warm,
     )
-    from .advisor import command as cli_advise
+    from .advisor import command as cli_advise  # lazy, as the other commands above
 
     cli_report.add_parser(sub)
     cli_play.add_parser(sub)
@@ -516,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``trickgym`` command."""
-    from .checks import MissingExtraError
+    # lazy: keeps the command line's start quick
     from .compiling import announcing
 
     parser = build_parser()
@@ -557,8 +565,6 @@ def _os_error(err: OSError) -> str:
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so the interpreter's last flush cannot fail again."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -576,8 +582,6 @@ def console() -> None:
     Nothing trickgym keeps needs the teardown: files are closed, numba
     caches are written when compiled.
     """
-    import os
-
     code = main()
     try:
         sys.stdout.flush()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import re
+
+from .games import GAMES, game_class
 
 __all__ = [
     "HelpFormatter",
@@ -32,7 +35,7 @@ def parse_whole(text: str) -> int | None:
     whatever the spelling. ``1.5``, ``1e-3``, ``nan``, ``0x10`` and ``''``
     are not whole numbers.
     """
-    import re
+    # lazy: keeps the command line's start quick
     from decimal import Decimal, InvalidOperation
 
     text = text.strip()
@@ -86,8 +89,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         """Print the short usage and ``PROG: error: MESSAGE``, exit 2."""
-        import re
-
         match = re.fullmatch(
             r"argument (--[\w-]+)(?:/[\w-]+)*: expected (one|at least one) argument", message
         )
@@ -195,8 +196,6 @@ def count_of(args, game) -> int | None:
     deals (``--deals``). The wrong one is refused in one line, as ``simulate``
     refuses it.
     """
-    from .games import GAMES, game_class
-
     if not isinstance(game, str) or game not in GAMES:
         return args.deals if args.matches is None else args.matches  # the game is refused next
     if game_class(game).run_unit == "matches":
@@ -300,8 +299,6 @@ def cli_words(message: str, parser, typed=()) -> str:
     to its Python spelling is not doubled (``resume=True (--resume)``).
     ``typed``: the command line's words, so that a flag is named as typed.
     """
-    import re
-
     flags = _flags(parser, typed)
     has_option = "option" in flags
 
@@ -360,8 +357,6 @@ def _tidy(message: str) -> str:
     --rebuild-metadata)``); a parenthesis that starts with them and repeats
     them loses the repetition (``(resume=True, --resume)``).
     """
-    import re
-
     item = rf"(?:{_MARK}[^{_END}]*{_END}|--[a-z][\w-]*)"
     run = rf"{item}(?:(?:, | and | or | ){item})*"
 

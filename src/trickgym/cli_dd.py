@@ -19,6 +19,10 @@ from __future__ import annotations
 import json
 import sys
 
+from . import cli_common
+from .checks import check_file, check_tt_mb, check_writable
+from .cli_common import real_number
+
 __all__ = ["add_parser"]
 
 _KEYS = {"hands", "trumps", "leader", "declarers", "trick", "misere"}
@@ -26,9 +30,7 @@ _KEYS = {"hands", "trumps", "leader", "declarers", "trick", "misere"}
 
 def add_parser(sub) -> None:
     """Register the ``dd`` subcommand on the ``trickgym`` subparsers ``sub``."""
-    from .cli_common import add_parser, real_number
-
-    p = add_parser(
+    p = cli_common.add_parser(
         sub,
         "dd",
         help="double-dummy tricks for JSON-lines positions",
@@ -55,6 +57,7 @@ def add_parser(sub) -> None:
 
 def solve_line(obj: dict, cards: bool = False, tt_mb: float = 32) -> dict:
     """The object of one input line with ``"tricks"`` (and ``"card_values"``) added."""
+    # lazy: the double-dummy solver takes 0.2 s to import
     from .solvers.dd import card_values, solve
 
     if not isinstance(obj, dict):
@@ -80,8 +83,6 @@ def solve_line(obj: dict, cards: bool = False, tt_mb: float = 32) -> dict:
 
 def run(args) -> int:
     """Handler of ``trickgym dd``."""
-    from .checks import check_tt_mb
-
     check_tt_mb(args.tt_mb)  # before the first line: an empty input must not hide it
     source = sys.stdin if args.input == "-" else _open("input", args.input, "r")
     sink = sys.stdout if args.out == "-" else _open("out", args.out, "w")
@@ -109,8 +110,6 @@ def run(args) -> int:
 
 def _open(name: str, path: str, mode: str):
     """``path`` opened (``mode`` ``"r"`` or ``"w"``), or a ``ValueError`` naming the argument."""
-    from .checks import check_file, check_writable
-
     if mode == "r":
         check_file(name, path)
     else:

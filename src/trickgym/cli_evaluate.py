@@ -14,6 +14,18 @@ The policy bids as its file's settings say (``--bidding`` or the name's
 
 from __future__ import annotations
 
+from . import cli_common
+from .checks import check_writable
+from .cli_common import (
+    add_alias,
+    add_count_flags,
+    add_seed_flag,
+    add_table_flags,
+    count_of,
+    table_options,
+    whole_number,
+)
+
 __all__ = ["add_parser"]
 
 
@@ -24,8 +36,7 @@ _FIXED_BY_BENCHMARK = {"agents": "--opponents", "deals": "--deals", "matches": "
 
 
 def _evaluate(args) -> int:
-    from .checks import check_writable
-    from .cli_common import count_of, table_options
+    # lazy: trickgym.evaluation loads pandas
     from .evaluation import DEFAULT_OPPONENTS, evaluate
 
     if args.out is not None:  # before the tournaments, not after them
@@ -55,8 +66,8 @@ def _evaluate(args) -> int:
 
 def _benchmark(args) -> int:
     """``--benchmark``: the fixed tables of :mod:`trickgym.benchmark` (of ``--game``, or all)."""
+    # lazy: trickgym.benchmark loads pandas
     from .benchmark import run_benchmark
-    from .cli_common import table_options
 
     given = [flag for dest, flag in _FIXED_BY_BENCHMARK.items() if getattr(args, dest) is not None]
     if given:
@@ -81,21 +92,14 @@ def _benchmark(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``evaluate`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import (
-        add_alias,
-        add_count_flags,
-        add_parser,
-        add_seed_flag,
-        add_table_flags,
-        whole_number,
-    )
+    # lazy: trickgym.evaluation loads pandas
     from .evaluation import DEFAULT_OPPONENTS
 
     what = (
         "a policy (.npz MLP weights over the features observation, or an agent name) "
         "in duplicate tournaments against random, rule and pimc: margin per deal, 95{} interval"
     )
-    e = add_parser(sub, "evaluate", help=what.format("%%"), description=what.format("%"))
+    e = cli_common.add_parser(sub, "evaluate", help=what.format("%%"), description=what.format("%"))
     e.add_argument(
         "--game",
         default=None,

@@ -8,13 +8,16 @@ Example::
 
 from __future__ import annotations
 
+import argparse
+
+from . import cli_common
+from .cli_common import add_alias, add_table_flags, game_flag, table_options, whole_number
+from .play import DealAbandoned, play_deal
+
 __all__ = ["add_parser"]
 
 
 def _play(args) -> int:
-    from .cli_common import game_flag, table_options
-    from .play import DealAbandoned, play_deal
-
     game = game_flag(args.game, args.positional_game)
     options = table_options(args)
     if args.color and args.no_color:  # opposite asks: neither silently wins
@@ -32,11 +35,9 @@ def _play(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``play`` subcommand on the ``trickgym`` parser's subparsers."""
-    import argparse
-
-    from .cli_common import add_alias, add_parser, add_table_flags, whole_number
-
-    play = add_parser(sub, "play", help="play a deal in the terminal against built-in agents")
+    play = cli_common.add_parser(
+        sub, "play", help="play a deal in the terminal against built-in agents"
+    )
     play.add_argument("--game", default=None, help="solowhist (default), troggu, phat or pinochle")
     # ``trickgym play solowhist``, as before --game: still accepted, no longer shown.
     play.add_argument("positional_game", nargs="?", default=None, help=argparse.SUPPRESS)

@@ -11,15 +11,16 @@ decisions (:mod:`trickgym.replay`). Example::
 
 from __future__ import annotations
 
+from . import cli_common
+from .checks import check_writable
+from .cli_common import add_table_flags, table_options
+from .replay import write_replay
+from .rng import seed_rng
+
 __all__ = ["add_parser"]
 
 
 def _replay(args) -> int:
-
-    from .checks import check_writable
-    from .cli_common import table_options
-    from .replay import write_replay
-    from .rng import seed_rng
 
     # Before the deal is played (a search agent's deal takes a while), not after. Missing
     # folders are created (by write_replay), as simulate --out creates them.
@@ -39,9 +40,7 @@ def _replay(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``replay`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser, add_table_flags
-
-    p = add_parser(
+    p = cli_common.add_parser(
         sub,
         "replay",
         help="write a deal played by agents as a web page that steps through it",

@@ -13,6 +13,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from . import cli_common
+from .checks import check_path, check_writable
+from .cli_common import add_alias, add_seed_flag, add_table_flags, table_options, whole_number
+from .games import game_class
+from .progress import want_progress
+
 __all__ = ["add_parser"]
 
 # Default size of a comparison: the learnt agent plays a few hundred deals a second.
@@ -59,12 +65,15 @@ def _report(args) -> int:
 
 
 def _dataset_report(args) -> int:
+    # lazy: matplotlib is slow to import
     import matplotlib
 
     matplotlib.use("Agg")  # figures are written to PNG, never shown
+    # lazy: trickgym.analysis loads pandas
     from .analysis import load_dataset, write_report
+
+    # lazy: trickgym.analysis.report loads pandas
     from .analysis.report import check_folds
-    from .checks import check_path, check_writable
 
     check_path("dataset", args.dataset, "file or folder path")
     # Checked before the dataset is read (minutes, for a large one).
@@ -79,10 +88,8 @@ def _dataset_report(args) -> int:
 
 
 def _agents_report(args) -> int:
+    # lazy: trickgym.analysis loads pandas
     from .analysis import bid_success_by_agent, format_agent_table, simulate_agents
-    from .cli_common import table_options
-    from .games import game_class
-    from .progress import want_progress
 
     game = "solowhist" if args.game is None else args.game
     options = table_options(args)
@@ -124,9 +131,7 @@ def _agents_report(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``report`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_alias, add_parser, add_seed_flag, add_table_flags, whole_number
-
-    rep = add_parser(
+    rep = cli_common.add_parser(
         sub,
         "report",
         help="write an HTML report (tables and plots) of a simulation dataset, or, with "

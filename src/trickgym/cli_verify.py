@@ -9,10 +9,13 @@ Example::
 
 from __future__ import annotations
 
+from . import cli_common
+
 __all__ = ["add_parser"]
 
 
 def _verify(args) -> int:
+    # lazy: trickgym.sim.dataset loads pandas
     from .sim.dataset import verify_dataset
 
     result = verify_dataset(args.folder, upgrade=args.upgrade, replay=args.replay)
@@ -33,9 +36,8 @@ def _verify(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``verify`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser
 
-    v = add_parser(
+    v = cli_common.add_parser(
         sub,
         "verify",
         help="check a dataset folder written by 'simulate --out': its metadata, and every chunk "

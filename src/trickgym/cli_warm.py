@@ -8,16 +8,19 @@ Example::
 
 from __future__ import annotations
 
+import argparse
+
+from . import cli_common
+from .checks import split_names
+from .cli_common import whole_number
+from .warm import AGENTS, GAMES, warm
+
 __all__ = ["add_parser"]
 
 
 def _comma_list(flag: str, values: list[str] | None, example: str, kind=str) -> list | None:
     """A list flag's items: comma-separated as in every other flag (``3,4``), or, as
     documented before issue 43, separated by spaces (``3 4``)."""
-    import argparse
-
-    from .checks import split_names
-
     if values is None:
         return None
     items = [item for value in values for item in split_names(flag, value, example)]
@@ -28,9 +31,6 @@ def _comma_list(flag: str, values: list[str] | None, example: str, kind=str) -> 
 
 
 def _warm(args) -> int:
-    from .cli_common import whole_number
-    from .warm import warm
-
     warm(
         args.game,
         args.agents,
@@ -45,10 +45,8 @@ def _warm(args) -> int:
 
 def add_parser(sub) -> None:
     """Register the ``warm`` subcommand on the ``trickgym`` parser's subparsers."""
-    from .cli_common import add_parser
-    from .warm import AGENTS, GAMES
 
-    w = add_parser(
+    w = cli_common.add_parser(
         sub,
         "warm",
         help="compile the kernels ahead of time (numba caches them on disk), e.g. while "

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from numba.core import event
 
+from .progress import interactive, progress_bar
+
 __all__ = [
     "COLD_COMPILE_SECONDS",
     "NOTICE_AFTER",
@@ -257,8 +259,6 @@ def run_compiling(
     printed, except ``on_notice()`` inside :func:`announcing`. An exception
     of ``work`` is re-raised here.
     """
-    from .progress import interactive, progress_bar
-
     done, result, failed = threading.Event(), [], []
 
     def run():

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from .games import GAMES
+
 
 def games_page(header: str, section: Callable[[str], list[str]]) -> str:
     """``header``, then the lines ``section(name)`` gives for every game, ending in one newline."""
-    from .games import GAMES
-
     lines = [header]
     for name in GAMES:
         lines += section(name)

@@ -16,9 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .agents.rule.presets import PRESETS
 from .analysis import bid_success
+from .checks import check_int, check_seed, split_names
+from .games import game as make_game
 from .games import game_class
+from .progress import labelled, want_progress
 from .sim import simulate
+from .sim.plan import MAX_ITEMS
 from .sim.python_pool import keep_workers
 
 __all__ = ["TournamentReport", "mean_interval", "seat_score", "tournament"]
@@ -148,14 +153,9 @@ def tournament(
     that many worker processes, started once for every seating.
     Returns a :class:`TournamentReport`.
     """
-    from .games import game as make_game
-    from .progress import labelled, want_progress
-
     _check_run(game, deals, seed)
     progress = want_progress(progress)
     if isinstance(agents, str):
-        from .checks import split_names
-
         agents = split_names("agents", agents, "rule,random")
     if not isinstance(agents, list | tuple):
         raise ValueError(
@@ -235,9 +235,6 @@ def _check_run(game, deals, seed) -> None:
     The seed must be given: ``None`` would draw a new one for each seating and
     the seatings would no longer replay the same deals.
     """
-    from .checks import check_int, check_seed
-    from .sim.plan import MAX_ITEMS
-
     game_class(game)  # an unknown name is named before the count
     check_int("deals", deals, 1, MAX_ITEMS)
     check_seed(seed, optional=False)  # a fresh seed per seating would not replay the deals
@@ -249,8 +246,6 @@ def _seat_rule_options(agents: list, seating: tuple, rule_options):
     A preset seat given its own options plays as ``"rule"`` with them (the
     options asked for win over the preset's shipped ones).
     """
-    from .agents.rule.presets import PRESETS
-
     if not isinstance(rule_options, dict):
         return agents, rule_options
     allowed = {n for n in seating if n == "rule" or n in PRESETS}
@@ -276,8 +271,6 @@ def seat_score(
     Payoffs are the seat's own (its team's margin in Phat and Pinochle), as in
     :func:`tournament`; not duplicate, so the interval holds the cards' luck.
     """
-    from .games import game as make_game
-
     _check_run(game, deals, seed)
     n_seats = make_game(game, **options).n_seats
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n_seats:

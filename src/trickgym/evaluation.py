@@ -16,7 +16,21 @@ from pathlib import Path
 
 import pandas as pd
 
+from trickgym.agents import is_agent
+from trickgym.agents.policy import (
+    POLICY_PREFIX,
+    RuleBiddingPolicyAgent,
+    parse_policy_name,
+    policy_agent,
+    policy_from_name,
+    resolve_bidding,
+)
+from trickgym.agents.registry import is_agent_name, known_agents
+
+from .api import Game
 from .checks import check_int, split_names
+from .games import GAMES, game_class
+from .games import game as make_game
 
 __all__ = ["COLUMNS", "EvaluationReport", "evaluate"]
 
@@ -56,8 +70,6 @@ class EvaluationReport:
 
     def format(self) -> str:
         """The table as aligned text."""
-        from .games import game_class
-
         unit = game_class(self.game).run_unit
         lines = [
             f"{self.policy} on {self.game}: duplicate, every seating; "
@@ -87,18 +99,6 @@ def _as_agent(policy, game: str, options: dict, bidding: str | None):
     makes its agents, with the file's bidding, checking its table); with one,
     it is made here.
     """
-    from trickgym.agents import is_agent
-    from trickgym.agents.policy import (
-        POLICY_PREFIX,
-        parse_policy_name,
-        policy_agent,
-        policy_from_name,
-        resolve_bidding,
-    )
-    from trickgym.agents.registry import is_agent_name
-
-    from .games import game as make_game
-
     resolve_bidding(None, bidding)  # a bad value is named before anything is read
     table = make_game(game, **options)  # a bad option is named before any deal
     if isinstance(policy, str) and policy.startswith(POLICY_PREFIX):
@@ -121,8 +121,6 @@ def _as_agent(policy, game: str, options: dict, bidding: str | None):
 
 def _label(what: str, agent, prefix: str = "policy ") -> str:
     """``"policy PATH"``, with ``" (rule bidding)"`` if the rule agent bids for it."""
-    from trickgym.agents.policy import RuleBiddingPolicyAgent
-
     rule = isinstance(agent, RuleBiddingPolicyAgent)
     return f"{prefix}{what}" + (" (rule bidding)" if rule else "")
 
@@ -166,15 +164,15 @@ def evaluate(
     notebook). ``**options``: the game's table options (Troggu's
     ``players``). Returns an :class:`EvaluationReport`; ``print(r.format())``.
     """
-    from .api import Game
+    # lazy: trickgym.duplicate loads pyarrow
     from .duplicate import _check_run, tournament
-    from .games import GAMES
 
     if isinstance(game, Game):  # e.g. env.unwrapped.game: its name and its options
         options = {**game.non_default_options(), **options}
         game = game.name
     if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"unknown game {game!r}; available: {', '.join(sorted(GAMES))}")
+    # lazy: trickgym.sim.plan loads pyarrow
     from .sim.plan import MAX_ITEMS
 
     _check_run(game, deals, seed)
@@ -188,7 +186,6 @@ def evaluate(
             f"opponents must be a non-empty list of agent names such as "
             f"{list(DEFAULT_OPPONENTS)}, got {opponents!r}"
         )
-    from trickgym.agents.registry import is_agent_name, known_agents
 
     for name in opponents:
         if not is_agent_name(name):

@@ -26,6 +26,10 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from trickgym.games import GAMES
+
+from .checks import check_file
+
 __all__ = ["KEYS", "load_experiment", "run_experiment"]
 
 # Keys an experiment file may hold, and what they are.
@@ -53,8 +57,6 @@ def load_experiment(path) -> dict:
 
     Raises ``ValueError`` naming a missing, unknown or mistyped key.
     """
-    from .checks import check_file
-
     path = Path(check_file("experiment", path))
     try:
         data = tomllib.loads(path.read_text())
@@ -87,8 +89,6 @@ def load_experiment(path) -> dict:
 
 def _rule_options(game: str, table: dict, path: Path):
     """The game's ``RuleOptions`` from a TOML table."""
-    from trickgym.games import GAMES
-
     if game not in GAMES:
         raise ValueError(f"experiment file {str(path)!r}: unknown game {game!r}")
     cls = GAMES[game][0].rule_options
@@ -105,6 +105,7 @@ def run_experiment(path, **run):
     ``threads``, ``progress``, ``on_chunk`` and ``columns``; anything that
     would change the rows must be in the file.
     """
+    # lazy: trickgym.sim loads pandas
     from trickgym.sim import simulate
 
     allowed = {

@@ -11,6 +11,7 @@ kernel launch, raises a ``ValueError`` saying what to do instead.
 from __future__ import annotations
 
 import os
+import sys
 
 __all__ = ["check_fork_safe"]
 
@@ -19,7 +20,6 @@ _forked_after_omp = False
 
 def _after_fork_in_child() -> None:
     global _forked_after_omp
-    import sys
 
     numba = sys.modules.get("numba")
     if numba is None:

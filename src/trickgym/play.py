@@ -14,7 +14,18 @@ import sys
 
 import numpy as np
 
-from .render import TAROT_SUIT_SYMBOLS, card_text, color_enabled, hand_text
+from trickgym.agents import KINDS, python_action, start_deal
+from trickgym.agents.registry import make_agent
+from trickgym.agents.rule.presets import resolve_presets
+from trickgym.engine.loops import act, oracle_flag
+from trickgym.engine.params import params_matrix
+from trickgym.games import game as make_game
+
+from .agents.registry import is_python_name, known_agents
+from .agents.rule.presets import PRESETS
+from .checks import check_int, split_names
+from .render import TAROT_SUIT_SYMBOLS, card_text, color_enabled, hand_text, strip_ansi
+from .rng import derive_seed, seed_rng
 
 __all__ = ["DealAbandoned", "play_deal"]
 
@@ -33,10 +44,6 @@ class DealAbandoned(ValueError):
 
 def _opponents(agents, seat: int, n: int) -> dict[int, str]:
     """Agent name of every other seat, in seat order after ``seat``."""
-    from .agents.registry import is_python_name, known_agents
-    from .agents.rule.presets import PRESETS
-    from .checks import split_names
-
     names = (
         split_names("agents", agents, "rule,random") if isinstance(agents, str) else list(agents)
     )
@@ -76,8 +83,6 @@ def _display_order(game, actions: list[int]) -> list[int]:
 
 def _menu(game, legal: list[int], color: bool, width: int = 78) -> str:
     """The legal actions numbered from 1, wrapped to ``width`` columns."""
-    from .render import strip_ansi
-
     lines, line, used = [], "  ", 2
     for i, a in enumerate(legal, start=1):
         item = f"{i}) {_action_text(game, a, color)}"
@@ -164,19 +169,9 @@ def play_deal(
     ``quit`` (or the end of input) abandons the deal with :class:`DealAbandoned`
     (a ``ValueError`` carrying the deal's seed).
     """
-    import trickgym
-    from trickgym.agents import KINDS, python_action, start_deal
-    from trickgym.agents.registry import make_agent
-    from trickgym.agents.rule.presets import resolve_presets
-    from trickgym.engine.loops import act, oracle_flag
-    from trickgym.engine.params import params_matrix
-
-    from .checks import check_int
-    from .rng import derive_seed, seed_rng
-
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
-    game = trickgym.game(game_name, **(options or {}))
+    game = make_game(game_name, **(options or {}))
     n = game.n_seats
     seat = check_int("seat", seat, 0, n - 1)
     others = _opponents(agents, seat, n)

@@ -18,6 +18,8 @@ import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from .checks import check_flag
+
 __all__ = ["interactive", "labelled", "progress_bar", "want_progress"]
 
 # The label of the bars drawn inside a ``labelled`` block (a tournament's seating).
@@ -68,7 +70,6 @@ def want_progress(progress, name: str = "progress") -> bool:
     """
     if progress is None:
         return interactive()
-    from .checks import check_flag
 
     try:
         return check_flag(name, progress)
@@ -85,6 +86,7 @@ def progress_bar(**kwargs):
     The widget is imported from ``tqdm.notebook`` itself: ``tqdm.auto`` would
     pick the same one but warn ``TqdmExperimentalWarning`` on every run.
     """
+    # lazy: tqdm is slow to import, and which bar it is depends on where we run
     if _in_notebook() and importlib.util.find_spec("ipywidgets") is not None:
         from tqdm.notebook import tqdm
     else:

@@ -21,6 +21,7 @@ import re
 import sys
 
 from .cards.decks import STANDARD, Deck
+from .cards.notation import format_card, format_hand
 
 __all__ = [
     "TAROT_SUIT_SYMBOLS",
@@ -130,8 +131,6 @@ def card_text(card: int, deck: Deck = STANDARD, color: bool = False) -> str:
 
 def card_label(card: int, deck: Deck, symbols: bool, color: bool) -> str:
     """One card as a table picture shows it: with its suit symbol, or in card notation."""
-    from .cards.notation import format_card
-
     return card_text(card, deck, color) if symbols else format_card(int(card), deck)
 
 
@@ -220,8 +219,6 @@ def seat_hand(
     legal cards of the player to move; ``symbols=False`` gives the plain
     dotted notation.
     """
-    from .cards.notation import format_hand
-
     deck = state.game.deck
     mask = int(state.record["hands"][seat])
     if viewer is not None and seat != viewer and not face_up:

@@ -20,6 +20,22 @@ from pathlib import Path
 
 import numpy as np
 
+from trickgym.agents import KINDS, python_action, start_deal
+from trickgym.agents.registry import make_agent
+from trickgym.agents.rule.presets import resolve_presets
+from trickgym.engine.loops import act, oracle_flag
+from trickgym.engine.params import params_matrix
+from trickgym.games import game as make_game
+
+from .agents import is_agent
+from .agents.registry import is_python_name, known_agents
+from .agents.rule.presets import PRESETS
+from .api import Game
+from .checks import check_int
+from .render import card_text, suit_colour
+from .replay_page import replay_html
+from .rng import derive_seed, seed_rng
+
 __all__ = ["Move", "Replay", "record_deal", "write_replay"]
 
 
@@ -55,10 +71,6 @@ class Replay:
 def _seat_agents(agents, n: int) -> list:
     """One agent per seat (a name or an agent object) from one, a comma-separated string
     or a list."""
-    from .agents import is_agent
-    from .agents.registry import is_python_name, known_agents
-    from .agents.rule.presets import PRESETS
-
     seats = agents.split(",") if isinstance(agents, str) else agents
     if is_agent(seats):
         seats = [seats]
@@ -85,8 +97,6 @@ def _seat_agents(agents, n: int) -> list:
 
 def _values(game, agent, action: int) -> tuple[list[dict] | None, str]:
     """What ``agent`` compared at the decision it just made (its ``last_values``), if anything."""
-    from .render import card_text, suit_colour
-
     seen = getattr(agent, "last_values", None)
     if seen is None:
         return None, ""
@@ -110,8 +120,6 @@ def _values(game, agent, action: int) -> tuple[list[dict] | None, str]:
 
 def _move_text(game, seat: int, agent: str, action: int, phase: int, hidden: bool) -> str:
     """``"seat 2 (pimc) plays Q♥"``; a card moved outside a trick is not named when hidden."""
-    from .render import card_text
-
     who = f"seat {seat} ({agent})"
     if action >= game.deck.n_cards:
         return f"{who}: {game.action_name(action)}"
@@ -140,22 +148,11 @@ def record_deal(
     hand open; a seat draws that seat's view, names only its own hidden moves
     (discards, passed cards) and shows only its own agent's values.
     """
-    import trickgym
-    from trickgym.agents import KINDS, python_action, start_deal
-    from trickgym.agents.registry import make_agent
-    from trickgym.agents.rule.presets import resolve_presets
-    from trickgym.engine.loops import act, oracle_flag
-    from trickgym.engine.params import params_matrix
-
-    from .api import Game
-    from .checks import check_int
-    from .rng import derive_seed, seed_rng
-
     if isinstance(game, Game):
         if options:
             raise ValueError("options= is for a game given by name; this Game has its own")
     else:
-        game = trickgym.game(game, **(options or {}))
+        game = make_game(game, **(options or {}))
     n = game.n_seats
     if viewer is not None:
         viewer = check_int("viewer", viewer, 0, n - 1)
@@ -224,8 +221,6 @@ def write_replay(
     The page is one HTML file with everything inline (pictures, style,
     script): it opens offline, from disk, with no server.
     """
-    from .replay_page import replay_html
-
     if not isinstance(path, str | Path) or not str(path):
         raise ValueError(f"path must be a file path, got {path!r}")
     replay = record_deal(

@@ -27,6 +27,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import gymnasium as gym
+import numpy as np
+
+from trickgym.games import description, game_class
+from trickgym.games import game as make_game
+
+from .checks import is_int, split_names
 from .compiling import Compiled, run_compiling
 from .progress import want_progress
 
@@ -138,8 +145,6 @@ def _names(value, allowed: tuple, what: str, param: str) -> tuple:
     if value is None:
         return allowed
     if isinstance(value, str):
-        from .checks import split_names
-
         value = split_names(param, value, ",".join(allowed[:2]))
     names = _sequence(param, value, "names")
     for name in names:
@@ -157,15 +162,12 @@ def _sequence(param: str, value, what: str) -> tuple:
 
 def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
     """``(game, options)`` for every table to warm; ``players``/``modes`` checked first."""
-    import trickgym
-
-    from .checks import is_int
-    from .games import description
+    from .games import DESCRIPTIONS, description
 
     chosen = {"players": players, "modes": modes}
     for keyword, value in chosen.items():
         if value is not None and not any(keyword in description(g).warm_choices for g in games):
-            known = trickgym.games.DESCRIPTIONS.items()
+            known = DESCRIPTIONS.items()
             owners = [n for n, d in known if keyword in d.warm_choices]
             raise ValueError(
                 f"{keyword}= is for {', '.join(owners)}, not among the games to warm "
@@ -190,7 +192,7 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
         else:
             tables += [(game, dict(options)) for options in desc.warm_tables]
     for game, options in tables:
-        trickgym.game(game, **options)  # a bad table size or mode: ValueError naming it
+        make_game(game, **options)  # a bad table size or mode: ValueError naming it
     return tables
 
 
@@ -205,20 +207,17 @@ def _env_id(game: str) -> str:
 
 def _simulations(game: str, options: dict, seats) -> None:
     """One deal (or match) of each way ``simulate`` runs ``game``, with agents ``seats``."""
-    import trickgym
+    # lazy: trickgym.sim loads pandas
     from trickgym.sim import simulate
 
-    runs = [{trickgym.games.game_class(game).run_unit: 1}]  # Phat: a match
-    runs += trickgym.games.description(game).warm_runs  # the game's own kernels besides
+    runs = [{game_class(game).run_unit: 1}]  # Phat: a match
+    runs += description(game).warm_runs  # the game's own kernels besides
     for run in runs:
         simulate(game, agents=seats, seed=0, progress=False, **{**options, **run})
 
 
 def _single_env(game: str, options: dict, opponents: str) -> None:
     """Reset the single env and step it to the end of an episode (first legal actions)."""
-    import gymnasium as gym
-    import numpy as np
-
     env = gym.make(_env_id(game), opponents=opponents, **options)
     try:
         env.reset(seed=0)
@@ -233,8 +232,6 @@ def _single_env(game: str, options: dict, opponents: str) -> None:
 
 def _vector_env(game: str, options: dict, opponents: str) -> None:
     """Reset and step the vector env, serial and threaded, past the end of an episode."""
-    import gymnasium as gym
-
     for parallel in (False, True):
         env = gym.make_vec(
             _env_id(game),
@@ -254,9 +251,7 @@ def _vector_env(game: str, options: dict, opponents: str) -> None:
 
 def _steps(game: str, options: dict, agents: tuple, envs: bool):
     """``(what, work)`` pairs for one table."""
-    import trickgym
-
-    n_seats = trickgym.game(game, **options).n_seats
+    n_seats = make_game(game, **options).n_seats
     others = "rule" if "rule" in agents else "random"
     for name in agents:
         seats = [name, *[others] * (n_seats - 1)] if name == "oracle" else name

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents import Agent, RandomAgent, make_agent
-from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 import trickgym
+from trickgym.agents import Agent, RandomAgent, make_agent
+from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 
 def test_every_builtin_agent_class_plays_a_deal_as_a_python_agent():

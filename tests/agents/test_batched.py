@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mc_helpers import CONFIGS, make_game
+
+import trickgym
 from trickgym.agents.learnt import LearntAgent, ValueNet
 from trickgym.agents.learnt.forward import PackedNet
 from trickgym.agents.policy import PolicyAgent
 from trickgym.agents.rows import batched
-
-import trickgym
 from trickgym.engine.params import params_matrix
 from trickgym.sim.python_loop import simulate_python, simulate_python_whole_matches
 from trickgym.sim.specs import SPECS

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from trickgym.agents.learnt.net import ValueNet
 
+from trickgym.agents.learnt.net import ValueNet
 from trickgym.training import dmc
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"

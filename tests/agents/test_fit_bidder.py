@@ -7,11 +7,11 @@ import dataclasses
 import numpy as np
 import pandas as pd
 import pytest
+
+import trickgym
 from trickgym.agents.rule.pinochle import RuleOptions as PinochleOptions
 from trickgym.agents.rule.presets import fitted_games, preset_options, resolve_presets
 from trickgym.agents.rule.solowhist import RuleOptions
-
-import trickgym
 from trickgym.training.fit_bidder import bid_fields, fit_bidder, margin_over_rule
 
 
@@ -103,9 +103,8 @@ def test_resolve_presets_leaves_other_seats_alone():
 
 
 def test_env_opponents_may_play_the_fitted_preset():
-    from trickgym.envs.solowhist import SoloWhistEnv
-
     from trickgym.engine.params import params_row
+    from trickgym.envs.solowhist import SoloWhistEnv
 
     env = SoloWhistEnv(seat=1, opponents=["fitted", "rule", "fitted"])
     fitted, plain = params_row(preset_options("solowhist", "fitted")), params_row(RuleOptions())

@@ -80,7 +80,6 @@ def test_policy_agents_see_only_their_seat(config):
     in twin states, for several weights, whose choices differ (so the test can fail)."""
     from trickgym.agents import python_action
     from trickgym.agents.policy import PolicyAgent
-
     from trickgym.games.obs_features import feature_plan
 
     game = game_of(config)

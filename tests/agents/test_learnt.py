@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mc_helpers import CONFIGS, make_game, record_of, twin_states
+
+import trickgym
 from trickgym.agents import make_agent, python_action
 from trickgym.agents.learnt import (
     WEIGHTS_DIR,
@@ -19,9 +21,14 @@ from trickgym.agents.learnt import (
     weights_name,
 )
 from trickgym.agents.mc import PIMCAgent
-
-import trickgym
-from trickgym.training.distill import Labels, collect, decision_regret, fit
+from trickgym.training.distill import (
+    FitOptions,
+    Labels,
+    Teacher,
+    collect,
+    decision_regret,
+    fit,
+)
 
 
 def test_net_round_trips_through_npz(tmp_path):
@@ -214,7 +221,7 @@ def test_shipped_agents_play_simulations_and_tournaments_reproducibly():
 
 
 def test_collect_labels_every_searched_choice_with_pimc_values():
-    labels = collect("solowhist", 2, seed=4, samples=3, workers=1, chunk=1)
+    labels = collect("solowhist", 2, seed=4, teacher=Teacher(samples=3), workers=1, chunk=1)
     game = trickgym.game("solowhist")
     assert len(labels) > 20
     assert labels.features.shape == (len(labels), 1123)
@@ -224,18 +231,18 @@ def test_collect_labels_every_searched_choice_with_pimc_values():
     rows = np.arange(len(labels))
     # Every rule action labelled is among the legal (valued) actions, bar unvalued solves.
     assert valued[rows, labels.rule].mean() > 0.9
-    again = collect("solowhist", 2, seed=4, samples=3, workers=1, chunk=2)
+    again = collect("solowhist", 2, seed=4, teacher=Teacher(samples=3), workers=1, chunk=2)
     assert np.array_equal(labels.values, again.values, equal_nan=True)
     assert np.array_equal(labels.features, again.features)
 
 
 def test_collect_values_are_pimcs():
     """A label's values are what PIMC computes for that record with that deal's seed."""
-    labels = collect("phat", 1, seed=2, samples=2, workers=1)
+    labels = collect("phat", 1, seed=2, teacher=Teacher(samples=2), workers=1)
     assert len(labels) > 10 and set(np.unique(labels.phase)) == {0}
     assert np.all(np.isfinite(labels.values).sum(axis=1) >= 2)
     with pytest.raises(ValueError, match="explore"):
-        collect("phat", 1, explore=2.0)
+        collect("phat", 1, teacher=Teacher(explore=2.0))
     with pytest.raises(ValueError, match="deals"):
         collect("phat", 0)
 
@@ -257,7 +264,7 @@ def _synthetic_labels(game, n, seed):
 def test_fit_learns_a_learnable_rule():
     game = trickgym.game("solowhist")
     labels = _synthetic_labels(game, 8000, 1)
-    net, report = fit(labels, "solowhist", hidden=(64,), epochs=30, lr=3e-3, seed=0)
+    net, report = fit(labels, "solowhist", FitOptions(hidden=(64,), epochs=30, lr=3e-3, seed=0))
     assert report["holdout_regret"][-1] < report["holdout_regret"][0]
     held = _synthetic_labels(game, 500, 2)
     regret, agreement = decision_regret(net, held, 0.0)
@@ -369,9 +376,8 @@ def test_balanced_fit_learns_the_narrow_phase_too():
     labels = Labels.concat([phase(2000, 1, True), phase(2000, 2, False)])
     regrets = {}
     for balance in (True, False):
-        net, _ = fit(
-            labels, "solowhist", hidden=(32,), epochs=6, lr=3e-3, seed=0, balance_phases=balance
-        )
+        training = FitOptions(hidden=(32,), epochs=6, lr=3e-3, seed=0, balance_phases=balance)
+        net, _ = fit(labels, "solowhist", training)
         assert net.meta["balance_phases"] is balance
         regrets[balance] = decision_regret(net, phase(500, 3, False), 0.0)[0]
     assert regrets[True] < 0.3 < regrets[False], regrets

@@ -7,10 +7,10 @@ import io
 import gymnasium as gym
 import numpy as np
 import pytest
+
 import trickgym.envs  # noqa: F401  (registers the envs)
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 from trickgym.agents.registry import known_agents, make_agent
-
 from trickgym.play import play_deal
 from trickgym.sim import simulate
 

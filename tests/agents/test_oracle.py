@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import numpy as np
+
+import trickgym
 from trickgym.agents.oracle import (
     COUNT_ROLLOUTS,
     N_COUNTS,
@@ -15,8 +17,6 @@ from trickgym.agents.oracle import (
     points_table,
     rollout_value,
 )
-
-import trickgym
 from trickgym.engine.kinds import ORACLE
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix

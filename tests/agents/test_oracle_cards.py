@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers.later import later
-from trickgym.agents.learnt import card_net
 
 import trickgym
+from trickgym.agents.learnt import card_net
 from trickgym.engine.loops import rule_choice
 from trickgym.engine.params import params_matrix
 from trickgym.training import card_scorer, dmc, oracle_labels
@@ -216,6 +216,7 @@ def test_the_registered_dmc_agent_plays_the_shipped_weights_on_its_seat_s_view_o
     """``"dmc"`` is the shipped oracle-guided agent: it plays by name, refuses other games,
     and acts alike in two states its seat cannot tell apart (cards and bids)."""
     from mc_helpers import record_of, twin_states
+
     from trickgym.agents import make_agent, python_action
 
     agent = make_agent("dmc", "solowhist")

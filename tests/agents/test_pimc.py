@@ -10,11 +10,11 @@ import gymnasium
 import numpy as np
 import pytest
 from mc_helpers import CONFIGS, make_game, reach, record_of, searched, twin_states
+
+import trickgym
 from trickgym.agents import python_action
 from trickgym.agents.mc import ISMCTSAgent, PIMCAgent, make_mc_agent
 from trickgym.agents.mc.pimc import MAX_ACTIONS, pimc_values
-
-import trickgym
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix
 
@@ -182,7 +182,6 @@ def test_solowhist_dd_values_are_the_solvers_on_the_sampled_deal():
     """The DD glue: one sample's values equal the solver's card values on that deal, settled."""
     from trickgym.agents.mc.pimc_dd import pimc_dd_values
     from trickgym.agents.mc.sample_solowhist import determinize
-
     from trickgym.games.solowhist.rules import deal_payoffs
     from trickgym.solvers.dd import card_values
     from trickgym.solvers.dd_search import new_table

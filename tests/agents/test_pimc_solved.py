@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mc_helpers import determinizer, reach, record_of
-from trickgym.agents import python_action
-from trickgym.agents.mc import PIMCAgent
 
 import trickgym
+from trickgym.agents import python_action
+from trickgym.agents.mc import PIMCAgent
 from trickgym.engine.loops import rule_choice
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mc_helpers import determinizer, reach, record_of
+
+import trickgym
 from trickgym.agents import python_action
 from trickgym.agents.mc import PIMCAgent
 from trickgym.agents.positions import rule_position
@@ -19,8 +21,6 @@ from trickgym.agents.solved_points import (
     PIMC_SOLVE_CARDS,
     solve_cards,
 )
-
-import trickgym
 from trickgym.engine.kinds import ORACLE
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix

@@ -15,11 +15,11 @@ import io
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import trickgym
 from trickgym.agents import python_action
 from trickgym.agents.policy import MLPPolicy, PolicyAgent, from_policy, load_policy
 from trickgym.agents.registry import _FACTORIES, make_agent, register_agent
-
-import trickgym
 from trickgym.evaluation import COLUMNS
 from trickgym.games.obs_features import feature_plan
 from trickgym.sim import simulate

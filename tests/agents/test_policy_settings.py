@@ -17,6 +17,8 @@ from types import SimpleNamespace
 import gymnasium as gym
 import numpy as np
 import pytest
+
+import trickgym
 from trickgym.agents.policy import (
     SETTINGS_KEY,
     PolicyAgent,
@@ -27,8 +29,6 @@ from trickgym.agents.policy import (
     save_policy,
 )
 from trickgym.agents.registry import make_agent
-
-import trickgym
 from trickgym.games.obs_features import feature_plan
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from trickgym.agents import kernel_scratch
-from trickgym.agents.rule import phat as rule
 
 import trickgym
+from trickgym.agents import kernel_scratch
+from trickgym.agents.rule import phat as rule
 from trickgym.cards import STANDARD
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_row

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents import kernel_scratch
-from trickgym.agents.rule.pinochle import RuleOptions, meld_points
 
 import trickgym
+from trickgym.agents import kernel_scratch
+from trickgym.agents.rule.pinochle import RuleOptions, meld_points
 from trickgym.cards import PINOCHLE
 from trickgym.cards.notation import parse_card
 from trickgym.engine.loops import act

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+import trickgym
 from trickgym.agents import kernel_scratch
 from trickgym.agents.rule.solowhist import (
     RuleOptions,
@@ -15,8 +17,6 @@ from trickgym.agents.rule.solowhist import (
     hand_tricks,
     misere_danger,
 )
-
-import trickgym
 from trickgym.cards import parse_card, parse_hand
 from trickgym.engine.loops import act
 from trickgym.games.solowhist.constants import (

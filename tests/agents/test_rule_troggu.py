@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents import kernel_scratch
-from trickgym.agents.rule import troggu as rt
 
 import trickgym
+from trickgym.agents import kernel_scratch
+from trickgym.agents.rule import troggu as rt
 from trickgym.cards.decks import TAROT
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_row

@@ -13,9 +13,9 @@ import math
 
 import numpy as np
 from mc_helpers import make_game, record_of
+
 from trickgym.agents.mc.deal import deal_once, pool_cards
 from trickgym.agents.mc.sample_solowhist import deal_hidden as solowhist_hidden
-
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix
 

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from helpers.later import later
 from mc_helpers import reach, record_of
-from trickgym.agents import python_action
-from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 
 import trickgym
+from trickgym.agents import python_action
+from trickgym.agents.mc import ISMCTSAgent, PIMCAgent
 from trickgym.engine.loops import act
 from trickgym.engine.params import params_matrix
 from trickgym.games.solowhist.rules import deal_payoffs
@@ -239,7 +239,6 @@ def test_oracle_calls_as_rule_when_a_call_is_unsolved(game):
     settled since the misère probe deepens.)"""
     from trickgym.agents.solowhist import ORACLE_NODE_LIMIT, ORACLE_TABLE_LOG2
     from trickgym.agents.solved_solowhist import EXACT_CARDS, auction_values
-
     from trickgym.solvers.dd_search import make_table
 
     arr = game.new_match(np.uint64(derive_seed(2026, 464, 0)), 1)

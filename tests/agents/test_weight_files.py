@@ -26,10 +26,10 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
+
 from trickgym.agents.learnt import LearntAgent
 from trickgym.agents.learnt.net import ValueNet
 from trickgym.agents.policy import load_policy
-
 from trickgym.npzfile import MAX_BYTES, load_npz
 from trickgym.training.distill import Labels
 

@@ -18,9 +18,9 @@ import pytest
 from conformance_helpers import BY_ID, Config, assert_obs_equal, holdings, same_state
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
-from trickgym.agents import RandomAgent
 
 import trickgym
+from trickgym.agents import RandomAgent
 
 
 @dataclass(frozen=True)

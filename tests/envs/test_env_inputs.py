@@ -23,10 +23,10 @@ import numpy as np
 import pytest
 from conformance_helpers import BY_ID
 from gymnasium.vector import AutoresetMode
-from trickgym.envs import pettingzoo as tz
-from trickgym.envs.inputs import MAX_ENVS
 
 import trickgym
+from trickgym.envs import pettingzoo as tz
+from trickgym.envs.inputs import MAX_ENVS
 
 GAMES = ["solowhist", "troggu3", "phat", "pinochle-kitty"]
 KINDS = ["single", "vector", "aec"]

@@ -13,9 +13,9 @@ import functools
 import gymnasium as gym
 import numpy as np
 import pytest
-from trickgym.agents import RandomAgent
 
 import trickgym
+from trickgym.agents import RandomAgent
 from trickgym.games.troggu.constants import (
     CALL,
     CALLABLE,

@@ -12,9 +12,9 @@ import sys
 import types
 
 import numpy as np
-from trickgym.envs.episodes import EpisodeStats
 
 import trickgym  # noqa: F401  (registers the env ids)
+from trickgym.envs.episodes import EpisodeStats
 
 
 def test_episode_stats_sum_rewards_and_count_steps_per_sub_env():

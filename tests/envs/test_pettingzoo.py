@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-from trickgym.envs import pettingzoo as tz
 
 import trickgym
+from trickgym.envs import pettingzoo as tz
 
 CASES = [
     ("solowhist", {}),

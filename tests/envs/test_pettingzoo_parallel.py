@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
+
 from trickgym.envs import pettingzoo as tz
 
 CASES = [

@@ -6,9 +6,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from trickgym.agents import RandomAgent
 
 import trickgym  # noqa: F401  (registers the env ids)
+from trickgym.agents import RandomAgent
 
 
 class SeatRecorder(RandomAgent):

@@ -14,9 +14,8 @@ pytest.importorskip("torch")
 pytest.importorskip("stable_baselines3")
 sb3_contrib = pytest.importorskip("sb3_contrib")
 
-from trickgym.envs.sb3 import SB3VecEnv  # noqa: E402
-
 import trickgym  # noqa: E402, F401  (registers the env ids)
+from trickgym.envs.sb3 import SB3VecEnv  # noqa: E402
 
 IDS = [
     ("trickgym/SoloWhist-v0", {}),

@@ -6,6 +6,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
+
 from trickgym.envs.league import League
 from trickgym.envs.vector import kernels
 

@@ -10,6 +10,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
 from trickgym.envs.vector import SoloWhistVectorEnv
 from trickgym.envs.vector.pcg64 import draw_seed, pcg_state
 

@@ -17,9 +17,9 @@ from gymnasium.vector import AutoresetMode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test
-from trickgym.envs import pettingzoo as tz
 
 import trickgym
+from trickgym.envs import pettingzoo as tz
 from trickgym.games.obs_features import feature_names, feature_plan
 
 GAMES = [

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from trickgym.agents.mc.deal import deal_standard_hands
 
 from trickgym._kernel_cache import OWNED_MARK
+from trickgym.agents.mc.deal import deal_standard_hands
 from trickgym.api import Game, SearchDefaults, State, validate_options
 from trickgym.cards.bits import bit, highest_bit, lowest_bit, popcount
 from trickgym.cards.decks import STANDARD

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from trickgym.agents.oracle import rollout_oracle
 
 __all__ = ["oracle_action", "oracle_no_table", "oracle_table"]

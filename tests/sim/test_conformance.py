@@ -23,8 +23,8 @@ from conformance_helpers import (
     sim_count,
 )
 from pandas.testing import assert_frame_equal
-from trickgym.agents import RandomAgent
 
+from trickgym.agents import RandomAgent
 from trickgym.sim import simulate
 
 pytestmark = pytest.mark.parametrize("config", CONFIGS, ids=IDS)

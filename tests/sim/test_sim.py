@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
-from trickgym.agents import RandomAgent
 
 import trickgym
+from trickgym.agents import RandomAgent
 from trickgym.analysis import bid_success, format_bid_table, wilson_interval
 from trickgym.cards.decks import STANDARD
 from trickgym.games.solowhist.constants import CALL_LETTERS, CONTRACT_NAMES

@@ -20,6 +20,7 @@ from trickgym.rng import derive_seed
 from trickgym.sim import Agents, RunSpec
 from trickgym.sim.dd_columns_points import SOLVED, UNSOLVED, first_lead_at, with_options
 from trickgym.sim.plan import rows_to_frame, run_chunk_rows
+from trickgym.sim.specs import sim_spec
 from trickgym.solvers import solve
 
 SEED = 5
@@ -70,7 +71,7 @@ FIELDS = {
 def test_first_lead_is_rebuilt_from_the_row(name, options):
     game = trickgym.game(name, **options)
     _spec, rows = _rows(name, options, 4, None)
-    rows = with_options(game, rows)
+    rows = with_options(game, rows, sim_spec(game).dd_options)
     states = np.zeros(1, dtype=game.state_dtype)
     checked = 0
     for i in range(1 if name == "phat" else len(rows)):  # a match's later deals: no seed

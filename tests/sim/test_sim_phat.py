@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
-from trickgym.agents import RandomAgent
 
 import trickgym
+from trickgym.agents import RandomAgent
 from trickgym.rng import seed_rng
 from trickgym.sim import simulate
 from trickgym.sim.frames import phat_frame

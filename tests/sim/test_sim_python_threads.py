@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from pandas.testing import assert_frame_equal
 from run_helpers import chunk_files
+
 from trickgym.agents import RandomAgent, registry
 from trickgym.agents.mc import make_mc_agent
-
 from trickgym.duplicate import tournament
 from trickgym.sim import python_pool, read_dataset, simulate
 

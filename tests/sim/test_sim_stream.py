@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 from run_helpers import Stop, as_written_before, chunk_files, stop_after
-from trickgym.agents import RandomAgent
 
 import trickgym
+from trickgym.agents import RandomAgent
 from trickgym.sim import SimulationRun, read_dataset, simulate
 from trickgym.sim.dataset import METADATA_NAME, read_metadata
 

@@ -393,7 +393,6 @@ def test_regressions_found_against_dds(pbn, strain, leader, want):
 def test_solowhist_is_the_double_dummy_count():
     """trickgym.solvers.solve of a Solo Whist state is the double-dummy count."""
     from trickgym.agents.positions import rule_position
-
     from trickgym.solvers import card_values as state_card_values
     from trickgym.solvers import solve as solve_state
 

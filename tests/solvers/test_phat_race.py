@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trickgym.agents.positions import rule_position
 
 import trickgym
+from trickgym.agents.positions import rule_position
 from trickgym.solvers.phat_race import (
     BONUS,
     CARRY_STEPS,

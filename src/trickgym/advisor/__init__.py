@@ -7,10 +7,11 @@ game with a solver, ``advise_solver`` and ``advise_solve``). Each game's
 module (:mod:`~trickgym.advisor.solowhist`, :mod:`~trickgym.advisor.troggu`,
 :mod:`~trickgym.advisor.phat`, :mod:`~trickgym.advisor.pinochle`) holds
 what is its own: how a call is settled and a finished contract judged
-(registered for the hooks in ``trickgym.bindings.<game>``), and for the
+(named for the hooks by ``trickgym.games.<game>.description``), and for the
 Python half the set-up of a hand and its candidate calls. :mod:`.command`
 is the ``trickgym advise`` command.
 
-This package's ``__init__`` imports nothing: the bindings import the game
-parts whenever a game is built, and :mod:`.advise` imports pandas.
+This package's ``__init__`` imports nothing: the game descriptions name the
+game parts as strings, resolved when a kernel needs them, and :mod:`.advise`
+imports pandas.
 """

@@ -21,23 +21,40 @@ each: how a call is settled and judged, state set-up, candidate calls).
 from __future__ import annotations
 
 import importlib
+import textwrap
 
+import numba
 import numpy as np
 import pandas as pd
 
 from trickgym.advisor.codes import (
+    EXACT,
     EXACT_NODES,
     LOG2_BUCKETS,
+    NO_SIDE,
     NODE_LIMIT,
+    PASSED_OUT,
     POINTS_DD_DEALS,
     POINTS_DD_NODE_LIMIT,
+    UNSOLVED,
 )
+from trickgym.advisor.kernels import advise_block, outcome_at, settle_sampled
+from trickgym.agents.mc import PIMCAgent
 from trickgym.analysis.intervals import wilson_interval
 from trickgym.analysis.labels import in_words_of
-from trickgym.checks import check_int
-from trickgym.rng import seed_rng
+from trickgym.api import Game, State
+from trickgym.cards.notation import format_card
+from trickgym.checks import check_int, split_names
+from trickgym.costs import advise_dd_deals
+from trickgym.engine.params import params_matrix
+from trickgym.games import GAMES
+from trickgym.games import game as make_game
+from trickgym.games.dealing import check_seat
+from trickgym.progress import progress_bar, want_progress
+from trickgym.rng import derive_seed, seed_rng
 
 __all__ = [
+    "ADVICE_OPTIONS",
     "DEFAULT_DEALS",
     "DEFAULT_EXACT_NODES",
     "DEFAULT_NODE_LIMIT",
@@ -53,6 +70,8 @@ __all__ = [
 ]
 
 PLAYS = ("dd", "pimc", "rule")
+#: The options of :func:`advise_state` that :func:`hand_odds` passes on as they are.
+ADVICE_OPTIONS = ("deals", "play", "seed", "max_nodes", "exact_nodes", "pimc_samples")
 DEFAULT_DEALS = {"dd": 1000, "rule": 1000, "pimc": 20}
 # PIMC plays every card of every seat by its own sampling: a deal per call takes seconds,
 # so the advisor's PIMC players sample fewer deals per decision than the agent's default.
@@ -78,8 +97,6 @@ BLOCK = 8 * CHUNK  # deals per progress-bar step
 
 def _advised() -> list[str]:
     """The games with an advisor (``Game.advisor`` set), by name."""
-    from trickgym.games import GAMES
-
     return sorted(name for name, (cls, _options) in GAMES.items() if cls.advisor)
 
 
@@ -93,9 +110,6 @@ def _part(game):
 
 
 def _as_game(game):
-    from trickgym.api import Game
-    from trickgym.games import game as make_game
-
     if isinstance(game, str):
         return make_game(game)
     if not isinstance(game, Game):
@@ -109,8 +123,6 @@ def _auction_steps(auction) -> list:
     if auction is None:
         return []
     if isinstance(auction, str):
-        from trickgym.checks import split_names
-
         # '' is no call yet; "Pass,,Solo" is a slip, not two calls.
         return split_names("auction_so_far", auction, "Pass,Solo") if auction.strip() else []
     if isinstance(auction, list | tuple):
@@ -170,14 +182,9 @@ def hand_odds(
     dealer: int | None = None,
     turn_up=None,
     auction_so_far=(),
-    deals: int | None = None,
-    play: str = "dd",
-    seed: int = 0,
     progress: bool | None = None,
     threads: int | None = None,
-    max_nodes: int | None = None,
-    exact_nodes: int = DEFAULT_EXACT_NODES,
-    pimc_samples: int = DEFAULT_PIMC_SAMPLES,
+    **options,
 ) -> pd.DataFrame:
     """How each call ``seat`` could make now would fare with ``hand``, over sampled deals.
 
@@ -194,47 +201,37 @@ def hand_odds(
         exactly when ``seat`` is the dealer).
     auction_so_far : the calls before the seat's turn, from eldest, as names or ids
         (``["Pass", "Prop"]`` or ``"Pass,Prop"``).
-    deals : deals to sample (default ``DEFAULT_DEALS[play]``: 1000, PIMC 20; ``play="dd"``
-        the game's :func:`default_deals`, about a minute of solving on two cores: Solo
-        Whist 1000, Troggu 100, Pinochle 60, Phat 5; full-deal point-trick solves are dear).
-    play : ``"dd"`` (solved with every card seen from the first lead, every game: the
-        contract settled, then any follow-up before the first lead by the rule agents),
-        ``"rule"`` (the rule agents play it out) or ``"pimc"`` (PIMC agents at every
-        seat, ``pimc_samples`` samples per decision: slow).
-    seed : the same seed gives the same frame.
     progress : show a progress bar; ``None`` (default): in a terminal or a notebook.
     threads : numba threads (default: all).
-    max_nodes, exact_nodes : solver budgets (``play="dd"``): ``max_nodes`` of a
-        made-or-beaten probe (Solo Whist, default ``DEFAULT_NODE_LIMIT``) or of a whole
-        point-trick solve (the others, default ``DEFAULT_POINTS_NODE_LIMIT``); a deal past
-        it is counted in ``unsolved``, never dropped silently. ``exact_nodes``: of a Solo's
-        exact count, tried first (0: never).
+    options : how to sample and play the deals, as :func:`advise_state` takes them
+        (``deals``, ``play``, ``seed``, ``max_nodes``, ``exact_nodes``,
+        ``pimc_samples``).
 
     Returns
     -------
     pandas.DataFrame
         The frame of :func:`advise_state`.
     """
+    unknown = sorted(set(options) - set(ADVICE_OPTIONS))
+    if unknown:
+        raise ValueError(
+            f"hand_odds has no option {', '.join(unknown)}; its options: seat, dealer, "
+            f"turn_up, auction_so_far, progress, threads, {', '.join(ADVICE_OPTIONS)}"
+        )
     game = _as_game(game)
     part = _part(game)
-    from trickgym.games.dealing import check_seat
 
     seat = check_seat("seat", seat, game.n_seats)
     dealer = (seat - 1) % game.n_seats if dealer is None else dealer
     dealer = check_seat("dealer", dealer, game.n_seats)
     state = part.state_for(game, hand, seat, dealer, turn_up)
     apply_auction(state, auction_so_far, seat)
-    return advise_state(
-        state, deals=deals, play=play, seed=seed, progress=progress, threads=threads,
-        max_nodes=max_nodes, exact_nodes=exact_nodes, pimc_samples=pimc_samples,
-    )  # fmt: skip
+    return advise_state(state, progress=progress, threads=threads, **options)
 
 
 def default_deals(game, play: str) -> int:
     """The deals :func:`hand_odds` samples when given none: ``DEFAULT_DEALS[play]``; with
     ``play="dd"`` the game's own (:data:`trickgym.costs.ADVISE_DD`: about a minute)."""
-    from trickgym.costs import advise_dd_deals
-
     if play != "dd":
         return DEFAULT_DEALS[play]
     return advise_dd_deals(game.name, getattr(_part(game), "DD_DEALS", DEFAULT_DEALS[play]))
@@ -277,8 +274,27 @@ def advise_state(
     """Advise the player to move in ``state`` (a call decision) from its observation alone.
 
     Only that seat's observation is read: the hidden cards of ``state`` do
-    not matter. Same options as :func:`hand_odds`. One row per call the seat
-    could make now, in the game's call order:
+    not matter.
+
+    Parameters
+    ----------
+    deals : deals to sample (default ``DEFAULT_DEALS[play]``: 1000, PIMC 20; ``play="dd"``
+        the game's :func:`default_deals`, about a minute of solving on two cores: Solo
+        Whist 1000, Troggu 100, Pinochle 60, Phat 5; full-deal point-trick solves are dear).
+    play : ``"dd"`` (solved with every card seen from the first lead, every game: the
+        contract settled, then any follow-up before the first lead by the rule agents),
+        ``"rule"`` (the rule agents play it out) or ``"pimc"`` (PIMC agents at every
+        seat, ``pimc_samples`` samples per decision: slow).
+    seed : the same seed gives the same frame.
+    progress : show a progress bar; ``None`` (default): in a terminal or a notebook.
+    threads : numba threads (default: all).
+    max_nodes, exact_nodes : solver budgets (``play="dd"``): ``max_nodes`` of a
+        made-or-beaten probe (Solo Whist, default ``DEFAULT_NODE_LIMIT``) or of a whole
+        point-trick solve (the others, default ``DEFAULT_POINTS_NODE_LIMIT``); a deal past
+        it is counted in ``unsolved``, never dropped silently. ``exact_nodes``: of a Solo's
+        exact count, tried first (0: never).
+
+    Returns one row per call the seat could make now, in the game's call order:
 
     ``contract``
         the call, named as the game names it;
@@ -317,9 +333,6 @@ def advise_state(
     ``best``
         the call of highest expected payoff.
     """
-    from trickgym.api import State
-    from trickgym.progress import want_progress
-
     if not isinstance(state, State):
         raise ValueError(
             f"state must be a trickgym State (trickgym.game(name).deal(...)), got {state!r}"
@@ -344,7 +357,6 @@ def advise_state(
     # (call, choice) per variant: the choice is the trump suit the seat would name (-1: none)
     calls = np.array([(v[1], v[2]) for v in variants], dtype=np.int64).reshape(-1, 2)
     template = game.new_match(0)
-    from trickgym.engine.params import params_matrix
 
     params = params_matrix(game.name, game.n_seats)
     shape = (deals, len(variants))
@@ -356,8 +368,6 @@ def advise_state(
     }
     bar = None
     if progress:
-        from trickgym.progress import progress_bar
-
         bar = progress_bar(total=deals, desc=f"advise {game.name} ({play})", unit="deal")
     try:
         if play == "pimc":
@@ -382,16 +392,10 @@ def advise_state(
 
 
 def _max_threads() -> int:
-    import numba
-
     return numba.config.NUMBA_NUM_THREADS
 
 
 def _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar):
-    import numba
-
-    from trickgym.advisor.kernels import advise_block
-
     old = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(check_int("threads", threads, 1, _max_threads()))
@@ -408,11 +412,6 @@ def _run_compiled(obs, template, params, seed, calls, limits, threads, out, bar)
 
 
 def _run_pimc(game, obs, template, params, seed, calls, samples, out, bar):
-    from trickgym.advisor.kernels import outcome_at, settle_sampled
-    from trickgym.agents.mc import PIMCAgent
-    from trickgym.api import State
-    from trickgym.rng import derive_seed
-
     agents = [PIMCAgent(game, samples=samples, seed=seed) for _ in range(game.n_seats)]
     record = np.zeros(1, dtype=game.obs_dtype)
     deals = out["status"].shape[0]
@@ -437,8 +436,6 @@ def _run_pimc(game, obs, template, params, seed, calls, samples, out, bar):
 
 
 def _frame(part, variants, out) -> pd.DataFrame:
-    from trickgym.advisor.codes import EXACT, NO_SIDE, PASSED_OUT, UNSOLVED
-
     status, tricks, made, payoff = out["status"], out["tricks"], out["made"], out["payoff"]
     rows = []
     for v, (name, call, _trump, declares, label) in enumerate(variants):
@@ -490,8 +487,6 @@ def _frame(part, variants, out) -> pd.DataFrame:
     if df["expected_payoff"].notna().any():
         df.loc[df["expected_payoff"].idxmax(), "best"] = True
     if getattr(part, "CARD_COLUMN", False):
-        from trickgym.cards.notation import format_card
-
         df.insert(2, "card", [format_card(c) for c in df["call"]])
     df = df.sort_values("call", kind="stable").drop(columns="call").reset_index(drop=True)
     return df.rename(columns={"mean_tricks": getattr(part, "MEAN", "mean_tricks")})
@@ -604,12 +599,8 @@ def format_advice(df: pd.DataFrame) -> str:
 
 def _legend(df: pd.DataFrame, cells: dict, mean: str, play) -> list[str]:
     """What each column of the table counts, wrapped, one entry per column shown or noted."""
-    import textwrap
-
     part = None
     if df.attrs.get("game"):
-        from trickgym.games import GAMES
-
         part = importlib.import_module(GAMES[df.attrs["game"]][0].advisor)
     label = mean.replace("_", " ")
     entries = {k: _LEGEND[k] for k in ("trumps", "deals") if k in cells or k == "deals"}

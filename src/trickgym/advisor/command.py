@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
 import time
+
+from trickgym import cli_common
+from trickgym.cli_common import add_table_flags, table_options, whole_number
+from trickgym.costs import ADVISE_DD, advise_warning
+from trickgym.games import GAMES
+from trickgym.games import game as make_game
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub) -> None:
     """Register the ``advise`` subcommand on the ``trickgym`` subparsers ``sub``."""
-    import argparse
-
+    # lazy: trickgym.advisor.advise loads pandas
     from trickgym.advisor.advise import (
         DEFAULT_EXACT_NODES,
         DEFAULT_NODE_LIMIT,
@@ -18,10 +25,8 @@ def add_parser(sub) -> None:
         DEFAULT_POINTS_NODE_LIMIT,
         PLAYS,
     )
-    from trickgym.cli_common import add_parser, add_table_flags, whole_number
-    from trickgym.costs import ADVISE_DD
 
-    p = add_parser(
+    p = cli_common.add_parser(
         sub,
         "advise",
         help="how each call the seat could make now would fare, over sampled deals",
@@ -98,10 +103,8 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Handler of ``trickgym advise``."""
+    # lazy: trickgym.advisor.advise loads pandas
     from trickgym.advisor.advise import format_advice, hand_odds
-    from trickgym.cli_common import table_options
-    from trickgym.games import GAMES
-    from trickgym.games import game as make_game
 
     words = list(args.words)
     if len(words) > 2:
@@ -152,10 +155,8 @@ def run(args) -> int:
 
 def _say_cost(game, args) -> None:
     """One line on stderr before a long ``--play dd`` run: its expected time, how to shrink."""
-    import sys
-
+    # lazy: trickgym.advisor.advise loads pandas
     from trickgym.advisor.advise import default_deals
-    from trickgym.costs import advise_warning
 
     deals = default_deals(game, args.play) if args.deals is None else args.deals
     line = advise_warning(game.name, args.play, deals, args.threads)

@@ -18,13 +18,18 @@ game without one registers no solver hooks).
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
 from trickgym import protocol
+from trickgym.engine.params import params_matrix
 from trickgym.engine.playout import rule_play_out
 from trickgym.rng import derive_seed
+
+from .codes import EXACT_NODES, LOG2_BUCKETS, NODE_LIMIT
 
 __all__ = [
     "advise_block",
@@ -147,12 +152,6 @@ def evaluate_state(state, seat, call, choice=-1, play="rule", seed=0, node_limit
     size its advisor part gives, ``DD_TABLE_LOG2``, else 2**10 buckets, and
     the budgets ``node_limit`` and ``exact_nodes``).
     """
-    import importlib
-
-    from trickgym.engine.params import params_matrix
-
-    from .codes import EXACT_NODES, LOG2_BUCKETS, NODE_LIMIT
-
     game = state.game
     array = state.array.copy()
     rng = np.array([derive_seed(np.uint64(seed), 0, 1)], dtype=np.uint64)

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..cards.decks import STANDARD
+from ..cards.notation import format_hand
+from ..games.dealing import check_hands
 from ..games.phat.rules import apply_action
 from .codes import EXACT, POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 
@@ -69,10 +72,6 @@ def outcome(t, seat):
 
 def state_for(game, hand, seat, dealer, turn_up):
     """A Phat deal in which ``seat`` holds ``hand``; the pitcher is the dealer's left."""
-    from ..cards.decks import STANDARD
-    from ..cards.notation import format_hand
-    from ..games.dealing import check_hands
-
     if turn_up is not None:
         raise ValueError(f"Phat has no turn-up card: leave turn_up out (got {turn_up!r})")
     if (dealer + 1) % 4 != seat:

@@ -28,6 +28,9 @@ from numba import njit
 
 from trickgym.engine.loops import rule_act
 
+from ..cards.decks import PINOCHLE
+from ..cards.notation import format_hand
+from ..games.dealing import check_hands
 from ..games.pinochle.constants import AUCTION, PASS
 from ..games.pinochle.rules import apply_action
 from .codes import EXACT, PASSED_OUT, POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
@@ -84,10 +87,6 @@ def outcome(t, seat):
 
 def state_for(game, hand, seat, dealer, turn_up):
     """A Pinochle deal in which ``seat`` holds ``hand`` (the others' cards in a fixed order)."""
-    from ..cards.decks import PINOCHLE
-    from ..cards.notation import format_hand
-    from ..games.dealing import check_hands
-
     if turn_up is not None:
         raise ValueError(f"Pinochle has no turn-up card: leave turn_up out (got {turn_up!r})")
     kitty_mode = game.options.mode == "kitty"

@@ -39,13 +39,22 @@ from numba import njit
 from trickgym.agents.rule.solowhist import rule_action
 from trickgym.engine.loops import rule_act
 
+from ..cards.decks import STANDARD
+from ..cards.notation import format_card, format_hand, parse_card
+from ..checks import is_int
+from ..games.dealing import check_hands
 from ..games.solowhist.constants import (
+    ABUNDANCE_CALL,
+    ABUNDANCE_DECLARED_CALL,
     AUCTION,
     CALL_BASE,
+    CALL_NAMES,
     COP,
     COP_OFFER,
     DEAL_OVER,
     DECLINE,
+    MISERE_CALL,
+    MISERE_OUVERTE_CALL,
     NO_CONTRACT,
     PASS,
     PLAY,
@@ -129,11 +138,6 @@ def state_for(game, hand, seat, dealer, turn_up):
     The other seats get the remaining cards in a fixed order: the advisor
     reads only the seat's observation, so who holds them does not matter.
     """
-    from ..cards.decks import STANDARD
-    from ..cards.notation import format_card, format_hand, parse_card
-    from ..checks import is_int
-    from ..games.dealing import check_hands
-
     (mask,) = check_hands([("hand", hand, 13)], STANDARD, need="a Solo Whist hand has")
     if turn_up is None:
         raise ValueError(
@@ -182,14 +186,6 @@ def candidates(state):
     keeps the best). ``trump`` is the suit the seat would name (-1: none
     to name).
     """
-    from ..games.solowhist.constants import (
-        ABUNDANCE_CALL,
-        ABUNDANCE_DECLARED_CALL,
-        CALL_NAMES,
-        MISERE_CALL,
-        MISERE_OUVERTE_CALL,
-    )
-
     turn = "SHDC"[int(state.record["turn_up"]) // 13]
     out = []
     for a in state.legal_actions():

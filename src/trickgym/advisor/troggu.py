@@ -27,7 +27,10 @@ from numba import njit
 
 from trickgym.engine.loops import rule_act
 
-from ..games.troggu.constants import AUCTION, NO_CONTRACT, PASS
+from ..cards.decks import TAROT
+from ..cards.notation import format_hand
+from ..games.dealing import check_hands
+from ..games.troggu.constants import AUCTION, HAND_SIZE, NO_CONTRACT, PASS
 from ..games.troggu.rules import apply_action
 from .codes import EXACT, PASSED_OUT, POINTS_DD_DEALS, POINTS_DD_NODE_LIMIT, POINTS_TABLE_LOG2
 
@@ -62,11 +65,6 @@ def outcome(t, seat):
 
 def state_for(game, hand, seat, dealer, turn_up):
     """A Troggu deal in which ``seat`` holds ``hand`` (the others' cards and the Tapp fixed)."""
-    from ..cards.decks import TAROT
-    from ..cards.notation import format_hand
-    from ..games.dealing import check_hands
-    from ..games.troggu.constants import HAND_SIZE
-
     if turn_up is not None:
         raise ValueError(f"Troggu has no turn-up card: leave turn_up out (got {turn_up!r})")
     n = game.n_seats

@@ -21,6 +21,8 @@ double dummy and misplayed (:func:`failure_split`).
 
 from __future__ import annotations
 
+from trickgym.advisor import advise
+
 from .agents import (
     bid_success_by_agent,
     compare_agents,
@@ -141,7 +143,5 @@ def __getattr__(name):
     # lazy: the advisor reads this package's intervals and labels, so importing it here,
     # while this package is half made, would circle.
     if name in _ADVISOR:
-        from trickgym.advisor import advise
-
         return getattr(advise, name)
     raise AttributeError(f"module 'trickgym.analysis' has no attribute {name!r}")

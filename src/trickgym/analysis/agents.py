@@ -33,7 +33,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from ..agents.registry import is_agent_name, known_agents, make_agent
 from ..checks import check_int
+from ..games import game as make_game
+from ..games import game_class
 from .columns import analysis_part, detect_game, require, with_game
 from .failures import failure_counts
 from .plots import MIN_DEALS
@@ -87,9 +90,6 @@ def unavailable_agents(game: str, agents, **options) -> dict[str, str]:
     why. A name that is no agent at all raises ``ValueError`` listing the
     known ones: a typo is not skipped.
     """
-    from ..agents.registry import is_agent_name, known_agents, make_agent
-    from ..games import game as make_game
-
     names = parse_agents(agents)
     table = make_game(game, **options)  # validates the game and its options
     unknown = [name for name in names if name != DD and not is_agent_name(name)]
@@ -110,8 +110,6 @@ def unavailable_agents(game: str, agents, **options) -> dict[str, str]:
 
 def _size(game: str, deals, matches) -> dict:
     """The run's size: ``deals``, or ``matches`` where whole matches are the unit (Phat)."""
-    from ..games import game_class
-
     if deals is None and matches is None:
         raise ValueError("give deals=N (Phat: matches=N)")
     size = {}
@@ -144,6 +142,7 @@ def simulate_agents(
     unknown one, or one that cannot play this table, raises ``ValueError``
     before any work is done.
     """
+    # lazy: trickgym.sim loads pyarrow
     from ..sim import simulate
 
     names = parse_agents(agents)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..checks import check_flag, check_path
+
 __all__ = ["load_dataset"]
 
 RUN_METADATA = "_trickgym_run.json"  # written by the simulator beside its chunks
@@ -15,7 +17,7 @@ RUN_METADATA = "_trickgym_run.json"  # written by the simulator beside its chunk
 def _trickgym_reader():
     """The simulator's own dataset reader, when this version of trickgym has one."""
     try:
-        from ..sim.dataset import read_dataset
+        from ..sim.dataset import read_dataset  # lazy: sim.dataset loads pyarrow
     except ImportError:
         return None
     return read_dataset
@@ -32,8 +34,6 @@ def load_dataset(path, partial: bool = False) -> pd.DataFrame:
     ``partial``. Raises ``ValueError`` for a missing path, a folder without
     Parquet files or a file that is not Parquet.
     """
-    from ..checks import check_flag, check_path
-
     path = Path(check_path("path", path))
     partial = check_flag("partial", partial)
     if not path.exists():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import check_real
+
 __all__ = ["Z95", "mean_interval", "newcombe_interval", "wilson_interval"]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -29,8 +31,6 @@ def _counts(name: str, value) -> np.ndarray:
 
 
 def _z(z) -> float:
-    from ..checks import check_real
-
     return check_real("z", z, 0, above=True)
 
 

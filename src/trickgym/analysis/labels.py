@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..api import BidWords
+from ..games import game_class
 
 __all__ = ["COLUMN_LABELS", "bid_words", "column_label"]
 
@@ -49,7 +50,6 @@ def bid_words(game: str | None = None) -> BidWords:
     """
     if game is None:
         return BidWords()
-    from ..games import game_class
 
     return game_class(game).bid_words
 

@@ -7,12 +7,19 @@ figure, and ``fig.savefig(path)`` writes it.
 
 from __future__ import annotations
 
+import math
 import textwrap
+import zlib
 
 import numpy as np
 import pandas as pd
 
+from trickgym.games.solowhist.constants import CONTRACT_NAMES as SOLOWHIST
+from trickgym.games.troggu.constants import CONTRACT_NAMES as TROGGU
+
 from ..checks import check_int
+from .columns import declared, game_of, require
+from .failures import FAILURE_CATEGORIES, failure_shares
 from .labels import column_label, in_words_of
 
 __all__ = [
@@ -39,6 +46,7 @@ MIN_DEALS = 30
 
 
 def _figure(width: float = 7.0, height: float = 4.0):
+    # lazy: matplotlib is slow to import
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(width, height), layout="constrained")
@@ -139,9 +147,6 @@ _PALETTE = (
 
 
 def _known_contracts() -> list[str]:
-    from trickgym.games.solowhist.constants import CONTRACT_NAMES as SOLOWHIST
-    from trickgym.games.troggu.constants import CONTRACT_NAMES as TROGGU
-
     return list(dict.fromkeys([*SOLOWHIST, *TROGGU[1:]]))
 
 
@@ -152,8 +157,6 @@ def group_color(name) -> str:
     Whist's, then Troggu's), else by a hash of the name; never by the order
     the groups happen to come in.
     """
-    import zlib
-
     known = _known_contracts()
     if name in known:
         return _PALETTE[known.index(name) % len(_PALETTE)]
@@ -221,8 +224,6 @@ def integer_bin_label(value) -> str:
     ``pd.qcut`` makes the lowest, includes that integer). Anything else is
     shown as pandas shows it.
     """
-    import math
-
     if not isinstance(value, pd.Interval) or value.closed != "right":
         return str(value)
     left, right = float(value.left), float(value.right)
@@ -523,8 +524,6 @@ def plot_failure_shares(
     The default title is "Outcome of the declared deals, by contract (double
     dummy verdict)", in the game's words.
     """
-    from .failures import FAILURE_CATEGORIES, failure_shares
-
     rows, note = drop_small_samples(table, "count", min_count)
     shares = 100 * failure_shares(rows)
     fig, ax = _figure(10, 1.8 + 0.4 * max(len(rows), 1))
@@ -561,8 +560,6 @@ def plot_made_scatter(
     the counts) sits beside the axes; axis labels are in words
     (:func:`~trickgym.analysis.labels.column_label`).
     """
-    from .columns import declared, game_of, require
-
     require(df, x, y, "made", "declarer")
     game = game_of(df)
     rows = df[declared(df)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -135,8 +136,6 @@ def _table(table: pd.DataFrame, integer_bins: bool = False) -> str:
 
 def _metadata_table(metadata: dict) -> str:
     """The run's metadata as a two-column table (nested values as compact JSON)."""
-    import json
-
     rows = []
     for key, value in metadata.items():
         if key == "chunks":
@@ -240,6 +239,7 @@ def _bid_sections(
         "-1 means the feature does not apply (no declarer, or no trump suit) and such rows "
         "are left out of the tables by feature."
     )
+    # lazy: trickgym.sim.features loads pyarrow
     from ..sim.features import FEATURE_DESCRIPTIONS
 
     described = FEATURE_DESCRIPTIONS.get(game, {})

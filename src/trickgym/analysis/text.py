@@ -7,6 +7,9 @@ import textwrap
 import numpy as np
 import pandas as pd
 
+from .agents import DD
+from .plots import MIN_DEALS
+
 __all__ = [
     "bid_table_legend",
     "format_agent_table",
@@ -73,9 +76,6 @@ def format_agent_table(table: pd.DataFrame) -> str:
     One column group per agent: deals, made % and its 95% Wilson interval;
     ``†`` marks a count below the small-sample rule (``table.attrs["min_count"]``).
     """
-    from .agents import DD
-    from .plots import MIN_DEALS
-
     agents = list(table.columns.get_level_values(0).unique())
     widths = {a: 34 + 10 * (a == DD) for a in agents}
     head = f"{'':<22}" + "".join(f"  {a:<{widths[a]}}" for a in agents)

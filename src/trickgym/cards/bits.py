@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import llvmlite.binding as llvm
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -41,7 +42,6 @@ def _unary_u64_intrinsic(name: str, extra_false_arg: bool):
         def codegen(context, builder, signature, args):
             (val,) = args
             ty = val.type
-            from llvmlite import ir
 
             if extra_false_arg:
                 fnty = ir.FunctionType(ty, [ty, ir.IntType(1)])
@@ -69,8 +69,6 @@ def _bmi2_intrinsic(name: str):
         sig = types.uint64(types.uint64, types.uint64)
 
         def codegen(context, builder, signature, args):
-            from llvmlite import ir
-
             ty = ir.IntType(64)
             fnty = ir.FunctionType(ty, [ty, ty])
             fn = builder.module.declare_intrinsic(name, (), fnty)

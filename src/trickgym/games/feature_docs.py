@@ -14,6 +14,8 @@ from __future__ import annotations
 import importlib
 import re
 
+from trickgym.docpage import games_page
+
 from . import game
 from .obs_features import feature_plan
 
@@ -139,8 +141,6 @@ def _game_section(name: str) -> list[str]:
 
 def features_markdown() -> str:
     """The text of ``docs/features.md``: every game's feature columns, from the code."""
-    from ..docpage import games_page  # the page's writer, above the games
-
     return games_page(_HEADER, _game_section)
 
 

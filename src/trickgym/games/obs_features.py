@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from gymnasium import spaces
 from numba import njit
 
 from trickgym.borrow import borrowed
@@ -232,8 +233,6 @@ def features_space(game):
     ``Game.obs_ranges`` over the scale; 0 for seats past the table), as
     ``docs/spec.md`` lists them.
     """
-    from gymnasium import spaces
-
     plan = feature_plan(game)
     return spaces.Dict(
         {

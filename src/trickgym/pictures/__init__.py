@@ -1,6 +1,6 @@
 """States as pictures: SVG for notebooks, files and pages; RGB arrays for env frames.
 
-``state.picture()`` (or ``picture(state, viewer=seat)``) lays the table out
+``state.picture()`` (or ``state.picture(viewer=seat)``) lays the table out
 once (:mod:`.table`) and draws it either way: :meth:`Picture.to_svg`
 (:mod:`.svg`) or :meth:`Picture.to_rgb` (:mod:`.raster`, matplotlib's Agg).
 A ``State`` shows as its picture in Jupyter and writes it with
@@ -14,10 +14,9 @@ import os
 
 import numpy as np
 
-from ..checks import check_flag, check_int
 from .scene import Scene
 
-__all__ = ["Picture", "picture"]
+__all__ = ["Picture"]
 
 
 class Picture:
@@ -38,12 +37,14 @@ class Picture:
 
     def to_svg(self) -> str:
         """The picture as a standalone SVG document."""
+        # lazy: keeps `import trickgym` light
         from .svg import scene_svg
 
         return scene_svg(self.scene)
 
     def to_rgb(self) -> np.ndarray:
         """The picture as ``uint8[height, width, 3]`` (drawn with matplotlib's Agg)."""
+        # lazy: keeps `import trickgym` light
         from .raster import scene_rgb
 
         return scene_rgb(self.scene)
@@ -60,21 +61,3 @@ class Picture:
 
     def __repr__(self) -> str:
         return f"<Picture {self.width}x{self.height}: {self.scene.title}>"
-
-
-def picture(state, viewer: int | None = None, mark_legal: bool = True) -> Picture:
-    """The picture of ``state`` (a ``trickgym.api.State``), every hand open or ``viewer``'s view.
-
-    ``viewer`` None shows every hand; a seat shows what that seat sees: its
-    own hand, exposed hands, the table, and the other hands as card backs.
-    ``mark_legal`` outlines the cards the player to move may play.
-    """
-    from ..api import State
-    from .table import table_scene
-
-    if not isinstance(state, State):
-        raise ValueError(f"state must be a trickgym State (game.deal(...)), got {state!r:.60}")
-    if viewer is not None:
-        viewer = check_int("viewer", viewer, 0, state.game.n_seats - 1)
-    mark_legal = check_flag("mark_legal", mark_legal)
-    return Picture(table_scene(state, viewer, mark_legal))

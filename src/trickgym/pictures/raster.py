@@ -21,6 +21,7 @@ _ALIGN = {"start": "left", "middle": "center", "end": "right"}
 
 def scene_rgb(scene: Scene) -> np.ndarray:
     """``uint8[height, width, 3]``: ``scene`` drawn as the SVG shows it."""
+    # lazy: matplotlib is slow to import
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.collections import PatchCollection
     from matplotlib.figure import Figure

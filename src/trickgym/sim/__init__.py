@@ -20,16 +20,20 @@ is written to a Parquet dataset as soon as it is done
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ..compiling import NOTICE_AFTER
-from ..progress import want_progress
+from trickgym.agents import KINDS
+
+from ..compiling import NOTICE_AFTER, announce, run_compiling, take_over
+from ..games import game_class
+from ..progress import progress_bar, want_progress
 from .backends import NO_WORKERS_TIMEOUT, ClusterLostError
-from .dataset import check_columns, read_dataset
+from .dataset import Dataset, check_columns, read_dataset
 from .plan import RunPlan, rows_to_frame
 from .run_spec import Agents, Backend, Output, RunSpec
 
@@ -321,8 +325,6 @@ COMPILE_NOTICE_AFTER = NOTICE_AFTER
 
 def _features(spec: RunPlan) -> tuple[str, ...]:
     """What a run compiles beyond its game's rules and agents (see ``compiling.announce``)."""
-    from ..games import game_class
-
     features = []
     if spec.dealing == "match":
         features.append("match")
@@ -346,11 +348,7 @@ def _warm_up(spec: RunPlan, progress: bool = True):
     the cache stays silent). Only for built-in agents (a Python agent's own
     state must not see an extra deal); the rows are discarded.
     """
-    import sys
-
-    from trickgym.agents import KINDS
-
-    from ..compiling import announce, run_compiling, take_over
+    # lazy: read at each call, so that tests can stand in for run_chunk_rows
     from .plan import run_chunk_rows
 
     if not all(isinstance(a, str) and a in KINDS for a in spec.agents) or not spec.count:
@@ -397,7 +395,7 @@ def _execute(
     ``no_workers_timeout`` (Dask; default ``NO_WORKERS_TIMEOUT``): see
     :func:`trickgym.sim.backends.run_dask`.
     """
-    from ..progress import progress_bar
+    # lazy: read at each call, so that tests can stand in for run_local
     from .backends import run_dask, run_local
 
     if (progress or on_warm_up is not None) and indices != []:
@@ -421,9 +419,8 @@ def _write_dataset(spec: RunPlan, output: Output, run: tuple) -> SimulationRun:
 
     ``run``: the backend settings :func:`_execute` takes after the chunks' kind.
     """
+    # lazy: pyarrow is slow to import
     import pyarrow.parquet as pq
-
-    from .dataset import Dataset
 
     out, on_chunk = output.out, output.on_chunk
     start = time.perf_counter()
@@ -462,6 +459,7 @@ def _write_dataset(spec: RunPlan, output: Output, run: tuple) -> SimulationRun:
 
 def _buffer(data: bytes):
     """``data`` as a pyarrow buffer reader (to read a Parquet footer from memory)."""
+    # lazy: pyarrow is slow to import
     import pyarrow as pa
 
     return pa.BufferReader(data)

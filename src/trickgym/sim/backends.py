@@ -14,10 +14,19 @@ workers) raises :class:`ClusterLostError` instead of waiting forever.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError, ThreadPoolExecutor
 from functools import partial
 
-from .plan import RunPlan, rows_to_frame, run_chunk_rows
+import numba
+
+from ..checks import require_extra
+from .dataset import frame_to_parquet, table_to_parquet
+from .plan import RunPlan, has_python_agents, rows_to_frame, run_chunk_rows
+from .python_pool import run_python
+from .recording import run_chunk_steps, steps_table
+from .run_metadata import stamp
 
 __all__ = [
     "BACKENDS",
@@ -63,8 +72,6 @@ def chunk_result(spec: RunPlan, index: int, kind: str, tick=None):
 def _play(spec: RunPlan, index: int, tick=None):
     """Chunk ``index``'s rows, or ``(rows, steps)`` in a run with trajectories."""
     if spec.trajectories:
-        from .recording import run_chunk_steps
-
         return run_chunk_steps(spec, index, tick)
     return run_chunk_rows(spec, index, tick)
 
@@ -74,12 +81,8 @@ def _rows(rows):
 
 
 def _encode(spec: RunPlan, rows):
-    from .dataset import frame_to_parquet, table_to_parquet
-    from .run_metadata import stamp
 
     if spec.trajectories:
-        from .recording import steps_table
-
         rows, steps = rows
         return (
             frame_to_parquet(rows_to_frame(spec, rows), stamp(spec)),
@@ -100,12 +103,6 @@ def run_local(
     play in that many worker processes once the run is long enough
     (:mod:`trickgym.sim.python_pool`); chunks still come in order.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
-    import numba
-
-    from .plan import has_python_agents
-
     old = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
@@ -113,8 +110,6 @@ def run_local(
         workers = numba.get_num_threads()
         # Trajectories are recorded here, with every seat's decisions (no worker processes).
         if workers > 1 and has_python_agents(spec) and not spec.trajectories:
-            from .python_pool import run_python
-
             finish = _rows if kind == "rows" else partial(_encode, spec)
             yield from run_python(spec, indices, workers, tick, finish)
             return
@@ -137,10 +132,9 @@ def run_local(
 
 def _dask_task(spec: RunPlan, index: int, kind: str, threads: int | None):
     """One chunk on a Dask worker, with ``threads`` numba threads (default: the worker's)."""
-    import numba
-
     if threads is None:
         try:
+            # lazy: dask's distributed (an optional extra)
             from distributed import get_worker
 
             threads = get_worker().state.nthreads
@@ -157,8 +151,6 @@ def _dask_task(spec: RunPlan, index: int, kind: str, threads: int | None):
 
 def _client(scheduler):
     """A ``distributed.Client`` (and the cluster we started, if any) for ``scheduler``."""
-    from ..checks import require_extra
-
     distributed = require_extra(
         "distributed", "dask", "the dask backend (backend='dask', --backend dask)"
     )
@@ -221,6 +213,7 @@ class _Watch:
 
 def _failed(future, index: int, result, where: str):
     """The error for a chunk's task that did not finish: lost cluster or the task's own."""
+    # lazy: dask's distributed (an optional extra)
     from distributed import KilledWorker
 
     if future.status == "error":
@@ -264,9 +257,7 @@ def run_dask(
     the client loses the scheduler, or on ``KilledWorker``; the chunks
     yielded before are complete.
     """
-    import uuid
-    from concurrent.futures import CancelledError  # what distributed cancels with
-
+    # lazy: dask's distributed (an optional extra)
     from distributed import as_completed
 
     client, cluster, owned = _client(scheduler)

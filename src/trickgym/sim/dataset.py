@@ -63,6 +63,7 @@ verified rows in chunk order with the same dtypes as ``simulate`` returns.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -87,6 +88,7 @@ from .plan import (
     count_chunks,
     spec_from_metadata,
 )
+from .recording import run_chunk_steps, steps_table
 from .run_metadata import (
     ADDED_KEYS,
     FORMAT,
@@ -261,8 +263,6 @@ def _load_metadata(folder: Path) -> dict:
 
 
 def _sha256(data: bytes) -> str:
-    import hashlib
-
     return hashlib.sha256(data).hexdigest()
 
 
@@ -505,6 +505,7 @@ def _foreign(layout, index: int, data: bytes, expected: bytes) -> bool:
 
 def _replay_problem(spec: RunPlan, index: int, data: bytes) -> str | None:
     """``None`` if chunk ``index``'s first rows are what replaying its first item gives."""
+    # lazy: read at each call, so that tests can stand in for run_chunk_rows
     from .plan import rows_to_frame, run_chunk_rows
 
     part = spec.smallest_part(spec.chunk_range(index)[0])
@@ -846,8 +847,6 @@ def _checked_steps(path, layout, index: int, meta: dict) -> bytes:
 
 def _replay_steps_problem(spec: RunPlan, index: int, data: bytes) -> str | None:
     """``None`` if chunk ``index``'s first decisions are what replaying its first item gives."""
-    from .recording import run_chunk_steps, steps_table
-
     part = spec.smallest_part(spec.chunk_range(index)[0])
     expected = steps_table(run_chunk_steps(part, 0)[1])
     got = pq.read_table(pa.BufferReader(data)).slice(0, expected.num_rows)

@@ -238,7 +238,9 @@ def dd_block(template, rows, node_limit, chunk, out):
             out[i, 2] = status
 
 
-def add_dd(game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None) -> np.ndarray:
+def add_dd(
+    game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None, dd_options=None
+) -> np.ndarray:
     """``rows`` as ``dd_dtype`` records with their double-dummy columns (see the module).
 
     ``dd_dtype`` is the game's ``SimSpec.dd_row_dtype`` (the row's fields,
@@ -252,7 +254,7 @@ def add_dd(game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None) ->
         template = np.zeros(1, dtype=game.state_dtype)
         protocol.require(game)
         work = max(1, min(DD_WORK_ROWS, -(-n // (4 * numba.get_num_threads()))))
-        dd_block(template, with_options(game, rows), int(max_nodes or 0), work, out)
+        dd_block(template, with_options(game, rows, dd_options), int(max_nodes or 0), work, out)
     result = np.zeros(n, dtype=dd_dtype)
     for name in rows.dtype.names:
         result[name] = rows[name]
@@ -262,13 +264,10 @@ def add_dd(game, rows: np.ndarray, dd_dtype: np.dtype, max_nodes: int | None) ->
     return result
 
 
-def with_options(game, rows):
+def with_options(game, rows, options):
     """``rows`` with the options their first lead reads beside the row (``dd_options``:
-    Pinochle's rule options, a row having only ``mode``), from the game's
-    ``SimSpec.dd_options``; rows of a game that needs none as they are."""
-    from .specs import sim_spec
-
-    options = sim_spec(game).dd_options
+    Pinochle's rule options, a row having only ``mode``), from ``options(game)`` (the
+    game's ``SimSpec.dd_options``); as they are when ``options`` is None."""
     if options is None:
         return rows
     dtype = np.dtype([*fields_of(rows.dtype), ("dd_options", np.int64, (7,))], align=True)

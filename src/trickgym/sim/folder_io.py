@@ -158,7 +158,7 @@ def lock_folder(folder: Path):
     for _ in range(100):
         handle = _open_lock(folder)  # held until the caller closes it
         try:
-            import fcntl
+            import fcntl  # lazy: POSIX only
         except ImportError:  # pragma: no cover - not POSIX
             return handle, False
         try:

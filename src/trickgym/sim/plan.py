@@ -13,16 +13,23 @@ import dataclasses
 import threading
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
-from trickgym.engine.params import PARAMS_DTYPE
+from trickgym._version import __version__
+from trickgym.agents import KINDS, is_agent
+from trickgym.agents.registry import is_python_name, known_agents, make_agent
+from trickgym.agents.rows import batched
+from trickgym.agents.rule.presets import PRESETS, resolve_presets
+from trickgym.engine.params import PARAMS_DTYPE, params_matrix
 
 from ..checks import check_int
 from ..forksafe import check_fork_safe
 from ..games import GAMES
 from ..games import game as make_game
 from ..rng import seed_rng
+from .python_loop import simulate_python, simulate_python_matches, simulate_python_whole_matches
 from .solowhist import MAX_PASSED_OUT
 from .specs import SPECS
 
@@ -108,8 +115,6 @@ class RunPlan:
 
     def metadata(self) -> dict:
         """The spec as JSON-ready data (what a dataset's metadata file records)."""
-        from trickgym import __version__
-
         return {
             "game": self.game,
             "options": dict(self.options),
@@ -219,10 +224,6 @@ def _check_extent(items: str, first: int, count: int, chunk: int) -> None:
 
 def _per_seat_agents(agents, n_seats: int) -> tuple:
     """One entry per seat: a known name (checked) or a Python agent object."""
-    from trickgym.agents import is_agent
-    from trickgym.agents.registry import is_python_name, known_agents
-    from trickgym.agents.rule.presets import PRESETS
-
     if isinstance(agents, str) or is_agent(agents):
         agents = [agents] * n_seats
     if isinstance(agents, type) or not isinstance(agents, list | tuple) or len(agents) != n_seats:
@@ -250,9 +251,6 @@ def make_plan(spec, dealing: str) -> RunPlan:
     checked already (its checks call this once), ``dealing`` its dealing
     (``pack`` resolved). Clear errors first, before any deal is played.
     """
-    from trickgym.agents.rule.presets import resolve_presets
-    from trickgym.engine.params import params_matrix
-
     game, deals, matches, seed, first = spec.game, spec.deals, spec.matches, spec.seed, spec.first
     agents, rule_options = spec.agents.seats, spec.agents.rule_options
     dd, dd_max_nodes = spec.agents.dd, spec.agents.dd_max_nodes
@@ -400,12 +398,8 @@ def _resolve(spec: RunPlan, g) -> tuple[np.ndarray | None, list]:
     Registered names become fresh agent objects for this chunk (one per name for
     agents that decide batches, one per seat for the others).
     """
-    from trickgym.agents import KINDS
-    from trickgym.agents.registry import make_agent
-
     if all(isinstance(a, str) and a in KINDS for a in spec.agents):
         return np.array([KINDS[a] for a in spec.agents], dtype=np.int64), list(spec.agents)
-    from trickgym.agents.rows import batched
 
     made: dict[str, object] = {}
     agents = []
@@ -429,8 +423,6 @@ def rows_to_frame(spec: RunPlan, rows: np.ndarray) -> pd.DataFrame:
 
 def has_python_agents(spec: RunPlan) -> bool:
     """Whether a seat of ``spec`` is a Python agent (played by the Python loop)."""
-    from trickgym.agents import KINDS
-
     return not all(isinstance(a, str) and a in KINDS for a in spec.agents)
 
 
@@ -487,8 +479,6 @@ def run_part_rows(
     the parts (every deal or match depends only on the seed and its index).
     ``who``: the players to use (default: made for this call).
     """
-    import numba
-
     sim = SPECS[spec.game]
     if who is None:
         who = players(spec)
@@ -497,12 +487,6 @@ def run_part_rows(
     whole = spec.items == "matches"
     match_mode = spec.unit == "match"
     if kinds is None:
-        from .python_loop import (
-            simulate_python,
-            simulate_python_matches,
-            simulate_python_whole_matches,
-        )
-
         progress = tick or False
         if whole:
             rows = simulate_python_whole_matches(g, sim, seed, start, n, agents, progress, params)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from trickgym.agents import resolve_kind
+from trickgym.engine.params import params_matrix
 
+from ..progress import progress_bar
 from .lockstep import play_lockstep
 
 __all__ = ["simulate_python", "simulate_python_matches", "simulate_python_whole_matches"]
@@ -22,8 +24,6 @@ def _kinds(agents) -> np.ndarray:
 
 
 def _default_params(game, params):
-    from trickgym.engine.params import params_matrix
-
     return params_matrix(game.name, game.n_seats) if params is None else params
 
 
@@ -76,7 +76,6 @@ class _ticker:
             return self.progress
         if not self.progress:
             return lambda n: None
-        from ..progress import progress_bar
 
         self.bar = progress_bar(total=self.total, unit=self.unit)
         return self.bar.update

@@ -51,11 +51,16 @@ import uuid
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
+import numba
 import numpy as np
 
+from trickgym.agents.registry import register_agent, registered_factory
+from trickgym.agents.rows import batched
+
+from .lockstep import DEFAULT_SLOTS
 from .plan import Players, RunPlan, part_items, players, run_part_rows
 
 __all__ = ["keep_workers", "run_python"]
@@ -204,10 +209,6 @@ def _batched_piece(spec: RunPlan, who: Players) -> int:
     the few deals still going, at the cost of full ones, so a part of a few
     slots' worth of deals wastes less than one of half a second's.
     """
-    from trickgym.agents.rows import batched
-
-    from .lockstep import DEFAULT_SLOTS
-
     python = [a for a in who.agents if not isinstance(a, str)]
     if not python or not all(batched(a) for a in python):
         return 0
@@ -242,8 +243,6 @@ def _refuse_in_worker_start() -> None:
 
 def _payload(spec: RunPlan, who: Players) -> bytes | None:
     """The run as pickled bytes for the workers, or ``None`` (warned) if they cannot play it."""
-    from trickgym.agents.registry import registered_factory
-
     unseeded = sorted(
         {
             type(a).__name__
@@ -340,7 +339,6 @@ class _Handout:
                 future.cancel()
 
     def _loop(self, finish: Callable) -> Iterator[tuple[int, object]]:
-        from concurrent.futures import Future
 
         inflight, ticked = self.inflight, self.ticked
         while True:
@@ -486,8 +484,6 @@ _worker_run: tuple[str, RunPlan, Players] | None = None
 
 def _start_worker() -> None:
     """A worker plays on one numba thread (the run's threads are its workers)."""
-    import numba
-
     numba.set_num_threads(1)
 
 
@@ -497,8 +493,6 @@ def _play(token: str, blob: bytes, start: int, stop: int) -> tuple[np.ndarray, f
     if _worker_run is None or _worker_run[0] != token:
         _worker_run = None
         try:
-            from trickgym.agents.registry import register_agent
-
             spec, factories = pickle.loads(blob)
             for name, factory in factories.items():
                 register_agent(name, factory, replace=True)

@@ -20,9 +20,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from trickgym.agents import resolve_kind
 from trickgym.agents.rows import apply_rows, record_features, seen_rows
+from trickgym.engine.loops import oracle_flag
+from trickgym.games.obs_features import feature_plan
 
+from ..forksafe import check_fork_safe
 from .lockstep import _BOOKS, DEFAULT_SLOTS, _advance, _Lockstep, builtin_actions, slot_filler
+from .plan import _KERNEL_LOCK, players
+from .run_metadata import STAMP_KEY
+from .specs import SPECS
 
 __all__ = ["STEP_COLUMNS", "record_part", "run_chunk_steps", "steps_table"]
 
@@ -39,8 +46,6 @@ def record_part(game, sim, seed, items, agents, kinds, params, unit, tick, plan)
     decision. ``kinds`` holds the built-in kind per seat, ``-1`` for a
     Python agent; ``plan`` is the game's :func:`~trickgym.games.obs_features.feature_plan`.
     """
-    from trickgym.engine.loops import oracle_flag
-
     items = np.asarray(items, dtype=np.int64)
     kinds = np.asarray(kinds, dtype=np.int64)
     run = _Lockstep(game, seed, agents, kinds, params)
@@ -154,12 +159,6 @@ def run_chunk_steps(spec, index: int, tick=None):
     the double-dummy columns of a ``dd`` run); ``steps`` is a dict of numpy
     columns (see :func:`record_part`).
     """
-    from trickgym.games.obs_features import feature_plan
-
-    from ..forksafe import check_fork_safe
-    from .plan import _KERNEL_LOCK, players
-    from .specs import SPECS
-
     if not 0 <= index < spec.n_chunks:
         raise ValueError(f"chunk index must be 0..{spec.n_chunks - 1}, got {index!r}")
     start, stop = spec.chunk_range(index)
@@ -180,8 +179,6 @@ def run_chunk_steps(spec, index: int, tick=None):
 
 
 def _kinds(agents) -> np.ndarray:
-    from trickgym.agents import resolve_kind
-
     return np.array([resolve_kind(a) if isinstance(a, str) else -1 for a in agents], np.int64)
 
 
@@ -192,9 +189,8 @@ def steps_table(steps: dict, settings_stamp: bytes | None = None):
     ``fixed_size_list<bool>[n_actions]``, so a column reads back as one
     contiguous numpy block (:mod:`trickgym.sim.trajectories`).
     """
+    # lazy: pyarrow is slow to import
     import pyarrow as pa
-
-    from .run_metadata import STAMP_KEY
 
     arrays, names = [], []
     for name, values in steps.items():

@@ -27,6 +27,7 @@ import re
 from pathlib import Path
 
 from ..checks import SEED_MAX, is_int
+from ..games import GAMES
 
 __all__ = [
     "FORMAT",
@@ -213,8 +214,6 @@ def _json_scalar(value) -> bool:
 
 
 def _game(value):
-    from ..games import GAMES
-
     if not isinstance(value, str) or value not in GAMES:
         return f"not one of {', '.join(sorted(GAMES))}"
     return None

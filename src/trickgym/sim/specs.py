@@ -15,6 +15,8 @@ import numpy as np
 
 from trickgym.engine.loops import oracle_flag
 
+from ..games import game as make_game
+from ..records import fields_of
 from . import blocks, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
 
@@ -138,18 +140,17 @@ def _points_add_dd(name, dtype):
     """The ``add_dd`` of a point-trick game (:mod:`trickgym.sim.dd_columns_points`)."""
 
     def add_dd(rows, max_nodes, game=None):
-        from ..games import game as make_game
-        from . import dd_columns_points  # the solver: imported by dd runs only
+        # lazy: dd_columns_points reads these specs (an import circle)
+        from . import dd_columns_points
 
-        return dd_columns_points.add_dd(game or make_game(name), rows, dtype, max_nodes)
+        game = game or make_game(name)
+        return dd_columns_points.add_dd(game, rows, dtype, max_nodes, sim_spec(game).dd_options)
 
     return add_dd
 
 
 def _points_dd_dtype(row_dtype):
     """The dd row type of a point-trick game, without importing the solver."""
-    from ..records import fields_of
-
     return np.dtype(
         [
             *fields_of(row_dtype),

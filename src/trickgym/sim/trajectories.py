@@ -33,8 +33,25 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trickgym.agents.rows import record_features
+
 from ..checks import check_flag, check_int, check_path, check_seed
-from .dataset import _check_chunk_list, _checked_steps, _chunk_files, _layout, read_metadata
+from ..games import game as make_game
+from ..games.obs_features import feature_plan
+from ..rng import derive_seed, seed_rng
+from .dataset import (
+    _check_chunk_list,
+    _checked_steps,
+    _chunk_files,
+    _layout,
+    check_columns,
+    read_dataset,
+    read_metadata,
+)
+from .lockstep import _start_deals
+from .plan import rows_to_frame, spec_from_metadata
+from .run_metadata import ADDED_KEYS
+from .specs import SPECS
 
 __all__ = ["COLUMNS", "iter_batches", "read_steps", "steps_info"]
 
@@ -55,8 +72,6 @@ def steps_info(path) -> dict:
     layout = _layout(meta)
     files = _chunk_files(Path(path), layout)
     records = meta.get("chunks", {})
-    from ..games import game as make_game
-    from ..games.obs_features import feature_plan
 
     g = make_game(meta["game"], **meta["options"])
     return {
@@ -122,8 +137,6 @@ def _chunk_tables(path, columns, chunks, shuffle_seed):
 
 
 def _check_names(columns, key: list[str]) -> list[str]:
-    from .dataset import check_columns
-
     return check_columns(columns, [*key, *COLUMNS])
 
 
@@ -244,13 +257,6 @@ class _Replay:
     """A dataset's recorded decisions replayed through its game's kernels, chunk by chunk."""
 
     def __init__(self, path, meta: dict):
-        from ..games import game as make_game
-        from ..games.obs_features import feature_plan
-        from ..rng import seed_rng
-        from .plan import spec_from_metadata
-        from .run_metadata import ADDED_KEYS
-        from .specs import SPECS
-
         self.path, self.items = path, meta["items"]
         self.game = make_game(meta["game"], **meta["options"])
         self.sim = SPECS[meta["game"]]
@@ -263,11 +269,6 @@ class _Replay:
 
     def chunk(self, index: int, table: pa.Table) -> int:
         """Replay chunk ``index`` (its steps ``table``); the number of deals replayed."""
-        from trickgym.agents.rows import record_features
-
-        from .dataset import read_dataset
-        from .plan import rows_to_frame
-
         g = self.game
         self.cols = {name: _numpy(table.column(name)) for name in table.column_names}
         self.ids = self.cols["match" if self.whole else "deal"]
@@ -304,9 +305,6 @@ class _Replay:
 
     def _deal_item(self, item: int) -> None:
         """Deal item ``item`` (a deal, or a match's first deal) as the run dealt it."""
-        from ..rng import derive_seed
-        from .lockstep import _start_deals
-
         if self.whole:
             seed = np.uint64(derive_seed(self.seed, item, 0))
             self.states[0] = self.game.new_match(seed, None)[0]

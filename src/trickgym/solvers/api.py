@@ -37,7 +37,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import check_int, check_tt_mb
+from trickgym.api import State
+from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE
+
+from ..checks import check_flag, check_int, check_tt_mb
+from .points_payoff import MAX_PAY, payoff_problem
+from .points_search import Q_REFINE, Q_TOL, card_payoff_values, card_points_values, new_points_table
 
 __all__ = ["DEFAULT_TT_MB", "QUESTIONS", "card_values", "solve"]
 
@@ -50,8 +55,6 @@ _TABLES: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
 
 def _check(state) -> tuple[str, np.ndarray]:
     """``(solver, state array)``: which solver values ``state`` (``"dd"`` or ``"points"``)."""
-    from trickgym.api import State
-
     if not isinstance(state, State):
         raise ValueError(f"state must be a trickgym State (game.deal(...)), got {state!r}")
     game = state.game
@@ -84,14 +87,15 @@ def _table(kind: str, tt_mb, max_nodes):
     table = _TABLES.get(key)
     if table is None:
         if kind == "dd":
+            # lazy: the double-dummy solver takes 0.2 s to import
             from .dd_search import new_table
 
             table = new_table(tt_mb)
         else:
-            from .points_search import new_points_table
-
             table = new_points_table(tt_mb)
         _TABLES[key] = table
+    # lazy: the double-dummy solver takes 0.2 s to import (and the point-trick branch binds
+    # the same name)
     if kind == "dd":
         from .dd_search import META_NODE_LIMIT
     else:
@@ -101,8 +105,6 @@ def _table(kind: str, tt_mb, max_nodes):
 
 
 def _whist_args(rec):
-    from trickgym.games.solowhist.constants import MISERE, MISERE_OUVERTE
-
     hands = rec["hands"][:4].astype(np.uint64)
     trick = np.full(4, -1, dtype=np.int64)
     n = int(rec["trick_n"])
@@ -113,8 +115,6 @@ def _whist_args(rec):
 
 def _check_question(question, solver, state, seat, exact_payoff):
     """``question`` is one of ``QUESTIONS`` (``"payoff"``: not Solo Whist's); ``seat`` a seat."""
-    from ..checks import check_flag
-
     check_flag("exact_payoff", exact_payoff)
     if not isinstance(question, str) or question not in QUESTIONS:
         raise ValueError(f"question must be one of {QUESTIONS}, got {question!r}")
@@ -141,9 +141,6 @@ def _payoff_args(array, seat, exact_payoff, tt_mb, max_nodes):
     The arguments the payoff searches take first, from ``array[0]``, with a
     new points table.
     """
-    from .points_payoff import MAX_PAY, payoff_problem
-    from .points_search import Q_REFINE, Q_TOL
-
     pay = np.empty(MAX_PAY, dtype=np.float64)
     prepared, base, n, q = payoff_problem(array, seat, pay)
     if exact_payoff:
@@ -171,6 +168,7 @@ def solve(
     """
     solver, array, seat = _checked(state, tt_mb, max_nodes, question, seat, exact_payoff)
     if question == "payoff":
+        # here, not at the top: the same name as the double-dummy branch's (lazy) import
         from .points_search import META_ABORTED, solve_payoff
 
         args = _payoff_args(array, seat, exact_payoff, tt_mb, max_nodes)
@@ -178,11 +176,13 @@ def solve(
         table = args[1]
         return None if table[1][META_ABORTED] else value
     if solver == "dd":
+        # lazy: the double-dummy solver takes 0.2 s to import
         from .dd_search import META_ABORTED, dd_tricks
 
         table = _table("dd", tt_mb, max_nodes)
         value = int(dd_tricks(*_whist_args(array[0]), table))
         return None if table[1][META_ABORTED] else value
+    # here, not at the top: the same name as the double-dummy branch's (lazy) import
     from .points_search import META_ABORTED, solve_points
 
     table = _table("points", tt_mb, max_nodes)
@@ -209,18 +209,15 @@ def card_values(
     player to move's payoff for the deal instead. Empty when a search ran
     out of ``max_nodes`` (``max_nodes`` bounds each card's search).
     """
-    from ..checks import check_flag
-
     ids = check_flag("ids", ids)
     solver, array, seat = _checked(state, tt_mb, max_nodes, question, None, exact_payoff)
     if question == "payoff":
-        from .points_search import card_payoff_values
-
         out = np.empty(64, dtype=np.float64)
         if card_payoff_values(*_payoff_args(array, seat, exact_payoff, tt_mb, max_nodes), out) < 0:
             return {}
         values = {int(c): float(out[c]) for c in np.flatnonzero(out > -1e8)}
     elif solver == "dd":
+        # lazy: the double-dummy solver takes 0.2 s to import
         from .dd_search import META_ABORTED, dd_card_values
 
         table = _table("dd", tt_mb, max_nodes)
@@ -230,8 +227,6 @@ def card_values(
             return {}
         values = {int(c): int(out[c]) for c in np.flatnonzero(out >= 0)}
     else:
-        from .points_search import card_points_values
-
         table = _table("points", tt_mb, max_nodes)
         out = np.empty(64, dtype=np.float64)
         if card_points_values(array, table, out) < 0:

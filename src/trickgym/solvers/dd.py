@@ -35,6 +35,7 @@ import numpy as np
 
 from ..cards.decks import STANDARD
 from ..cards.notation import format_card, parse_card, parse_hand
+from ..checks import check_flag
 from .dd_search import (
     META_ABORTED,
     META_NODE_LIMIT,
@@ -312,8 +313,6 @@ def card_values(
     to whether the declaring side still makes its goal after it (as in
     :func:`solve`).
     """
-    from ..checks import check_flag
-
     ids = check_flag("ids", ids)
     position = _position(hands, trumps, leader, declarers, trick)
     out = np.empty(52, dtype=np.int64)

@@ -81,6 +81,7 @@ from numba import njit
 from numba.core.cpu import CPUTargetOptions
 
 from ..cards.bits import highest_bit, lowest_bit, pdep, pext, popcount
+from ..checks import check_tt_mb
 
 __all__ = [
     "META_ABORTED",
@@ -180,8 +181,6 @@ def new_table(mb: float = 32):
 
     ``n_buckets`` is the largest power of two that fits in ``mb`` (at least 1).
     """
-    from ..checks import check_tt_mb
-
     mb = check_tt_mb(mb)
     bucket_bytes = _WAYS * _WORDS * 8
     n = max(1, int(mb * 2**20) // bucket_bytes)

@@ -45,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from trickgym.games.phat.constants import DEAL_OVER, MUCK_BONUS, TARGET
+from trickgym.npzfile import NpzError, check_finite, load_npz
 from trickgym.solvers.points_phat import (
     MUCK_HALF,
     RACE_LOST,
@@ -76,8 +77,6 @@ def _load():
     """The shipped table's ``win`` (uint16[181, 181, c]) and ``bonus`` (float[81, 3]),
     read by :func:`trickgym.npzfile.load_npz` and checked: a damaged install fails here
     with one line, not inside a compiled kernel."""
-    from trickgym.npzfile import NpzError, check_finite, load_npz
-
     hint = "reinstall trickgym, or rebuild the table with experiments/phat_win_table.py"
     with resources.as_file(resources.files("trickgym.games.phat").joinpath(TABLE_FILE)) as path:
         data = load_npz(path, "Phat win table", hint)

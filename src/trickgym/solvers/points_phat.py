@@ -1,4 +1,4 @@
-"""Phat's hooks for the point-trick solver (registered by ``trickgym.bindings.phat``).
+"""Phat's hooks for the point-trick solver (named by ``trickgym.games.phat.description``).
 
 The value is a **terminal utility true to the race to 181** (rules §5,
 PH-D4), from the pitcher's team's view, on one scale (``v`` below):

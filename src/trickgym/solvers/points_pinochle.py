@@ -1,4 +1,4 @@
-"""Pinochle's hooks for the point-trick solver (registered by ``trickgym.bindings.pinochle``).
+"""Pinochle's hooks for the point-trick solver (named by ``trickgym.games.pinochle.description``).
 
 The value is the declaring team's **counters**: 10 for every A, 10 and K
 in its tricks, 10 for the last trick, and in kitty mode the counters the

@@ -41,6 +41,7 @@ from numba import njit
 
 from .. import protocol
 from ..cards.bits import bit, lowest_bit, popcount, select_kth
+from ..checks import check_tt_mb
 
 __all__ = [
     "DEFAULT_REFINE_NODES",
@@ -95,8 +96,6 @@ def new_points_table(mb: float = 16):
     per call and the flag of a call that ran out of it. Entries stay valid
     across calls and deals: their keys hold the whole position.
     """
-    from ..checks import check_tt_mb
-
     mb = check_tt_mb(mb)
     n = max(2, int(mb * 2**20) // (_WORDS * 8))
     return make_points_table(n.bit_length() - 1, 0)

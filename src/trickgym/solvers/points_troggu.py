@@ -1,4 +1,4 @@
-"""Troggu's hooks for the point-trick solver (registered by ``trickgym.bindings.troggu``).
+"""Troggu's hooks for the point-trick solver (named by ``trickgym.games.troggu.description``).
 
 The value is the **card points** of the declaring side (declarer and any
 partner; 114 in the pack) after the Fool's exchange, its Tapp or discards

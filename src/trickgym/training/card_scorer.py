@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from trickgym.agents.learnt.card_net import N_CARD_FEATURES, best_cards, card_features
@@ -19,6 +21,7 @@ from trickgym.training.dmc import make_env, seat0_payoffs
 __all__ = [
     "CardData",
     "CardTrainer",
+    "ReinforceOptions",
     "departures",
     "evaluate_cards",
     "new_card_net",
@@ -198,19 +201,29 @@ def evaluate_cards(net, margin: float, deals: int, seed: int, envs: int = 256):
     return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d)))
 
 
+@dataclass(frozen=True)
+class ReinforceOptions:
+    """The settings of :func:`reinforce_cards`: ``envs`` vector sub-envs, the scorer's
+    ``margin`` over the rule agent's card, the chance ``eps`` of a random card, the oracle
+    loss's ``weights`` (first, last), ``batch`` played samples and ``oracle_batch`` oracle
+    decisions per update, and the ``seed``."""
+
+    envs: int = 256
+    margin: float = 0.25
+    eps: float = 0.05
+    weights: tuple[float, float] = (1.0, 0.5)
+    batch: int = 2048
+    oracle_batch: int = 256
+    seed: int = 0
+
+
 def reinforce_cards(
     trainer: CardTrainer,
     oracle: CardData,
     value,
     deals: int,
+    options: ReinforceOptions | None = None,
     *,
-    envs: int = 256,
-    margin: float = 0.25,
-    eps: float = 0.05,
-    weights=(1.0, 0.5),
-    batch: int = 2048,
-    oracle_batch: int = 256,
-    seed: int = 0,
     log=None,
 ) -> list[dict]:
     """Deep Monte Carlo on the scorer's departures from the rule agent, oracle-guided.
@@ -224,8 +237,14 @@ def reinforce_cards(
     was fitted on such returns). Each update mixes that loss (weight ``1 - w``) with the oracle
     advantage loss on a random batch of ``oracle`` decisions (weight ``w``), ``w``
     fading linearly from ``weights[0]`` to ``weights[1]`` over the ``deals``: the
-    targets move from the oracle's to the deals' own returns. Returns the curve rows.
+    targets move from the oracle's to the deals' own returns. ``options``: a
+    :class:`ReinforceOptions` (default ``ReinforceOptions()``). Returns the curve rows.
     """
+    options = ReinforceOptions() if options is None else options
+    if not isinstance(options, ReinforceOptions):
+        raise ValueError(f"options must be ReinforceOptions, got {options!r}")
+    envs, margin, eps, weights = options.envs, options.margin, options.eps, options.weights
+    batch, oracle_batch, seed = options.batch, options.oracle_batch, options.seed
     rng = np.random.default_rng(seed)
     env = make_env(envs)
     obs, _ = env.reset(seed=seed)

@@ -33,12 +33,22 @@ import numpy as np
 
 from trickgym.agents.learnt.agent import NEVER
 from trickgym.agents.learnt.net import ValueNet
+from trickgym.agents.mc import PIMCAgent
+from trickgym.agents.mc.memory import update_memory
+from trickgym.engine.loops import rule_choice
+from trickgym.games import game as make_game
+from trickgym.games import game_class
+from trickgym.games.obs_features import feature_names, feature_plan
+from trickgym.npzfile import NpzError, check_finite, load_npz, npz_path
+from trickgym.sim import simulate
 from trickgym.training.adam import adam_step
 
 __all__ = [
     "MARGINS",
     "NEVER",
+    "FitOptions",
     "Labels",
+    "Teacher",
     "bidding_phases",
     "choose_margins",
     "collect",
@@ -67,8 +77,6 @@ def bidding_phases(game) -> tuple[int, ...]:
     few decisions a deal, cheap to label and worth the most, so labelled apart.
 
     ``game`` is a game name, ``Game`` or its class."""
-    from trickgym.games import game_class
-
     cls = game_class(game)
     return tuple(sorted(p for p in cls.search.phases if p != cls.play_phase))
 
@@ -108,8 +116,6 @@ class Labels:
     def load(cls, path) -> Labels:
         """Read labels written by :meth:`save` (one clear ``ValueError`` line for anything else:
         :func:`trickgym.npzfile.load_npz`, then the arrays' names, shapes and values)."""
-        from trickgym.npzfile import NpzError, check_finite, load_npz, npz_path
-
         hint = "relabel with experiments/train_learnt.py (it writes labels.npz)"
         where = f"labels file {str(npz_path(path, 'labels'))!r}"
         data = load_npz(path, "labels file", hint, max_bytes=LABELS_MAX_BYTES)
@@ -151,9 +157,6 @@ class _TeacherSeat:
         raise ValueError("a labelling seat acts on the observation record (act_record)")
 
     def act_record(self, record, action_mask) -> int:
-        from trickgym.agents.mc.memory import update_memory
-        from trickgym.engine.loops import rule_choice
-
         t = self.teacher
         game = t.game
         legal = np.flatnonzero(action_mask)
@@ -184,13 +187,9 @@ _WORKER: dict = {}  # per process: the teachers, kept from chunk to chunk
 
 def _label_chunk(game_name, options, seed, first, count, samples, explore, teacher_seed, phases):
     """Labels of deals (Phat: matches) ``first .. first+count-1`` of ``seed``."""
-    import trickgym
-    from trickgym.agents.mc import PIMCAgent
-    from trickgym.games.obs_features import feature_plan
-
     key = (game_name, tuple(sorted(options.items())), samples, teacher_seed)
     if key not in _WORKER:
-        game = trickgym.game(game_name, **options)
+        game = make_game(game_name, **options)
         teachers = [
             PIMCAgent(game, samples=samples, seed=teacher_seed) for _ in range(game.n_seats)
         ]
@@ -200,9 +199,7 @@ def _label_chunk(game_name, options, seed, first, count, samples, explore, teach
     sink: list = []
     seats = [_TeacherSeat(t, plan, explore, sink, phases) for t in teachers]
     unit = {game.run_unit: count}
-    trickgym.simulate(
-        game_name, agents=seats, seed=seed, first=first, progress=False, **unit, **options
-    )
+    simulate(game_name, agents=seats, seed=seed, first=first, progress=False, **unit, **options)
     if not sink:
         n_features, n_actions = plan.size, game.n_actions
         return Labels(
@@ -220,34 +217,50 @@ def _label_chunk(game_name, options, seed, first, count, samples, explore, teach
     )
 
 
+@dataclass(frozen=True)
+class Teacher:
+    """The PIMC teacher that labels self-played decisions (:func:`collect`).
+
+    ``samples`` is PIMC's budget per decision (default the game's,
+    ``game.search.samples``); ``explore`` the chance that a seat plays the
+    rule agent's action instead of PIMC's; ``seed`` seeds the teachers'
+    own sampling; ``phases`` (phase numbers) labels only those decisions,
+    the seats taking the rule agent's action elsewhere, at a rule agent's cost.
+    """
+
+    samples: int | None = None
+    explore: float = 0.3
+    seed: int = 1
+    phases: tuple[int, ...] | None = None
+
+
 def collect(
     game: str,
     deals: int,
     seed: int = 0,
     *,
-    samples: int | None = None,
-    explore: float = 0.3,
+    teacher: Teacher | None = None,
     workers: int | None = None,
     chunk: int = 25,
-    teacher_seed: int = 1,
-    phases=None,
     progress: bool = False,
     **options,
 ) -> Labels:
     """Label the decisions of ``deals`` self-played deals (Phat: matches) of ``seed``.
 
-    ``samples`` is PIMC's budget per decision (default the game's,
-    ``game.search.samples``); ``explore`` the chance that a
-    seat plays the rule agent's action instead of PIMC's; ``workers``
-    processes (default: the cores) take ``chunk`` deals at a time.
-    ``phases`` (phase numbers) labels only those decisions; the seats take
-    the rule agent's action elsewhere, at a rule agent's cost.
+    ``teacher`` (a :class:`Teacher`, default ``Teacher()``) is the PIMC that
+    labels them; ``workers`` processes (default: the cores) take ``chunk``
+    deals at a time; ``options`` are the game's table options.
     """
+    teacher = Teacher() if teacher is None else teacher
+    if not isinstance(teacher, Teacher):
+        raise ValueError(f"teacher must be a Teacher, got {teacher!r}")
+    samples, explore, teacher_seed, phases = (
+        teacher.samples, teacher.explore, teacher.seed, teacher.phases
+    )  # fmt: skip
+    # lazy: tqdm is slow to import
     from tqdm import tqdm
 
-    import trickgym
-
-    trickgym.game(game, **options)  # validates the game and its options here
+    make_game(game, **options)  # validates the game and its options here
     for name, v in (("deals", deals), ("chunk", chunk)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
@@ -316,26 +329,39 @@ def decision_regret(net: ValueNet, labels: Labels, margin) -> tuple[float, float
     return float(np.mean(loss)), float(np.mean(loss <= 1e-6))
 
 
+@dataclass(frozen=True)
+class FitOptions:
+    """How :func:`fit` trains: the net's ``hidden`` layer widths, ``epochs`` passes of
+    Adam (``lr``, ``weight_decay``) over batches of ``batch`` decisions, a ``holdout``
+    fraction kept aside, a ``minutes`` budget (None: none), the ``seed``, the candidate
+    ``margins`` per phase, whether the rule agent's action is an input (``rule_input``)
+    and whether each phase is weighed by its spread of values (``balance_phases``)."""
+
+    hidden: tuple[int, ...] = (256, 256)
+    epochs: int = 20
+    batch: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-5
+    holdout: float = 0.1
+    minutes: float | None = None
+    seed: int = 0
+    margins: tuple[float, ...] = MARGINS
+    rule_input: bool = True
+    balance_phases: bool = True
+
+
 def fit(
     labels: Labels,
     game: str,
+    training: FitOptions | None = None,
     *,
-    hidden=(256, 256),
-    epochs: int = 20,
-    batch: int = 256,
-    lr: float = 1e-3,
-    weight_decay: float = 1e-5,
-    holdout: float = 0.1,
-    minutes: float | None = None,
-    seed: int = 0,
-    margins=MARGINS,
-    rule_input: bool = True,
-    balance_phases: bool = True,
     progress: bool = False,
     **options,
 ) -> tuple[ValueNet, dict]:
     """Train a value net on ``labels`` of ``game``; returns it and a report.
 
+    ``training`` (a :class:`FitOptions`, default ``FitOptions()``) says how;
+    ``options`` are the game's table options.
     Stops after ``epochs`` passes or ``minutes``, whichever comes first; keeps
     the weights of the epoch with the least held-out regret. The report has
     per-epoch ``train_loss``, ``holdout_loss``, ``holdout_regret``, and the
@@ -348,12 +374,17 @@ def fit(
     phase's spread of values (:func:`phase_weights`); off, every decision weighs
     alike and the phases with the largest values set the fit.
     """
+    # lazy: tqdm is slow to import
     from tqdm import tqdm
 
-    import trickgym
-    from trickgym.games.obs_features import feature_names
-
-    g = trickgym.game(game, **options)
+    training = FitOptions() if training is None else training
+    if not isinstance(training, FitOptions):
+        raise ValueError(f"training must be FitOptions, got {training!r}")
+    hidden, epochs, batch, lr = training.hidden, training.epochs, training.batch, training.lr
+    weight_decay, holdout, minutes = training.weight_decay, training.holdout, training.minutes
+    seed, margins, rule_input = training.seed, training.margins, training.rule_input
+    balance_phases = training.balance_phases
+    g = make_game(game, **options)
     names = feature_names(g)
     if labels.features.shape[1] != len(names) or labels.values.shape[1] != g.n_actions:
         raise ValueError(

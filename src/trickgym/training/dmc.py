@@ -45,10 +45,13 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, field
 
+import gymnasium as gym
 import numpy as np
 
 from trickgym.agents.learnt.agent import NEVER
 from trickgym.agents.learnt.net import ValueNet
+from trickgym.games import game as make_game
+from trickgym.games.solowhist.constants import PLAY
 from trickgym.training.adam import adam_step
 
 __all__ = [
@@ -94,10 +97,6 @@ class DMCConfig:
 
 def make_env(num_envs: int, bidding: str = "learner"):
     """The vector env: the learner at seat 0 (feature observations), three rule opponents."""
-    import gymnasium as gym
-
-    import trickgym.envs  # noqa: F401  (registers the env ids)
-
     return gym.make_vec(
         "trickgym/SoloWhist-v0",
         num_envs=num_envs,
@@ -118,8 +117,6 @@ def _groups(mask: np.ndarray) -> np.ndarray:
 
 def margins_by_phase(bid: float, play: float) -> dict:
     """``LearntAgent``'s per-phase margins from the two group margins."""
-    from trickgym.games.solowhist.constants import PLAY
-
     return {str(p): (play if p == PLAY else bid) for p in range(5)}
 
 
@@ -127,10 +124,8 @@ class QLearner:
     """The net, its Adam state, and the batched epsilon-greedy actor."""
 
     def __init__(self, cfg: DMCConfig, net: ValueNet | None = None):
-        import trickgym
-
         self.cfg = cfg
-        self.game = trickgym.game(GAME)
+        self.game = make_game(GAME)
         self.net = net or ValueNet.for_game(
             self.game, hidden=tuple(cfg.hidden), seed=cfg.seed, scale=cfg.scale
         )

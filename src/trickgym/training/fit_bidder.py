@@ -81,6 +81,7 @@ def fitted_against_rule(
 ):
     """The duplicate tournament of ``candidate`` (``RuleOptions``, seated as ``"fitted"``)
     against the default rule agent: :func:`trickgym.duplicate.tournament`'s report."""
+    # lazy: trickgym.duplicate loads pyarrow
     from trickgym.duplicate import tournament
 
     return tournament(
@@ -164,6 +165,7 @@ def fit_bidder(
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
+    # lazy: tqdm is slow to import
     from tqdm.auto import tqdm
 
     t0 = time.perf_counter()
@@ -198,6 +200,7 @@ def fit_bidder(
         if not moved:
             break
     bar.close()
+    # lazy: trickgym.duplicate loads pyarrow
     from trickgym.duplicate import mean_interval
 
     mean, low, high = mean_interval(margin.to_numpy())

@@ -32,6 +32,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from trickgym.checks import check_int, check_real
+from trickgym.engine.loops import rule_choice
+from trickgym.engine.params import params_matrix
+from trickgym.games import game as make_game
+from trickgym.games.obs_features import feature_plan
+from trickgym.games.solowhist.constants import PLAY
+from trickgym.rng import mix64
 from trickgym.training.distill import Labels
 
 __all__ = ["OracleStats", "card_targets", "fit_oracle", "label_deals", "seat_view"]
@@ -73,6 +80,7 @@ def card_targets(state, seat: int, table, exact_cards: int) -> np.ndarray:
     """``seat``'s payoff (float32[52], NaN where not valued) after each legal card of the
     player to move in ``state`` (a Solo Whist ``State`` in the card play), best play by all
     after; all NaN when the solver ran out of the table's node budget."""
+    # lazy: the double-dummy solver takes 0.2 s to import
     from trickgym.agents.solved_solowhist import card_payoffs
 
     out = np.empty(52, dtype=np.float64)
@@ -108,14 +116,10 @@ def label_deals(
     :func:`~trickgym.agents.learnt.card_net.card_features` reads) and the run's
     :class:`OracleStats`. ``progress``: called with 1 after each deal.
     """
-    import trickgym
+    # lazy: the double-dummy solver takes 0.2 s to import
     from trickgym.agents.solved_solowhist import EXACT_CARDS
-    from trickgym.checks import check_int, check_real
-    from trickgym.engine.loops import rule_choice
-    from trickgym.engine.params import params_matrix
-    from trickgym.games.obs_features import feature_plan
-    from trickgym.games.solowhist.constants import PLAY
-    from trickgym.rng import mix64
+
+    # lazy: the double-dummy solver takes 0.2 s to import
     from trickgym.solvers.dd_search import META_NODES, make_table, reset_table
 
     deals = check_int("deals", deals, 0)
@@ -124,7 +128,7 @@ def label_deals(
     eps_bid = check_real("eps_bid", eps_bid, 0, 1)
     eps_play = check_real("eps_play", eps_play, 0, 1)
     exact_cards = EXACT_CARDS if exact_cards is None else check_int("exact_cards", exact_cards, 0)
-    game = trickgym.game(GAME)
+    game = make_game(GAME)
     plan = feature_plan(game)
     params = params_matrix(game, 4)
     table = make_table(TABLE_LOG2, max_nodes)
