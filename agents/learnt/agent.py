@@ -16,6 +16,7 @@ It acts only on the seat's observation, so it is a fair player.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import numpy as np
@@ -78,8 +79,6 @@ def teacher_candidates(game, legal: np.ndarray, phase: int) -> np.ndarray:
 def _guards(game):
     """The module of the game's guards for this agent (its description's ``learnt_guards``:
     ``candidate_masks(legal, phases)``, ``keeps_rule_rows(records)``), or None."""
-    import importlib
-
     module = game.description.learnt_guards
     return None if module is None else importlib.import_module(module)
 

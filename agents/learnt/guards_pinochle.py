@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from trickgym.agents.mc.sample_pinochle import MAX_BID_STEP
 from trickgym.games.pinochle.constants import AUCTION, BID_BASE, PASS
 
 __all__ = ["candidate_masks", "keeps_rule_rows"]
@@ -22,8 +23,6 @@ def candidate_masks(legal: np.ndarray, phases: np.ndarray) -> np.ndarray:
 
     A Pinochle net free to jump-bid bid 950-990 and went down in 88 of 1,000 deals.
     """
-    from trickgym.agents.mc.sample_pinochle import MAX_BID_STEP
-
     bids = legal.copy()
     bids[:, :BID_BASE] = False
     kept = bids & (np.cumsum(bids, axis=1) <= MAX_BID_STEP)

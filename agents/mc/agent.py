@@ -402,6 +402,7 @@ class PIMCAgent(_MonteCarloAgent):
         # lazy: the double-dummy solver takes 0.2 s to import
         from trickgym.agents.solved_solowhist import EXACT_CARDS
 
+        # lazy: the bid calibration loads with the solver above
         from .solved_bids import CALIBRATION, BidCalibration
 
         super().__init__(game, seed, rule_options)

@@ -112,6 +112,7 @@ class _Description:
     __doc__ = "The game's :class:`trickgym.protocol.GameDescription`, from the registry."
 
     def __get__(self, obj, cls):
+        # lazy: trickgym.games imports this module
         from .games import description
 
         return description(cls.name)

@@ -23,7 +23,8 @@ from .cli_common import (
     table_options,
     whole_number,
 )
-from .games import game_class
+from .games import GAMES, game_class
+from .progress import want_progress
 
 __all__ = ["HelpFormatter", "build_parser", "main"]
 
@@ -183,8 +184,6 @@ def _import_simulator(game: str, progress: bool, warm_ups: list):
 def _simulate(args) -> int:
     # lazy: pandas is slow to import
     import pandas as pd
-
-    from .progress import want_progress
 
     if args.out is not None:  # '' is a slip (an unset shell variable), not an in-memory run
         check_writable("out", args.out, folder=True)
@@ -346,8 +345,6 @@ def _tournament(args) -> int:
 
 def _game_choices(default: str = "solowhist") -> str:
     """``"solowhist (default), troggu, phat or pinochle"``: the registered games, for help."""
-    from .games import GAMES
-
     names = [f"{n} (default)" if n == default else n for n in GAMES]
     return ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from numba.core import event
 
+from .games import DESCRIPTIONS
 from .progress import interactive, progress_bar
 
 __all__ = [
@@ -51,8 +52,6 @@ __all__ = [
 
 def _cold() -> tuple[dict, dict]:
     """``(cpu, seconds)`` of every registered game with measured figures."""
-    from .games import DESCRIPTIONS
-
     cpu, seconds = {}, {}
     for name, d in DESCRIPTIONS.items():
         if d.compile_cpu is not None and d.compile_seconds is not None:
@@ -62,8 +61,6 @@ def _cold() -> tuple[dict, dict]:
 
 def _features() -> tuple[dict, dict]:
     """``(cpu, seconds)`` keyed by ``(game, feature)`` of every registered game."""
-    from .games import DESCRIPTIONS
-
     cpu, seconds = {}, {}
     for name, d in DESCRIPTIONS.items():
         for feature, (f_cpu, f_seconds) in d.feature_compile.items():

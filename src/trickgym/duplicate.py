@@ -25,6 +25,7 @@ from .progress import labelled, want_progress
 from .sim import simulate
 from .sim.plan import MAX_ITEMS
 from .sim.python_pool import keep_workers
+from .sim.specs import sim_spec
 
 __all__ = ["TournamentReport", "mean_interval", "seat_score", "tournament"]
 
@@ -116,8 +117,6 @@ def _seatings(game: str, names: list[str], n_seats: int) -> list[tuple[str, ...]
 
 def _seat_payoffs(game: str, df: pd.DataFrame, n_seats: int) -> np.ndarray:
     """Per row and seat, the seat's payoff (its team's margin in partnership games)."""
-    from .sim.specs import sim_spec
-
     return sim_spec(game).payoffs_by_seat(df, n_seats)
 
 

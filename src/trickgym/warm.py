@@ -35,6 +35,7 @@ from trickgym.games import game as make_game
 
 from .checks import is_int, split_names
 from .compiling import Compiled, run_compiling
+from .games import DESCRIPTIONS
 from .progress import want_progress
 
 __all__ = ["AGENTS", "GAMES", "WarmReport", "WarmStep", "warm"]
@@ -42,8 +43,6 @@ __all__ = ["AGENTS", "GAMES", "WarmReport", "WarmStep", "warm"]
 
 def _games() -> tuple[str, ...]:
     """The registered games that simulate, in registration order (their descriptions)."""
-    from .games import DESCRIPTIONS
-
     return tuple(name for name, d in DESCRIPTIONS.items() if d.sim is not None)
 
 
@@ -162,8 +161,6 @@ def _sequence(param: str, value, what: str) -> tuple:
 
 def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
     """``(game, options)`` for every table to warm; ``players``/``modes`` checked first."""
-    from .games import DESCRIPTIONS, description
-
     chosen = {"players": players, "modes": modes}
     for keyword, value in chosen.items():
         if value is not None and not any(keyword in description(g).warm_choices for g in games):
@@ -197,8 +194,6 @@ def _tables(games: tuple, players, modes) -> list[tuple[str, dict]]:
 
 
 def _env_id(game: str) -> str:
-    from .games import description
-
     envs = description(game).envs
     if not envs:
         raise ValueError(f"no Gymnasium env for {game!r}")

@@ -7,8 +7,12 @@ was made, what it paid and where the declarer sat.
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pandas as pd
+
+from ..games import DESCRIPTIONS, description
 
 __all__ = [
     "by_columns",
@@ -66,10 +70,6 @@ def analysis_part(game: str):
     ``report_sections(...)`` (the HTML report's); for the others the rows
     are bids already.
     """
-    import importlib
-
-    from ..games import description
-
     module = description(game).analysis
     return None if module is None else importlib.import_module(module)
 
@@ -79,13 +79,11 @@ def detect_game(df: pd.DataFrame) -> str:
 
     Raises ``ValueError`` when the columns match no game.
     """
-    from ..games import DESCRIPTIONS
-
     require(df)
     cols = set(df.columns)
     # Each description names the columns only its game's rows have together.
-    for name, description in DESCRIPTIONS.items():
-        if description.columns and description.columns <= cols:
+    for name, desc in DESCRIPTIONS.items():
+        if desc.columns and desc.columns <= cols:
             return name
     names = "|".join(repr(n) for n, d in DESCRIPTIONS.items() if d.columns)
     raise ValueError(

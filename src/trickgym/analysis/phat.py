@@ -141,6 +141,7 @@ def report_sections(out, df: pd.DataFrame, folds: int, game: str, bid_sections) 
     ``out`` is the report's builder, ``bid_sections(out, bids, folds, game,
     position=...)`` writes the generic bid sections.
     """
+    # lazy: plots imports matplotlib, slow to import
     from . import plots
 
     out.heading("The race to 181")

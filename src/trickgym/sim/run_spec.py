@@ -43,6 +43,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 
+import numba
 import numpy as np
 
 from ..checks import check_callable, check_flag, check_int, check_path, check_real, require_extra
@@ -300,8 +301,6 @@ def _check(spec: RunSpec) -> RunPlan:
     if out.rebuild and not out.resume:
         raise ValueError("rebuild=True is for resume=True (the run to complete is rebuilt)")
     if backend.threads is not None:
-        import numba
-
         check_int("threads", backend.threads, 1, numba.config.NUMBA_NUM_THREADS)
     if out.columns is not None:
         check_column_list(out.columns)

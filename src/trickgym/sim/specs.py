@@ -15,7 +15,9 @@ import numpy as np
 
 from trickgym.engine.loops import oracle_flag
 
+from ..games import DESCRIPTIONS, description
 from ..games import game as make_game
+from ..protocol import load
 from ..records import fields_of
 from . import blocks, phat, pinochle, solowhist, troggu
 from .frames import phat_frame, pinochle_frame, solowhist_frame, troggu_frame
@@ -314,9 +316,6 @@ def sim_spec(game) -> SimSpec:
     Raises ``ValueError`` for an unknown game or one its description gives no
     simulation.
     """
-    from ..games import description
-    from ..protocol import load
-
     desc = description(game)
     if desc.sim is None:
         raise ValueError(f"{desc.name} has no simulation (its description names no SimSpec)")
@@ -327,8 +326,6 @@ class _Specs(Mapping):
     """``{game name: SimSpec}`` of every registered game that has one, read when asked."""
 
     def _names(self) -> list[str]:
-        from ..games import DESCRIPTIONS
-
         return [name for name, d in DESCRIPTIONS.items() if d.sim is not None]
 
     def __getitem__(self, name: str) -> SimSpec:
