@@ -33,6 +33,7 @@ from trickgym.checks import (
     check_real,
     check_seed,
     check_tt_mb,
+    record_or_keywords,
 )
 from trickgym.engine.loops import rule_choice
 from trickgym.engine.params import params_matrix
@@ -313,15 +314,7 @@ def _search_options(game, search, keywords: dict):
                 + ("; bids='dd' solves the calls" if "dd_bids" in theirs else "")
             )
         raise TypeError(f"PIMCAgent got unexpected keyword arguments {', '.join(unknown)}")
-    if search is None:
-        return kind(**keywords)
-    if not isinstance(search, kind):
-        raise ValueError(f"search must be a {kind.__name__} for {game.name}, got {search!r}")
-    if keywords:
-        raise ValueError(
-            f"{', '.join(keywords)} given both in search= and as a keyword: pass one or the other"
-        )
-    return search
+    return record_or_keywords("search", search, kind, keywords, f" for {game.name}")
 
 
 class PIMCAgent(_MonteCarloAgent):

@@ -26,7 +26,7 @@ from gymnasium.vector.utils import batch_space
 from trickgym.agents import AGENT_SEED_STREAM, is_agent, python_action, resolve_kind, start_deal
 from trickgym.agents.rows import batched, stream_seeds
 from trickgym.api import State
-from trickgym.checks import check_flag, check_int
+from trickgym.checks import check_flag, check_int, record_or_keywords
 from trickgym.engine.episode_hooks import MATCH_GOES_ON, NEW_MATCH
 from trickgym.engine.loops import oracle_flag
 from trickgym.forksafe import check_fork_safe
@@ -147,15 +147,7 @@ def _batch_options(batch, options: dict) -> BatchOptions:
     """``batch`` (default :class:`BatchOptions`) with its fields given as keywords in
     ``options`` (taken out of it); not both."""
     given = {f.name: options.pop(f.name) for f in fields(BatchOptions) if f.name in options}
-    if batch is None:
-        return BatchOptions(**given)
-    if not isinstance(batch, BatchOptions):
-        raise ValueError(f"batch must be a BatchOptions record or None, got {batch!r}")
-    if given:
-        raise ValueError(
-            f"{', '.join(given)} given both in batch= and as a keyword: pass one or the other"
-        )
-    return batch
+    return record_or_keywords("batch", batch, BatchOptions, given)
 
 
 class TrickVectorEnv(VectorEnv):

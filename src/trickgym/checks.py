@@ -213,6 +213,23 @@ def check_writable(name: str, value, folder: bool = False, parents: bool = False
     return value
 
 
+def record_or_keywords(name: str, record, cls: type, given: dict, what: str = ""):
+    """``record`` (a ``cls``), or ``cls(**given)`` when it is ``None``: an option group
+    given as one record or as its fields' keywords, not both.
+
+    ``what`` follows the type in the error (e.g. ``" for phat"``).
+    """
+    if record is None:
+        return cls(**given)
+    if not isinstance(record, cls):
+        raise ValueError(f"{name} must be a {cls.__name__} record{what} or None, got {record!r}")
+    if given:
+        raise ValueError(
+            f"{', '.join(given)} given both in {name}= and as a keyword: pass one or the other"
+        )
+    return record
+
+
 def split_names(name: str, value: str, example: str) -> list[str]:
     """The names of a comma-separated list (``"rule,random"``), each stripped.
 

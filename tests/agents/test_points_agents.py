@@ -124,3 +124,18 @@ def test_solve_lines_are_consistent():
             )
             assert 0 < pimc <= oracle, (name, n)
             assert 0 < rollout <= oracle, (name, n)
+
+
+def test_search_options_come_as_one_record_or_as_keywords():
+    """PIMC's solver options: a record of the game's kind, or its keywords, never both."""
+    from trickgym.agents.mc.agent import PointSearch, SoloWhistSearch
+
+    phat = trickgym.game("phat")
+    assert PIMCAgent(phat, solve_cards=3).solve_cards == 3
+    assert PIMCAgent(phat, search=PointSearch(solve_cards=3)).solve_cards == 3
+    with pytest.raises(ValueError, match="solve_cards given both in search= and as a keyword"):
+        PIMCAgent(phat, search=PointSearch(), solve_cards=3)
+    with pytest.raises(ValueError, match="search must be a PointSearch record for phat"):
+        PIMCAgent(phat, search=SoloWhistSearch())
+    with pytest.raises(ValueError, match="dd_cards is an option of SoloWhistSearch"):
+        PIMCAgent(phat, dd_cards=5)
