@@ -332,7 +332,7 @@ class PIMCAgent(_MonteCarloAgent):
     Abundance trump choice through the contract each leads to among rule
     bidders, solved from the first lead. Solved bids, made as if the
     declarer could see every card, overbid (off by default; bids are then
-    valued by rule-agent playouts; README).
+    valued by rule-agent playouts; docs/guides/agents.md, "Monte Carlo agents").
     These are the options of :class:`SoloWhistSearch`, given as
     ``search=SoloWhistSearch(...)`` or as keywords (``dd_cards=12``).
     Phat, Pinochle and Troggu (options of :class:`PointSearch`, as

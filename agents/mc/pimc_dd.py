@@ -12,7 +12,7 @@ sample of a decision: entries are keyed by the whole position and
 objective (the agent empties it before the next decision, see :mod:`.agent`).
 
 Phat is not valued this way: its payoff is card points and phat, not
-tricks of a side fixed by a contract (see the README).
+tricks of a side fixed by a contract (docs/guides/agents.md, "Monte Carlo agents").
 """
 
 from __future__ import annotations
