@@ -353,7 +353,8 @@ class GameDescription:
     arrays its ``encode_kernel`` fills; ``kernels``: the other hooks of
     :data:`HOOKS` it gives, each as ``"module:kernel"`` (imported when a
     kernel calling the hook is first compiled, so this layer names what sits
-    above it without importing it) or as the kernel itself;
+    above it without importing it, so rule and random runs never load a
+    solver) or as the kernel itself;
     ``rule_options``: ``"module:Class"`` of the rule agent's options.
 
     Python-side pieces, named ``"package.module.name"`` (see :func:`load`):

@@ -7,9 +7,6 @@ from .game import SoloWhist, SoloWhistOptions
 
 __all__ = ["DESCRIPTION"]
 
-# Kernels above the games layer are named as "module:kernel": imported only when a kernel
-# that calls them compiles, so rule and random runs never load a solver, and this package
-# imports no agent, env or simulator.
 DESCRIPTION = GameDescription(
     name="solowhist",
     game=SoloWhist,
